@@ -1,0 +1,55 @@
+/* mrtq.h -- exact integer quantization math, header-only C11.
+ *
+ * WHAT IT IS
+ *   The reference arithmetic of integer quantization: scale/zero-point choice,
+ *   fixed-point multiplier encoding, dequantization and requantization with the
+ *   exact rounding of each upstream scheme (TFLite/gemmlowp Q31 double and
+ *   single rounding, the VTA TFLite delegate's Q15, MRT/CVM's rounding shift,
+ *   XNNPACK/oneDNN fp32, ONNX QuantizeLinear), bit-exact with its origin. Use it
+ *   to verify accelerator output bit for bit, or as the scalar truth beside a
+ *   fast path.
+ *
+ * HOW TO USE
+ *   #include "mrtq.h"   (add include/ to the include path; nothing to link)
+ *   Every function is `static inline` (see MRTQ_API); no malloc, no global
+ *   state, no I/O, no libm. mrtq.h includes the core layers below; the optional
+ *   VTA backend (mrtq/vta.h) is never included by this file.
+ *     mrtq/common.h      status codes, version, MRTQ_API
+ *     mrtq/fixedpoint.h  mrtq_mult_q31/_q15 encoders, SRDHM, RDIVPOT, rounding shifts
+ *     mrtq/requant.h     the requantization families, quantize/dequantize
+ *     mrtq/scale.h       qparams from ranges (MRT, ONNX, TFLite), calibration
+ *
+ * CONFIGURATION MACROS (define before the first include)
+ *   MRTQ_API   linkage of every public function. Default `static inline`.
+ *              Must be the same in every translation unit that includes mrtq.
+ *
+ * ERRORS
+ *   Functions that can fail return mrtq_status (MRTQ_OK == 0; mrtq_status_str()
+ *   names it). Pure arithmetic functions cannot fail: each is total, with a
+ *   documented result for every argument value, and never executes undefined
+ *   behaviour.
+ *
+ * DETERMINISM CONTRACT
+ *   - Integer functions give the same bits on every conforming C11/C++11
+ *     compiler and target: no implementation-defined shifts or conversions.
+ *   - Float functions (mrtq_requant_fp32, mrtq_quantize_f32,
+ *     mrtq_dequantize_f32, the ONNX qparams scheme) use plain IEEE float ops
+ *     in the default environment (round to nearest even) and are written so
+ *     that no FMA contraction can apply; do not build them with -ffast-math or
+ *     a non-default rounding mode. Rounding to integer is done on the bit
+ *     pattern, independent of the rounding mode.
+ *   - Bit-exact with upstream: see each function's comment and docs/semantics.md.
+ *
+ * VERSION
+ *   MRTQ_VERSION_MAJOR, MRTQ_VERSION_MINOR, MRTQ_VERSION_PATCH,
+ *   MRTQ_VERSION (major*10000 + minor*100 + patch), MRTQ_VERSION_STRING.
+ */
+#ifndef MRTQ_H
+#define MRTQ_H
+
+#include "mrtq/common.h"
+#include "mrtq/fixedpoint.h"
+#include "mrtq/requant.h"
+#include "mrtq/scale.h"
+
+#endif /* MRTQ_H */
