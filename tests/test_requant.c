@@ -63,6 +63,22 @@ static int32_t o_quant(float x, float scale, int32_t zp, int32_t qmin, int32_t q
   return (int32_t)o_clampll(o_clampll((long long)r + zp, qmin, LLONG_MAX), LLONG_MIN, qmax);
 }
 
+/* The delegate's dequantization restated with its own int16 types. It relies
+ * on gcc/clang's documented implementation-defined behaviour (conversion to
+ * int16_t wraps, >> of a negative value is arithmetic), which is exactly what
+ * the upstream C++ code gets on these compilers. Domain: shift in [-15, 0]. */
+static int32_t o_dequant_vta(int32_t q, int32_t zp, int32_t mult, int shift) {
+  int16_t off = (int16_t)(-zp), m16 = (int16_t)mult;
+  int16_t v = (int16_t)(off + (int16_t)q);
+  int16_t w = (int16_t)(v * (1 << 7));
+  int overflow = w == m16 && w == INT16_MIN;
+  int32_t raw = (int32_t)w * m16;
+  int32_t nudge = raw >= 0 ? (1 << 14) : (1 - (1 << 14));
+  int32_t scaled = (raw + nudge) >> 15;
+  int16_t sat = overflow ? INT16_MAX : (int16_t)scaled;
+  return (int16_t)(sat >> -shift);
+}
+
 /* ---- inputs ---- */
 
 static int32_t rand_mult31(void) {
@@ -180,6 +196,53 @@ static void test_ties_every_shift(void) {
     int32_t x = (1 << 30) + 1, dbl = mrtq_mul_q31_dbl(x, m), sgl = mrtq_mul_q31_rndnu(x, m);
     CHECK_EQ(dbl, o_q31_dbl(x, m.mult, m.shift), "dbl");
     CHECK_EQ(sgl, o_q31_rndnu(x, m.mult, m.shift), "sgl");
+  }
+}
+
+/* mrtq_dequant_vta against the delegate's steps: every int8 q, zero points
+ * over int8 plus int16 edges, multipliers over the Q15 range plus int16
+ * edges, every shift in [-15, 0]; then >= 10^6 random int16-domain cases. */
+static void test_dequant_vta(void) {
+  int32_t zps[] = {0, 1, -1, 127, -128, 5, -77, 32767, -32768, 300, -300};
+  int32_t mults[] = {16384, 32767, 0, 1, -1, 21475, 25891, -32768, 32767 / 3, 16385};
+  int q, s;
+  size_t zi, mi;
+  long r;
+  for (q = -128; q <= 127; q++)
+    for (zi = 0; zi < sizeof zps / sizeof zps[0]; zi++)
+      for (mi = 0; mi < sizeof mults / sizeof mults[0]; mi++)
+        for (s = -15; s <= 0; s++) {
+          mrtq_mult m;
+          m.mult = mults[mi];
+          m.shift = s;
+          CHECK_EQ(mrtq_dequant_vta(q, zps[zi], m), o_dequant_vta(q, zps[zi], m.mult, s), "q=%d zp=%d mult=%d shift=%d", q,
+                   zps[zi], m.mult, s);
+        }
+  for (r = 0; r < 1000000; r++) {
+    mrtq_mult m;
+    int32_t qq = (int32_t)th_range(-128, 127), zp = (int32_t)th_range(-32768, 32767);
+    m.mult = (th_rand32() & 1) ? (int32_t)th_range(16384, 32767) : (int32_t)th_range(-32768, 32767);
+    m.shift = (int32_t)th_range(-15, 0);
+    CHECK_EQ(mrtq_dequant_vta(qq, zp, m), o_dequant_vta(qq, zp, m.mult, m.shift), "q=%d zp=%d mult=%d shift=%d", qq, zp,
+             m.mult, m.shift);
+  }
+  { /* hand-checkable: q - zp = 3, mult 16384 (0.5), shift 0: 3 * 128 * 0.5 = 192 */
+    mrtq_mult half = {16384, 0};
+    CHECK_EQ(mrtq_dequant_vta(4, 1, half), 192, "192");
+    /* q - zp = -1 with mult 1: p = -128, floor((-128 + 1 - 2^14) / 2^15) = -1 (TFLite would give 0) */
+    half.mult = 1;
+    CHECK_EQ(mrtq_dequant_vta(0, 1, half), -1, "floor bias");
+  }
+  { /* out of domain stays total and documented */
+    mrtq_mult m = {16384, 3};
+    CHECK_EQ(mrtq_dequant_vta(4, 1, m), (192 * 8) % 65536, "shift 3");
+    m.shift = 20;
+    CHECK_EQ(mrtq_dequant_vta(4, 1, m), 0, "shift 20");
+    m.shift = INT32_MIN;
+    CHECK_EQ(mrtq_dequant_vta(4, 1, m), 0, "shift min");
+    /* q - zp = -2^32 + 1, which is 1 modulo 2^16 */
+    m.shift = -2;
+    CHECK_EQ(mrtq_dequant_vta(INT32_MIN, INT32_MAX, m), o_dequant_vta(1, 0, 16384, -2), "extremes");
   }
 }
 
@@ -325,6 +388,7 @@ int main(void) {
   TH_RUN(test_q15_vta);
   TH_RUN(test_q15_rndnu);
   TH_RUN(test_ties_every_shift);
+  TH_RUN(test_dequant_vta);
   TH_RUN(test_tflite_published);
   TH_RUN(test_dbl_vs_single_share);
   TH_RUN(test_requant_fp32);

@@ -74,6 +74,40 @@ MRTQ_API int32_t mrtq_mul_q15_vta(int32_t x, mrtq_mult m) {
  * wrap in the multiply), saturated to int32. Any shift. */
 MRTQ_API int32_t mrtq_mul_q15_rndnu(int32_t x, mrtq_mult m) { return mrtq__mul_rndnu(x, m, 15); }
 
+/* int32 -> int16 modulo 2^16 (as a conversion to int16_t does on every
+ * two's-complement target), returned as int32. */
+MRTQ_API int32_t mrtq__wrap16(int64_t v) {
+  uint32_t u = (uint32_t)((uint64_t)v & 0xffffu);
+  return u >= 0x8000u ? (int32_t)u - 0x10000 : (int32_t)u;
+}
+
+/* The VTA TFLite delegate's host-side dequantization of an int8 input
+ * (alkali-csd-fw simulateRealValue), the step that feeds its ADD on VTA.
+ * Every intermediate is int16 as upstream, so it wraps modulo 2^16:
+ *   v = (q - zp) mod 2^16;  w = (v * 2^7) mod 2^16          (left shift 7)
+ *   p = w * mult16  (exact, |p| <= 2^30; mult16 = mult mod 2^16)
+ *   r = floor((p + n) / 2^15), n = 2^14 if p >= 0 else 1 - 2^14
+ *       (a nudge then a floor shift: non-negative ties go up, and every
+ *        negative p comes out one lower than TFLite's truncating SRDHM,
+ *        e.g. p = -1 gives -1, the tie p = -2^14 gives -1)
+ *   r = INT16_MAX if w == mult16 == INT16_MIN (upstream's overflow guard);
+ *   r = r mod 2^16, then y = floor(r / 2^-shift)            (for shift <= 0)
+ * Bit-exact with the delegate over its domain: q in [-128, 127], zp and mult
+ * in int16, shift in [-15, 0] (what mrtq_mult_q15 gives for the delegate's
+ * input scales, which are <= 1/2). Total outside it: shift < -31 acts as -31;
+ * shift > 0 (undefined upstream) gives (r * 2^shift) mod 2^16, 0 from 16 on. */
+MRTQ_API int32_t mrtq_dequant_vta(int32_t q, int32_t zp, mrtq_mult m) {
+  int32_t w = mrtq__wrap16((int64_t)mrtq__wrap16((int64_t)q - zp) * 128);
+  int32_t mult = mrtq__wrap16(m.mult);
+  int32_t p = w * mult; /* |w|, |mult| <= 2^15: fits */
+  int32_t r = mrtq__asr32(p + (p >= 0 ? (1 << 14) : 1 - (1 << 14)), 15);
+  if (w == mult && w == -32768) r = 32767;
+  r = mrtq__wrap16(r);
+  if (m.shift <= 0) return mrtq__asr32(r, m.shift < -31 ? 31 : (int)-m.shift);
+  if (m.shift >= 16) return 0;
+  return mrtq__wrap16((int64_t)r * ((int64_t)1 << m.shift));
+}
+
 /* ---- float families ---- */
 
 /* float f -> nearest integer, ties to even, as int64; saturates at +-2^40
