@@ -16,12 +16,22 @@
  *   VTA backend (mrtq/vta.h) is never included by this file.
  *     mrtq/common.h      status codes, version, MRTQ_API
  *     mrtq/fixedpoint.h  mrtq_mult_q31/_q15 encoders, SRDHM, RDIVPOT, rounding shifts
- *     mrtq/requant.h     the requantization families, quantize/dequantize
+ *     mrtq/requant.h     the requantization families, quantize/dequantize,
+ *                        and their array forms (mrtq_rq, SIMD twins)
  *     mrtq/scale.h       qparams from ranges (MRT, ONNX, TFLite), calibration
  *
  * CONFIGURATION MACROS (define before the first include)
  *   MRTQ_API   linkage of every public function. Default `static inline`.
  *              Must be the same in every translation unit that includes mrtq.
+ *   MRTQ_SIMD  the SIMD path of the array functions (mrtq_requant_s8/_u8 and
+ *              their per-channel forms): MRTQ_SIMD_SCALAR, MRTQ_SIMD_AVX2 or
+ *              MRTQ_SIMD_AVX512. Default: the best the compiler target
+ *              enables (-mavx512f, -mavx2), else scalar. Asking for a path the
+ *              target lacks is an #error; MRTQ_SIMD_SSE41 and MRTQ_SIMD_NEON
+ *              are reserved and not written yet (#error). Every path gives the
+ *              same bytes as the scalar code, so it need not agree across
+ *              translation units.
+ *   MRTQ_NO_SIMD  same as MRTQ_SIMD=MRTQ_SIMD_SCALAR.
  *
  * ERRORS
  *   Functions that can fail return mrtq_status (MRTQ_OK == 0; mrtq_status_str()
@@ -38,6 +48,9 @@
  *     that no FMA contraction can apply; do not build them with -ffast-math or
  *     a non-default rounding mode. Rounding to integer is done on the bit
  *     pattern, independent of the rounding mode.
+ *   - The array functions give the same bytes on every SIMD path (tests
+ *     compare each path with the scalar specification mrtq_rq_apply); the
+ *     fp32 SIMD paths assume the default MXCSR rounding mode.
  *   - Bit-exact with upstream: see each function's comment and docs/semantics.md.
  *
  * VERSION

@@ -14,6 +14,34 @@
 
 #include "fixedpoint.h"
 
+/* ---- SIMD selection (compile time; see mrtq.h) ---- */
+#define MRTQ_SIMD_SCALAR 0
+#define MRTQ_SIMD_SSE41 1
+#define MRTQ_SIMD_AVX2 2
+#define MRTQ_SIMD_AVX512 3
+#define MRTQ_SIMD_NEON 4
+#if defined(MRTQ_NO_SIMD)
+#undef MRTQ_SIMD
+#define MRTQ_SIMD MRTQ_SIMD_SCALAR
+#elif !defined(MRTQ_SIMD)
+#if defined(__AVX512F__)
+#define MRTQ_SIMD MRTQ_SIMD_AVX512
+#elif defined(__AVX2__)
+#define MRTQ_SIMD MRTQ_SIMD_AVX2
+#else
+#define MRTQ_SIMD MRTQ_SIMD_SCALAR
+#endif
+#endif
+#if MRTQ_SIMD == MRTQ_SIMD_AVX512 && !defined(__AVX512F__)
+#error "MRTQ_SIMD=MRTQ_SIMD_AVX512 needs a compiler target with AVX-512F (e.g. -mavx512f)"
+#elif MRTQ_SIMD == MRTQ_SIMD_AVX2 && !defined(__AVX2__)
+#error "MRTQ_SIMD=MRTQ_SIMD_AVX2 needs a compiler target with AVX2 (e.g. -mavx2)"
+#elif MRTQ_SIMD == MRTQ_SIMD_SSE41 || MRTQ_SIMD == MRTQ_SIMD_NEON
+#error "mrtq: the SSE4.1 and NEON paths are not written yet; use MRTQ_SIMD_SCALAR, MRTQ_SIMD_AVX2 or MRTQ_SIMD_AVX512"
+#elif MRTQ_SIMD < 0 || MRTQ_SIMD > 4
+#error "MRTQ_SIMD must be one of MRTQ_SIMD_SCALAR, _SSE41, _AVX2, _AVX512, _NEON"
+#endif
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -162,6 +190,247 @@ MRTQ_API int32_t mrtq_quantize_f32(float x, float scale, int32_t zp, int32_t qmi
  * float multiply. */
 MRTQ_API float mrtq_dequantize_f32(int32_t q, float scale, int32_t zp) {
   return (float)((int64_t)q - zp) * scale;
+}
+
+/* ==== array API ====
+ * One requantization, described once (mrtq_rq_init), applied to arrays.
+ * out[i] = clamp(F(acc[i]) + zp, qmin', qmax') where F is the family's scalar
+ * function above and qmin', qmax' are qmin, qmax saturated into the output
+ * type's range ([-128, 127] for _s8, [0, 255] for _u8): see mrtq_rq_apply. Every SIMD
+ * path gives exactly these bytes (see MRTQ_SIMD in mrtq.h). */
+
+typedef enum mrtq_scheme {
+  MRTQ_Q31_DBL = 0,   /* mrtq_mul_q31_dbl   (TFLite default, gemmlowp) */
+  MRTQ_Q31_RNDNU = 1, /* mrtq_mul_q31_rndnu (TFLite single rounding, XNNPACK rndnu) */
+  MRTQ_Q15_VTA = 2,   /* mrtq_mul_q15_vta   (VTA functional simulator) */
+  MRTQ_Q15_RNDNU = 3, /* mrtq_mul_q15_rndnu (VTA sequence with nudge rounding) */
+  MRTQ_FP32 = 4       /* mrtq_requant_fp32  (XNNPACK x86, oneDNN) */
+} mrtq_scheme;
+
+typedef struct mrtq_rq {
+  mrtq_scheme scheme;
+  mrtq_mult m;        /* fixed-point families: the encoded scale */
+  float scale;        /* MRTQ_FP32: (float)scale */
+  int32_t zp, qmin, qmax;
+} mrtq_rq;
+
+/* Describe a requantization: scheme, real scale (> 0), output zero point and
+ * clamp bounds. The multiplier comes from mrtq_mult_q31 (Q31 families) or
+ * mrtq_mult_q15 (Q15 families); FP32 keeps (float)scale.
+ * Errors: rq NULL, scale NaN/inf/<= 0, qmin > qmax, unknown scheme ->
+ * MRTQ_EINVAL; a scale the family cannot represent -> MRTQ_ERANGE: flushed to
+ * zero by the encoder (Q31 below ~2^-32, Q15 below 2^-16 or 1e-6), Q31 scales
+ * >= 2^30 (shift > 30, outside TFLite's domain), Q15 scales >= 2^15 (shift >
+ * 15: the VTA shift would turn left), FP32 scales that are 0 or infinite as
+ * float. On error *rq is left unchanged. */
+MRTQ_API mrtq_status mrtq_rq_init(mrtq_rq *rq, mrtq_scheme scheme, double scale, int32_t zp, int32_t qmin,
+                                  int32_t qmax) {
+  mrtq_rq r;
+  mrtq_status st = MRTQ_OK;
+  if (!rq || mrtq__nonfinite(scale) || !(scale > 0) || qmin > qmax) return MRTQ_EINVAL;
+  r.scheme = scheme;
+  r.m.mult = 0;
+  r.m.shift = 0;
+  r.scale = 0.0f;
+  r.zp = zp;
+  r.qmin = qmin;
+  r.qmax = qmax;
+  switch (scheme) {
+    case MRTQ_Q31_DBL:
+    case MRTQ_Q31_RNDNU:
+      st = mrtq_mult_q31(scale, &r.m);
+      if (st == MRTQ_OK && (r.m.mult == 0 || r.m.shift > 30)) st = MRTQ_ERANGE;
+      break;
+    case MRTQ_Q15_VTA:
+    case MRTQ_Q15_RNDNU:
+      st = mrtq_mult_q15(scale, &r.m);
+      if (st == MRTQ_OK && (r.m.mult == 0 || r.m.shift > 15)) st = MRTQ_ERANGE;
+      break;
+    case MRTQ_FP32:
+      if (!(scale <= 3.4028234663852886e38)) return MRTQ_ERANGE;
+      r.scale = (float)scale;
+      if (!(r.scale > 0)) st = MRTQ_ERANGE;
+      break;
+    default: return MRTQ_EINVAL;
+  }
+  if (st == MRTQ_OK) *rq = r;
+  return st;
+}
+
+/* The effective clamp bounds for an output type [lo, hi]: qmin and qmax each
+ * saturated into the type's range (so the result is clamp to [qmin, qmax],
+ * then saturation to the type; never empty, since qmin <= qmax). */
+MRTQ_API void mrtq__rq_bounds(const mrtq_rq *rq, int32_t *lo, int32_t *hi) {
+  int32_t l = *lo, h = *hi;
+  *lo = rq->qmin < l ? l : rq->qmin > h ? h : rq->qmin;
+  *hi = rq->qmax < l ? l : rq->qmax > h ? h : rq->qmax;
+}
+
+/* One element, the scalar specification of every array path:
+ *   fixed-point families: clamp(F(acc) + zp, lo', hi'), F the family's
+ *     function (its int32 result, saturated where the family saturates), the
+ *     sum exact;
+ *   FP32: mrtq_requant_fp32(acc, scale, zp, lo', hi');
+ * where lo' = qmin and hi' = qmax, each saturated into [lo, hi] (the output
+ * type's range): clamp to [qmin, qmax], then saturate to the type. */
+MRTQ_API int32_t mrtq_rq_apply(const mrtq_rq *rq, int32_t acc, int32_t lo, int32_t hi) {
+  int32_t y;
+  mrtq__rq_bounds(rq, &lo, &hi);
+  switch (rq->scheme) {
+    case MRTQ_Q31_DBL: y = mrtq_mul_q31_dbl(acc, rq->m); break;
+    case MRTQ_Q31_RNDNU: y = mrtq_mul_q31_rndnu(acc, rq->m); break;
+    case MRTQ_Q15_VTA: y = mrtq_mul_q15_vta(acc, rq->m); break;
+    case MRTQ_Q15_RNDNU: y = mrtq_mul_q15_rndnu(acc, rq->m); break;
+    default: return mrtq_requant_fp32(acc, rq->scale, rq->zp, lo, hi);
+  }
+  return mrtq__clamp64((int64_t)y + rq->zp, lo, hi);
+}
+
+/* Scalar array loops (the specification; also the fallback). */
+MRTQ_API void mrtq_requant_s8_scalar(const mrtq_rq *rq, const int32_t *acc, size_t n, int8_t *out) {
+  size_t i;
+  for (i = 0; i < n; i++) out[i] = (int8_t)mrtq_rq_apply(rq, acc[i], -128, 127);
+}
+MRTQ_API void mrtq_requant_u8_scalar(const mrtq_rq *rq, const int32_t *acc, size_t n, uint8_t *out) {
+  size_t i;
+  for (i = 0; i < n; i++) out[i] = (uint8_t)mrtq_rq_apply(rq, acc[i], 0, 255);
+}
+
+/* Fast-path precondition: effective bounds lo <= hi and lo - zp, hi - zp in
+ * [-2^24, 2^24] (true for every zero point within 2^24 - 256 of the output
+ * range). Then the clamp can be applied before adding zp, in int32 or exactly
+ * in float. Returns 1 and the shifted bounds, or 0 (use the scalar loop). */
+MRTQ_API int mrtq__rq_fast(const mrtq_rq *rq, int32_t lo, int32_t hi, int32_t *lo2, int32_t *hi2) {
+  int64_t l, h;
+  mrtq__rq_bounds(rq, &lo, &hi);
+  l = (int64_t)lo - rq->zp;
+  h = (int64_t)hi - rq->zp;
+  if (lo > hi || l < -(1 << 24) || h > (1 << 24)) return 0;
+  *lo2 = (int32_t)l;
+  *hi2 = (int32_t)h;
+  return 1;
+}
+
+#ifdef __cplusplus
+}
+#endif
+#if MRTQ_SIMD == MRTQ_SIMD_AVX512
+#include "requant_avx512.h"
+#elif MRTQ_SIMD == MRTQ_SIMD_AVX2
+#include "requant_avx2.h"
+#endif
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* SIMD blocks (when the build has a SIMD path and the precondition holds),
+ * then the scalar loop for the rest. Bytes are the same either way. */
+MRTQ_API size_t mrtq__requant_simd(const mrtq_rq *rq, const int32_t *acc, size_t n, uint8_t *out, int32_t lo,
+                                   int32_t hi) {
+#if MRTQ_SIMD == MRTQ_SIMD_AVX512 || MRTQ_SIMD == MRTQ_SIMD_AVX2
+  int32_t lo2, hi2;
+  if (!mrtq__rq_fast(rq, lo, hi, &lo2, &hi2)) return 0;
+#if MRTQ_SIMD == MRTQ_SIMD_AVX512
+  return mrtq__requant_avx512(rq, acc, n, out, lo2, hi2);
+#else
+  return mrtq__requant_avx2(rq, acc, n, out, lo2, hi2);
+#endif
+#else
+  (void)rq, (void)acc, (void)n, (void)out, (void)lo, (void)hi;
+  return 0;
+#endif
+}
+
+/* Requantize n int32 accumulators to int8: out[i] = mrtq_rq_apply(rq, acc[i],
+ * -128, 127), with the build's SIMD path (MRTQ_SIMD) where it applies. Any n
+ * (0 included), any alignment; acc and out must not overlap. */
+MRTQ_API void mrtq_requant_s8(const mrtq_rq *rq, const int32_t *acc, size_t n, int8_t *out) {
+  size_t i = mrtq__requant_simd(rq, acc, n, (uint8_t *)out, -128, 127);
+  mrtq_requant_s8_scalar(rq, acc + i, n - i, out + i);
+}
+
+/* Requantize to uint8: out[i] = mrtq_rq_apply(rq, acc[i], 0, 255). */
+MRTQ_API void mrtq_requant_u8(const mrtq_rq *rq, const int32_t *acc, size_t n, uint8_t *out) {
+  size_t i = mrtq__requant_simd(rq, acc, n, out, 0, 255);
+  mrtq_requant_u8_scalar(rq, acc + i, n - i, out + i);
+}
+
+/* Per channel, channel-outer layout (NCHW and the like): acc holds `outer`
+ * blocks of `channels` runs of `inner` contiguous elements; run c of every
+ * block uses rq[c]. */
+MRTQ_API void mrtq_requant_s8_outer(const mrtq_rq *rq, size_t outer, size_t channels, size_t inner,
+                                    const int32_t *acc, int8_t *out) {
+  size_t o, c;
+  for (o = 0; o < outer; o++)
+    for (c = 0; c < channels; c++, acc += inner, out += inner) mrtq_requant_s8(&rq[c], acc, inner, out);
+}
+MRTQ_API void mrtq_requant_u8_outer(const mrtq_rq *rq, size_t outer, size_t channels, size_t inner,
+                                    const int32_t *acc, uint8_t *out) {
+  size_t o, c;
+  for (o = 0; o < outer; o++)
+    for (c = 0; c < channels; c++, acc += inner, out += inner) mrtq_requant_u8(&rq[c], acc, inner, out);
+}
+
+/* Per channel, channel-inner layout (NHWC and the like): acc holds `rows`
+ * rows of `channels` elements; element c of every row uses rq[c]. */
+MRTQ_API void mrtq_requant_s8_inner(const mrtq_rq *rq, size_t rows, size_t channels, const int32_t *acc,
+                                    int8_t *out) {
+  size_t r, c;
+  for (r = 0; r < rows; r++, acc += channels, out += channels)
+    for (c = 0; c < channels; c++) out[c] = (int8_t)mrtq_rq_apply(&rq[c], acc[c], -128, 127);
+}
+MRTQ_API void mrtq_requant_u8_inner(const mrtq_rq *rq, size_t rows, size_t channels, const int32_t *acc,
+                                    uint8_t *out) {
+  size_t r, c;
+  for (r = 0; r < rows; r++, acc += channels, out += channels)
+    for (c = 0; c < channels; c++) out[c] = (uint8_t)mrtq_rq_apply(&rq[c], acc[c], 0, 255);
+}
+
+/* ---- array quantize / dequantize (ONNX QuantizeLinear / DequantizeLinear) ---- */
+
+/* out[i] = mrtq_quantize_f32(x[i], scale, zp, -128, 127) (s8) or (..., 0, 255) (u8). */
+MRTQ_API void mrtq_quantize_f32_s8(const float *x, size_t n, float scale, int32_t zp, int8_t *out) {
+  size_t i;
+  for (i = 0; i < n; i++) out[i] = (int8_t)mrtq_quantize_f32(x[i], scale, zp, -128, 127);
+}
+MRTQ_API void mrtq_quantize_f32_u8(const float *x, size_t n, float scale, int32_t zp, uint8_t *out) {
+  size_t i;
+  for (i = 0; i < n; i++) out[i] = (uint8_t)mrtq_quantize_f32(x[i], scale, zp, 0, 255);
+}
+/* out[i] = mrtq_dequantize_f32(q[i], scale, zp). */
+MRTQ_API void mrtq_dequantize_s8_f32(const int8_t *q, size_t n, float scale, int32_t zp, float *out) {
+  size_t i;
+  for (i = 0; i < n; i++) out[i] = mrtq_dequantize_f32(q[i], scale, zp);
+}
+MRTQ_API void mrtq_dequantize_u8_f32(const uint8_t *q, size_t n, float scale, int32_t zp, float *out) {
+  size_t i;
+  for (i = 0; i < n; i++) out[i] = mrtq_dequantize_f32(q[i], scale, zp);
+}
+/* Per channel, channel-outer: `outer` blocks of `channels` runs of `inner`;
+ * run c uses scale[c], zp[c]. */
+MRTQ_API void mrtq_quantize_f32_s8_outer(const float *x, size_t outer, size_t channels, size_t inner,
+                                         const float *scale, const int32_t *zp, int8_t *out) {
+  size_t o, c;
+  for (o = 0; o < outer; o++)
+    for (c = 0; c < channels; c++, x += inner, out += inner) mrtq_quantize_f32_s8(x, inner, scale[c], zp[c], out);
+}
+MRTQ_API void mrtq_quantize_f32_u8_outer(const float *x, size_t outer, size_t channels, size_t inner,
+                                         const float *scale, const int32_t *zp, uint8_t *out) {
+  size_t o, c;
+  for (o = 0; o < outer; o++)
+    for (c = 0; c < channels; c++, x += inner, out += inner) mrtq_quantize_f32_u8(x, inner, scale[c], zp[c], out);
+}
+MRTQ_API void mrtq_dequantize_s8_f32_outer(const int8_t *q, size_t outer, size_t channels, size_t inner,
+                                           const float *scale, const int32_t *zp, float *out) {
+  size_t o, c;
+  for (o = 0; o < outer; o++)
+    for (c = 0; c < channels; c++, q += inner, out += inner) mrtq_dequantize_s8_f32(q, inner, scale[c], zp[c], out);
+}
+MRTQ_API void mrtq_dequantize_u8_f32_outer(const uint8_t *q, size_t outer, size_t channels, size_t inner,
+                                           const float *scale, const int32_t *zp, float *out) {
+  size_t o, c;
+  for (o = 0; o < outer; o++)
+    for (c = 0; c < channels; c++, q += inner, out += inner) mrtq_dequantize_u8_f32(q, inner, scale[c], zp[c], out);
 }
 
 #ifdef __cplusplus
