@@ -1,0 +1,48 @@
+/* The measured loops (C compiled as C). Built once per path with
+ * -DMRTQB_PATH=scalar|avx2|avx512 and that path's compiler flags; each build
+ * defines mrtqb_requant_<path> (and, for the SIMD builds, the ceiling loop). */
+#include <string.h>
+
+#include "mrtq.h"
+#include "shim.h"
+
+#define MRTQB_CAT2(a, b) a##b
+#define MRTQB_CAT(a, b) MRTQB_CAT2(a, b)
+
+_Static_assert(sizeof(mrtq_rq) <= sizeof(mrtqb_rq), "mrtqb_rq too small");
+
+void MRTQB_CAT(mrtqb_requant_, MRTQB_PATH)(const mrtqb_rq *rq, const int32_t *acc, size_t n, int8_t *out) {
+  mrtq_rq r;
+  memcpy(&r, rq, sizeof r);
+  mrtq_requant_s8(&r, acc, n, out);
+}
+
+#if MRTQB_IS_SCALAR
+int mrtqb_rq_init(mrtqb_rq *rq, int scheme, double scale, int32_t zp) {
+  mrtq_rq r;
+  int st = (int)mrtq_rq_init(&r, (mrtq_scheme)scheme, scale, zp, -128, 127);
+  memset(rq, 0, sizeof *rq);
+  if (st == 0) memcpy(rq, &r, sizeof r);
+  return st;
+}
+void mrtqb_rq_mult(const mrtqb_rq *rq, int32_t *mult, int32_t *shift) {
+  mrtq_rq r;
+  memcpy(&r, rq, sizeof r);
+  *mult = r.m.mult;
+  *shift = r.m.shift;
+}
+#endif
+
+#if defined(__AVX512F__) && MRTQ_SIMD == MRTQ_SIMD_AVX512
+void mrtqb_ceiling_avx512(const int32_t *acc, size_t n, int8_t *out) {
+  size_t i = 0;
+  for (; i + 16 <= n; i += 16) _mm_storeu_si128((__m128i *)(out + i), _mm512_cvtepi32_epi8(_mm512_loadu_si512(acc + i)));
+  for (; i < n; i++) out[i] = (int8_t)acc[i];
+}
+#elif defined(__AVX2__) && MRTQ_SIMD == MRTQ_SIMD_AVX2
+void mrtqb_ceiling_avx2(const int32_t *acc, size_t n, int8_t *out) {
+  size_t i = 0;
+  for (; i + 8 <= n; i += 8) mrtq__avx2_store8((uint8_t *)out + i, _mm256_loadu_si256((const __m256i *)(acc + i)));
+  for (; i < n; i++) out[i] = (int8_t)acc[i];
+}
+#endif

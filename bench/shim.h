@@ -1,0 +1,36 @@
+/* The C shim of the benchmark suite: the measured loops, compiled as C (one
+ * object per SIMD path, see bench/meson.build), declared here for the C++
+ * registration file and the peers. */
+#ifndef MRTQ_BENCH_SHIM_H
+#define MRTQ_BENCH_SHIM_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* A requantization described by scheme (0..4 = mrtq_scheme), scale, zero point. */
+typedef struct mrtqb_rq {
+  unsigned char opaque[64];
+} mrtqb_rq;
+
+int mrtqb_rq_init(mrtqb_rq *rq, int scheme, double scale, int32_t zp);
+/* The encoded Q31 multiplier of rq (for the gemmlowp peer). */
+void mrtqb_rq_mult(const mrtqb_rq *rq, int32_t *mult, int32_t *shift);
+
+/* mrtq_requant_s8 built for one SIMD path each. */
+void mrtqb_requant_scalar(const mrtqb_rq *rq, const int32_t *acc, size_t n, int8_t *out);
+void mrtqb_requant_avx2(const mrtqb_rq *rq, const int32_t *acc, size_t n, int8_t *out);
+void mrtqb_requant_avx512(const mrtqb_rq *rq, const int32_t *acc, size_t n, int8_t *out);
+
+/* The ceiling: load the same int32 bytes, narrow to int8, store. */
+void mrtqb_ceiling_avx2(const int32_t *acc, size_t n, int8_t *out);
+void mrtqb_ceiling_avx512(const int32_t *acc, size_t n, int8_t *out);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
