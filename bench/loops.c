@@ -33,16 +33,26 @@ void mrtqb_rq_mult(const mrtqb_rq *rq, int32_t *mult, int32_t *shift) {
 }
 #endif
 
+/* The ceiling: the same bytes loaded, narrowed with the same 64-lane (AVX-512)
+ * or 32-lane (AVX2) pack-and-store the requantization paths use, stored. */
 #if defined(__AVX512F__) && MRTQ_SIMD == MRTQ_SIMD_AVX512
 void mrtqb_ceiling_avx512(const int32_t *acc, size_t n, int8_t *out) {
+  const __m512i z = _mm512_setzero_si512();
   size_t i = 0;
-  for (; i + 16 <= n; i += 16) _mm_storeu_si128((__m128i *)(out + i), _mm512_cvtepi32_epi8(_mm512_loadu_si512(acc + i)));
-  for (; i < n; i++) out[i] = (int8_t)acc[i];
+  for (; i + 64 <= n; i += 64)
+    mrtq__avx512_store64((uint8_t *)out + i, _mm512_loadu_si512(acc + i), _mm512_loadu_si512(acc + i + 16),
+                         _mm512_loadu_si512(acc + i + 32), _mm512_loadu_si512(acc + i + 48), z);
+  for (; i < n; i++) out[i] = (int8_t)(acc[i] < -128 ? -128 : acc[i] > 127 ? 127 : acc[i]);
 }
 #elif defined(__AVX2__) && MRTQ_SIMD == MRTQ_SIMD_AVX2
 void mrtqb_ceiling_avx2(const int32_t *acc, size_t n, int8_t *out) {
+  const __m256i z = _mm256_setzero_si256();
   size_t i = 0;
-  for (; i + 8 <= n; i += 8) mrtq__avx2_store8((uint8_t *)out + i, _mm256_loadu_si256((const __m256i *)(acc + i)));
-  for (; i < n; i++) out[i] = (int8_t)acc[i];
+  for (; i + 32 <= n; i += 32)
+    mrtq__avx2_store32((uint8_t *)out + i, _mm256_loadu_si256((const __m256i *)(acc + i)),
+                       _mm256_loadu_si256((const __m256i *)(acc + i + 8)),
+                       _mm256_loadu_si256((const __m256i *)(acc + i + 16)),
+                       _mm256_loadu_si256((const __m256i *)(acc + i + 24)), z);
+  for (; i < n; i++) out[i] = (int8_t)(acc[i] < -128 ? -128 : acc[i] > 127 ? 127 : acc[i]);
 }
 #endif

@@ -223,7 +223,8 @@ static void test_quantize_arrays(void) {
 int main(void) {
 #if defined(__x86_64__) || defined(__i386__)
 #if MRTQ_SIMD == MRTQ_SIMD_AVX512
-  if (!__builtin_cpu_supports("avx512f")) return th_skip("test_array_" MRTQ_TEST_PATH, "CPU lacks AVX-512F");
+  if (!__builtin_cpu_supports("avx512f") || !__builtin_cpu_supports("avx512bw") || !__builtin_cpu_supports("avx512dq"))
+    return th_skip("test_array_" MRTQ_TEST_PATH, "CPU lacks AVX-512 F/BW/DQ");
 #elif MRTQ_SIMD == MRTQ_SIMD_AVX2
   if (!__builtin_cpu_supports("avx2")) return th_skip("test_array_" MRTQ_TEST_PATH, "CPU lacks AVX2");
 #endif

@@ -24,7 +24,7 @@
 #undef MRTQ_SIMD
 #define MRTQ_SIMD MRTQ_SIMD_SCALAR
 #elif !defined(MRTQ_SIMD)
-#if defined(__AVX512F__)
+#if defined(__AVX512F__) && defined(__AVX512BW__) && defined(__AVX512DQ__)
 #define MRTQ_SIMD MRTQ_SIMD_AVX512
 #elif defined(__AVX2__)
 #define MRTQ_SIMD MRTQ_SIMD_AVX2
@@ -32,8 +32,8 @@
 #define MRTQ_SIMD MRTQ_SIMD_SCALAR
 #endif
 #endif
-#if MRTQ_SIMD == MRTQ_SIMD_AVX512 && !defined(__AVX512F__)
-#error "MRTQ_SIMD=MRTQ_SIMD_AVX512 needs a compiler target with AVX-512F (e.g. -mavx512f)"
+#if MRTQ_SIMD == MRTQ_SIMD_AVX512 && !(defined(__AVX512F__) && defined(__AVX512BW__) && defined(__AVX512DQ__))
+#error "MRTQ_SIMD=MRTQ_SIMD_AVX512 needs a compiler target with AVX-512 F, BW and DQ (e.g. -mavx512f -mavx512bw -mavx512dq)"
 #elif MRTQ_SIMD == MRTQ_SIMD_AVX2 && !defined(__AVX2__)
 #error "MRTQ_SIMD=MRTQ_SIMD_AVX2 needs a compiler target with AVX2 (e.g. -mavx2)"
 #elif MRTQ_SIMD == MRTQ_SIMD_SSE41 || MRTQ_SIMD == MRTQ_SIMD_NEON
@@ -329,11 +329,13 @@ MRTQ_API size_t mrtq__requant_simd(const mrtq_rq *rq, const int32_t *acc, size_t
                                    int32_t hi) {
 #if MRTQ_SIMD == MRTQ_SIMD_AVX512 || MRTQ_SIMD == MRTQ_SIMD_AVX2
   int32_t lo2, hi2;
+  int u8 = lo == 0; /* uint8 output: bias by -128 so lanes are signed bytes, flip the top bit back */
+  int full = rq->qmin <= lo && rq->qmax >= hi; /* the clamp is the output type's own saturation */
   if (!mrtq__rq_fast(rq, lo, hi, &lo2, &hi2)) return 0;
 #if MRTQ_SIMD == MRTQ_SIMD_AVX512
-  return mrtq__requant_avx512(rq, acc, n, out, lo2, hi2);
+  return mrtq__requant_avx512(rq, acc, n, out, lo2, hi2, u8 ? rq->zp - 128 : rq->zp, u8 ? 0x80 : 0, full);
 #else
-  return mrtq__requant_avx2(rq, acc, n, out, lo2, hi2);
+  return mrtq__requant_avx2(rq, acc, n, out, lo2, hi2, u8 ? rq->zp - 128 : rq->zp, u8 ? 0x80 : 0, full);
 #endif
 #else
   (void)rq, (void)acc, (void)n, (void)out, (void)lo, (void)hi;

@@ -1,10 +1,18 @@
 /* mrtq/requant_avx2.h -- AVX2 twin of the array requantization in
  * mrtq/requant.h. Included only by requant.h when MRTQ_SIMD selects it.
- * Same preconditions and contract as requant_avx512.h; blocks of 8. */
+ * Same preconditions, arguments and contract as requant_avx512.h (the
+ * arithmetic of each family is explained there); blocks of 32. */
 #ifndef MRTQ_REQUANT_AVX2_H
 #define MRTQ_REQUANT_AVX2_H
 
 #include <immintrin.h>
+
+typedef struct mrtq__avx2_k {
+  __m256i lo, hi, zp, mult, round64, half, mask, halfm1, lo64, hi64;
+  __m128i k, k2, ls, rs;
+  __m256 scale, flo, fhi;
+  int rs_i;
+} mrtq__avx2_k;
 
 /* floor(p / 2^k) on 64-bit lanes (AVX2 has no vpsraq): flip negatives, shift
  * logically, flip back. */
@@ -16,87 +24,158 @@ MRTQ_API __m256i mrtq__avx2_clamp64(__m256i v, __m256i lo, __m256i hi) {
   v = _mm256_blendv_epi8(v, lo, _mm256_cmpgt_epi64(lo, v));
   return _mm256_blendv_epi8(v, hi, _mm256_cmpgt_epi64(v, hi));
 }
-/* The low 32 bits of four 64-bit lanes, packed into 128 bits. */
-MRTQ_API __m128i mrtq__avx2_lo32(__m256i v) {
-  return _mm256_castsi256_si128(_mm256_permutevar8x32_epi32(v, _mm256_setr_epi32(0, 2, 4, 6, 0, 2, 4, 6)));
-}
-/* Store the low byte of each of 8 int32 lanes. */
-MRTQ_API void mrtq__avx2_store8(uint8_t *out, __m256i y) {
-  const __m256i pick = _mm256_setr_epi8(0, 4, 8, 12, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, 0, 4, 8, 12, -1,
-                                        -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1);
-  __m256i t = _mm256_shuffle_epi8(y, pick);
-  _mm_storel_epi64((__m128i *)out, _mm_unpacklo_epi32(_mm256_castsi256_si128(t), _mm256_extracti128_si256(t, 1)));
+/* Two vectors of four 64-bit lanes -> their low dwords as one vector of 8. */
+MRTQ_API __m256i mrtq__avx2_lo32x2(__m256i a, __m256i b) {
+  const __m256i idx = _mm256_setr_epi32(0, 2, 4, 6, 0, 2, 4, 6);
+  return _mm256_set_m128i(_mm256_castsi256_si128(_mm256_permutevar8x32_epi32(b, idx)),
+                          _mm256_castsi256_si128(_mm256_permutevar8x32_epi32(a, idx)));
 }
 
-MRTQ_API __m256i mrtq__avx2_mul_rndnu4(__m128i x, __m256i vmult, __m256i vround, __m128i vk, __m256i lo, __m256i hi) {
-  __m256i p = _mm256_mul_epi32(_mm256_cvtepi32_epi64(x), vmult);
-  return mrtq__avx2_clamp64(mrtq__avx2_sra64(_mm256_add_epi64(p, vround), vk), lo, hi);
+MRTQ_API __m256i mrtq__avx2_q15_vta(__m256i x, const mrtq__avx2_k *c) {
+  return _mm256_sra_epi32(_mm256_mullo_epi32(x, c->mult), c->k);
 }
 
-MRTQ_API __m256i mrtq__avx2_q31_dbl4(__m128i x, __m256i vmult, __m128i vls, __m128i vrs, __m256i vhalf, int rs) {
-  const __m256i imin = _mm256_set1_epi64x(INT32_MIN), imax = _mm256_set1_epi64x(INT32_MAX);
-  __m256i v = _mm256_sll_epi64(_mm256_cvtepi32_epi64(x), vls);
-  v = mrtq__avx2_clamp64(v, imin, imax);
-  v = _mm256_mul_epi32(v, vmult);
-  v = mrtq__avx2_sra64(_mm256_add_epi64(v, _mm256_set1_epi64x((int64_t)1 << 30)), _mm_cvtsi32_si128(31));
-  if (rs > 0) {
-    __m256i neg = _mm256_cmpgt_epi64(_mm256_setzero_si256(), v); /* -1 where v < 0 */
-    v = mrtq__avx2_sra64(_mm256_add_epi64(_mm256_add_epi64(v, vhalf), neg), vrs);
+MRTQ_API __m256i mrtq__avx2_q31_dbl(__m256i x, const mrtq__avx2_k *c) {
+  __m256i e = _mm256_add_epi64(_mm256_mul_epi32(x, c->mult), c->round64);
+  __m256i o = _mm256_add_epi64(_mm256_mul_epi32(_mm256_srli_epi64(x, 32), c->mult), c->round64);
+  __m256i v = _mm256_blend_epi32(_mm256_srli_epi64(e, 31), _mm256_slli_epi64(o, 1), 0xAA);
+  if (c->rs_i > 0) {
+    __m256i q = _mm256_sra_epi32(v, c->rs);
+    __m256i rem = _mm256_and_si256(v, c->mask);
+    __m256i thr = _mm256_sub_epi32(c->halfm1, _mm256_srai_epi32(v, 31));
+    v = _mm256_sub_epi32(q, _mm256_cmpgt_epi32(rem, thr));
   }
   return v;
 }
 
+MRTQ_API __m256i mrtq__avx2_q31_dbl_wide4(__m128i x, const mrtq__avx2_k *c) {
+  const __m256i imin = _mm256_set1_epi64x(INT32_MIN), imax = _mm256_set1_epi64x(INT32_MAX);
+  __m256i v = mrtq__avx2_clamp64(_mm256_sll_epi64(_mm256_cvtepi32_epi64(x), c->ls), imin, imax);
+  v = mrtq__avx2_sra64(_mm256_add_epi64(_mm256_mul_epi32(v, c->mult), c->round64), _mm_cvtsi32_si128(31));
+  if (c->rs_i > 0) {
+    __m256i neg = _mm256_cmpgt_epi64(_mm256_setzero_si256(), v);
+    v = mrtq__avx2_sra64(_mm256_add_epi64(_mm256_add_epi64(v, c->half), neg), c->rs);
+  }
+  return v;
+}
+MRTQ_API __m256i mrtq__avx2_q31_dbl_wide(__m256i x, const mrtq__avx2_k *c) {
+  return mrtq__avx2_lo32x2(mrtq__avx2_q31_dbl_wide4(_mm256_castsi256_si128(x), c),
+                           mrtq__avx2_q31_dbl_wide4(_mm256_extracti128_si256(x, 1), c));
+}
+
+MRTQ_API __m256i mrtq__avx2_rndnu_hi(__m256i x, const mrtq__avx2_k *c) {
+  __m256i e = _mm256_add_epi64(_mm256_mul_epi32(x, c->mult), c->round64);
+  __m256i o = _mm256_add_epi64(_mm256_mul_epi32(_mm256_srli_epi64(x, 32), c->mult), c->round64);
+  return _mm256_sra_epi32(_mm256_blend_epi32(_mm256_srli_epi64(e, 32), o, 0xAA), c->k2);
+}
+
+MRTQ_API __m256i mrtq__avx2_rndnu_q15(__m256i x, const mrtq__avx2_k *c) {
+  __m256i xl = _mm256_and_si256(x, _mm256_set1_epi32(0xffff)), xh = _mm256_srai_epi32(x, 16);
+  __m256i b = _mm256_srli_epi32(_mm256_add_epi32(_mm256_mullo_epi32(xl, c->mult), c->half), 16);
+  return _mm256_sra_epi32(_mm256_add_epi32(_mm256_mullo_epi32(xh, c->mult), b), c->k2);
+}
+
+MRTQ_API __m256i mrtq__avx2_rndnu_wide4(__m128i x, const mrtq__avx2_k *c) {
+  __m256i p = _mm256_add_epi64(_mm256_mul_epi32(_mm256_cvtepi32_epi64(x), c->mult), c->round64);
+  return mrtq__avx2_clamp64(mrtq__avx2_sra64(p, c->k), c->lo64, c->hi64);
+}
+MRTQ_API __m256i mrtq__avx2_rndnu_wide(__m256i x, const mrtq__avx2_k *c) {
+  return mrtq__avx2_lo32x2(mrtq__avx2_rndnu_wide4(_mm256_castsi256_si128(x), c),
+                           mrtq__avx2_rndnu_wide4(_mm256_extracti128_si256(x, 1), c));
+}
+
+MRTQ_API __m256i mrtq__avx2_fp32(__m256i x, const mrtq__avx2_k *c) {
+  __m256 f = _mm256_mul_ps(_mm256_cvtepi32_ps(x), c->scale);
+  return _mm256_cvtps_epi32(_mm256_min_ps(_mm256_max_ps(f, c->flo), c->fhi));
+}
+
+/* 32 lanes of values in [-128, 127] -> 32 bytes, xor flip. */
+MRTQ_API void mrtq__avx2_store32(uint8_t *out, __m256i a, __m256i b, __m256i c, __m256i d, __m256i flip) {
+  __m256i p = _mm256_packs_epi16(_mm256_packs_epi32(a, b), _mm256_packs_epi32(c, d));
+  p = _mm256_permutevar8x32_epi32(p, _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7));
+  _mm256_storeu_si256((__m256i *)out, _mm256_xor_si256(p, flip));
+}
+
+/* After F: clamp to [lo2, hi2] and add zp, or (fp32, clamped in float) add zp only. */
+#define MRTQ__AVX2_CLAMP_ZP(y) _mm256_add_epi32(_mm256_min_epi32(_mm256_max_epi32((y), c.lo), c.hi), c.zp)
+#define MRTQ__AVX2_ZP(y) _mm256_add_epi32((y), c.zp)
+/* When the bounds are the whole output type (full) and |F| + |zp| < 2^31, the
+ * saturating packs clamp for free: only zp is added. */
+#define MRTQ__AVX2_LOOP_AUTO(F, SMALL)                      \
+  if (full && (SMALL)) {                                       \
+    MRTQ__AVX2_LOOP(F, MRTQ__AVX2_ZP)                           \
+  } else {                                                     \
+    MRTQ__AVX2_LOOP(F, MRTQ__AVX2_CLAMP_ZP)                     \
+  }
+#define MRTQ__AVX2_LOOP(F, POST)                                                                               \
+  for (; i + 32 <= n; i += 32) {                                                                           \
+    __m256i y0 = F(_mm256_loadu_si256((const __m256i *)(acc + i)), &c);                                    \
+    __m256i y1 = F(_mm256_loadu_si256((const __m256i *)(acc + i + 8)), &c);                                \
+    __m256i y2 = F(_mm256_loadu_si256((const __m256i *)(acc + i + 16)), &c);                               \
+    __m256i y3 = F(_mm256_loadu_si256((const __m256i *)(acc + i + 24)), &c);                               \
+    y0 = POST(y0);                                                                                    \
+    y1 = POST(y1);                                                                                    \
+    y2 = POST(y2);                                                                                    \
+    y3 = POST(y3);                                                                                    \
+    mrtq__avx2_store32(out + i, y0, y1, y2, y3, vflip);                                                    \
+  }
+
 MRTQ_API size_t mrtq__requant_avx2(const mrtq_rq *rq, const int32_t *acc, size_t n, uint8_t *out, int32_t lo2,
-                                   int32_t hi2) {
-  const __m256i vlo = _mm256_set1_epi32(lo2), vhi = _mm256_set1_epi32(hi2), vzp = _mm256_set1_epi32(rq->zp);
-  const __m256i vlo64 = _mm256_set1_epi64x(lo2), vhi64 = _mm256_set1_epi64x(hi2);
+                                   int32_t hi2, int32_t zp, int flip, int full) {
+  mrtq__avx2_k c;
+  const __m256i vflip = _mm256_set1_epi8((char)flip);
+  const int shift = rq->m.shift;
   size_t i = 0;
+  memset(&c, 0, sizeof c);
+  c.lo = _mm256_set1_epi32(lo2);
+  c.hi = _mm256_set1_epi32(hi2);
+  c.lo64 = _mm256_set1_epi64x(lo2);
+  c.hi64 = _mm256_set1_epi64x(hi2);
+  c.zp = _mm256_set1_epi32(zp);
+  c.mult = _mm256_set1_epi32(rq->m.mult);
   switch (rq->scheme) {
-    case MRTQ_Q15_VTA: {
-      const __m256i vmult = _mm256_set1_epi32(rq->m.mult);
-      const __m128i vk = _mm_cvtsi32_si128(15 - rq->m.shift);
-      for (; i + 8 <= n; i += 8) {
-        __m256i y = _mm256_sra_epi32(_mm256_mullo_epi32(_mm256_loadu_si256((const __m256i *)(acc + i)), vmult), vk);
-        mrtq__avx2_store8(out + i, _mm256_add_epi32(_mm256_min_epi32(_mm256_max_epi32(y, vlo), vhi), vzp));
-      }
+    case MRTQ_Q15_VTA:
+      c.k = _mm_cvtsi32_si128(15 - shift);
+      MRTQ__AVX2_LOOP_AUTO(mrtq__avx2_q15_vta, 15 - shift >= 1) /* |F| <= 2^30 */
       break;
-    }
     case MRTQ_Q15_RNDNU:
     case MRTQ_Q31_RNDNU: {
-      const int k = (rq->scheme == MRTQ_Q15_RNDNU ? 15 : 31) - rq->m.shift;
-      const __m256i vmult = _mm256_set1_epi64x(rq->m.mult);
-      const __m256i vround = _mm256_set1_epi64x(k > 0 ? (int64_t)1 << (k - 1) : 0);
-      const __m128i vk = _mm_cvtsi32_si128(k);
-      for (; i + 8 <= n; i += 8) {
-        __m256i a = mrtq__avx2_mul_rndnu4(_mm_loadu_si128((const __m128i *)(acc + i)), vmult, vround, vk, vlo64, vhi64);
-        __m256i b = mrtq__avx2_mul_rndnu4(_mm_loadu_si128((const __m128i *)(acc + i + 4)), vmult, vround, vk, vlo64, vhi64);
-        __m256i y = _mm256_set_m128i(mrtq__avx2_lo32(b), mrtq__avx2_lo32(a));
-        mrtq__avx2_store8(out + i, _mm256_add_epi32(y, vzp));
+      const int k = (rq->scheme == MRTQ_Q15_RNDNU ? 15 : 31) - shift;
+      c.round64 = _mm256_set1_epi64x(k > 0 ? (int64_t)1 << (k - 1) : 0);
+      c.half = _mm256_set1_epi32(k >= 16 ? (int32_t)1 << (k - 1) : 0);
+      c.k = _mm_cvtsi32_si128(k);
+      c.k2 = _mm_cvtsi32_si128(k >= 32 ? k - 32 : k - 16);
+      if (k >= 32) {
+        MRTQ__AVX2_LOOP_AUTO(mrtq__avx2_rndnu_hi, 1) /* |F| <= 2^30 */
+      } else if (rq->scheme == MRTQ_Q15_RNDNU && k >= 16) {
+        MRTQ__AVX2_LOOP_AUTO(mrtq__avx2_rndnu_q15, 1) /* |F| <= 2^30 */
+      } else {
+        MRTQ__AVX2_LOOP(mrtq__avx2_rndnu_wide, MRTQ__AVX2_CLAMP_ZP)
       }
       break;
     }
     case MRTQ_Q31_DBL: {
-      const int ls = rq->m.shift > 0 ? rq->m.shift : 0, rs = rq->m.shift > 0 ? 0 : -rq->m.shift;
-      const __m256i vmult = _mm256_set1_epi64x(rq->m.mult);
-      const __m256i vhalf = _mm256_set1_epi64x(rs > 0 ? (int64_t)1 << (rs - 1) : 0);
-      const __m128i vls = _mm_cvtsi32_si128(ls), vrs = _mm_cvtsi32_si128(rs);
-      for (; i + 8 <= n; i += 8) {
-        __m256i a = mrtq__avx2_q31_dbl4(_mm_loadu_si128((const __m128i *)(acc + i)), vmult, vls, vrs, vhalf, rs);
-        __m256i b = mrtq__avx2_q31_dbl4(_mm_loadu_si128((const __m128i *)(acc + i + 4)), vmult, vls, vrs, vhalf, rs);
-        __m256i y = _mm256_set_m128i(mrtq__avx2_lo32(b), mrtq__avx2_lo32(a));
-        mrtq__avx2_store8(out + i, _mm256_add_epi32(_mm256_min_epi32(_mm256_max_epi32(y, vlo), vhi), vzp));
+      const int rs = shift > 0 ? 0 : -shift;
+      c.rs_i = rs;
+      c.rs = _mm_cvtsi32_si128(rs);
+      c.ls = _mm_cvtsi32_si128(shift > 0 ? shift : 0);
+      c.round64 = _mm256_set1_epi64x((int64_t)1 << 30);
+      c.half = _mm256_set1_epi64x(rs > 0 ? (int64_t)1 << (rs - 1) : 0);
+      c.mask = _mm256_set1_epi32((int32_t)(((int64_t)1 << rs) - 1));
+      c.halfm1 = _mm256_set1_epi32((int32_t)((((int64_t)1 << rs) - 1) >> 1));
+      if (shift <= 0) {
+        MRTQ__AVX2_LOOP_AUTO(mrtq__avx2_q31_dbl, rs >= 1) /* |F| <= 2^30 */
+      } else {
+        MRTQ__AVX2_LOOP(mrtq__avx2_q31_dbl_wide, MRTQ__AVX2_CLAMP_ZP)
       }
       break;
     }
-    case MRTQ_FP32: {
-      const __m256 vs = _mm256_set1_ps(rq->scale), flo = _mm256_set1_ps((float)lo2), fhi = _mm256_set1_ps((float)hi2);
-      for (; i + 8 <= n; i += 8) {
-        __m256 f = _mm256_mul_ps(_mm256_cvtepi32_ps(_mm256_loadu_si256((const __m256i *)(acc + i))), vs);
-        f = _mm256_min_ps(_mm256_max_ps(f, flo), fhi);
-        mrtq__avx2_store8(out + i, _mm256_add_epi32(_mm256_cvtps_epi32(f), vzp));
-      }
+    case MRTQ_FP32:
+      c.scale = _mm256_set1_ps(rq->scale);
+      c.flo = _mm256_set1_ps((float)lo2);
+      c.fhi = _mm256_set1_ps((float)hi2);
+      MRTQ__AVX2_LOOP(mrtq__avx2_fp32, MRTQ__AVX2_ZP)
       break;
-    }
   }
   return i;
 }

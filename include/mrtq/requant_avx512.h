@@ -1,94 +1,208 @@
-/* mrtq/requant_avx512.h -- AVX-512 (F + BW) twin of the array requantization
+/* mrtq/requant_avx512.h -- AVX-512 (F + BW + DQ) twin of the array requantization
  * in mrtq/requant.h. Included only by requant.h when MRTQ_SIMD selects it.
  * Bit-exact with mrtq_rq_apply (tests/test_array.c proves it per family).
  *
  * Preconditions (checked by the caller, mrtq__rq_fast): the effective bounds
  * satisfy lo <= hi, and lo - zp, hi - zp lie in [-2^24, 2^24], so the clamp
  * can be done on the family's value before the zero point is added, in 32-bit
- * integers or exactly in float. Processes whole blocks of 16 and returns how
- * many elements it wrote; the caller finishes the tail with the scalar code. */
+ * integers or exactly in float. The caller passes zp (and, for uint8 output,
+ * zp - 128 with flip = 0x80, so every lane is a signed byte before the final
+ * xor). Processes whole blocks of 64 and returns how many elements it wrote;
+ * the caller finishes the tail with the scalar code. */
 #ifndef MRTQ_REQUANT_AVX512_H
 #define MRTQ_REQUANT_AVX512_H
 
 #include <immintrin.h>
 
-/* 8 int32 -> 8 int64 lanes, times mult (exact 64-bit product), then the
- * family's rounding right shift by k (k >= 0), as 64-bit lanes. */
-MRTQ_API __m512i mrtq__avx512_mul_rndnu(__m256i x, __m512i vmult, __m512i vround, __m128i vk) {
-  __m512i p = _mm512_mul_epi32(_mm512_cvtepi32_epi64(x), vmult);
-  return _mm512_sra_epi64(_mm512_add_epi64(p, vround), vk);
+typedef struct mrtq__avx512_k {
+  __m512i lo, hi, zp, mult, mult64, round64, half, mask, halfm1;
+  __m128i k, k2, ls, rs;
+  __m512 scale, flo, fhi;
+  int rs_i;
+} mrtq__avx512_k;
+
+/* Even/odd 32x32->64 products of 16 lanes: even lanes in place, odd lanes
+ * moved down first (vpmuldq reads the low dword of each qword). */
+#define MRTQ__MUL_EVEN(x, m) _mm512_mul_epi32((x), (m))
+#define MRTQ__MUL_ODD(x, m) _mm512_mul_epi32(_mm512_srli_epi64((x), 32), (m))
+
+/* Q15 VTA: wrapping multiply, arithmetic shift. */
+MRTQ_API __m512i mrtq__avx512_q15_vta(__m512i x, const mrtq__avx512_k *c) {
+  return _mm512_sra_epi32(_mm512_mullo_epi32(x, c->mult), c->k);
 }
 
-/* Q31 double rounding on 8 lanes: saturating left shift, SRDHM, RDIVPOT. */
-MRTQ_API __m512i mrtq__avx512_q31_dbl8(__m256i x, __m512i vmult, __m128i vls, __m128i vrs, __m512i vhalf, int rs) {
-  const __m512i imin = _mm512_set1_epi64(INT32_MIN), imax = _mm512_set1_epi64(INT32_MAX);
-  __m512i v = _mm512_sll_epi64(_mm512_cvtepi32_epi64(x), vls); /* |x| * 2^30 at most: exact */
-  v = _mm512_min_epi64(_mm512_max_epi64(v, imin), imax);        /* saturate to int32 */
-  v = _mm512_mul_epi32(v, vmult);                               /* exact */
-  v = _mm512_srai_epi64(_mm512_add_epi64(v, _mm512_set1_epi64((int64_t)1 << 30)), 31); /* SRDHM */
-  if (rs > 0) /* round half away from zero: floor((v + 2^(rs-1) - [v < 0]) / 2^rs) */
-    v = _mm512_sra_epi64(_mm512_add_epi64(_mm512_add_epi64(v, vhalf), _mm512_srai_epi64(v, 63)), vrs);
+/* Q31 double rounding for shift <= 0, in 32-bit lanes:
+ * SRDHM = bits 31..62 of x*M + 2^30 (no saturation case: M > 0), then RDIVPOT
+ * as gemmlowp states it: floor shift plus one where the remainder exceeds
+ * half - 1 + [v < 0] (ties away from zero), no intermediate can overflow. */
+MRTQ_API __m512i mrtq__avx512_q31_dbl(__m512i x, const mrtq__avx512_k *c) {
+  __m512i e = _mm512_add_epi64(MRTQ__MUL_EVEN(x, c->mult), c->round64);
+  __m512i o = _mm512_add_epi64(MRTQ__MUL_ODD(x, c->mult), c->round64);
+  __m512i v = _mm512_mask_blend_epi32(0xAAAA, _mm512_srli_epi64(e, 31), _mm512_slli_epi64(o, 1));
+  if (c->rs_i > 0) {
+    __m512i q = _mm512_sra_epi32(v, c->rs);
+    __m512i rem = _mm512_and_si512(v, c->mask);
+    __m512i thr = _mm512_sub_epi32(c->halfm1, _mm512_srai_epi32(v, 31)); /* half - 1 + [v < 0] */
+    v = _mm512_mask_sub_epi32(q, _mm512_cmpgt_epi32_mask(rem, thr), q, _mm512_set1_epi32(-1));
+  }
   return v;
 }
 
+/* Q31 double rounding, any shift (the left shift saturates): 64-bit lanes. */
+MRTQ_API __m512i mrtq__avx512_q31_dbl_wide8(__m256i x, const mrtq__avx512_k *c) {
+  const __m512i imin = _mm512_set1_epi64(INT32_MIN), imax = _mm512_set1_epi64(INT32_MAX);
+  __m512i v = _mm512_sll_epi64(_mm512_cvtepi32_epi64(x), c->ls); /* |x| * 2^30 at most: exact */
+  v = _mm512_min_epi64(_mm512_max_epi64(v, imin), imax);
+  v = _mm512_srai_epi64(_mm512_add_epi64(_mm512_mul_epi32(v, c->mult64), c->round64), 31);
+  if (c->rs_i > 0) v = _mm512_sra_epi64(_mm512_add_epi64(_mm512_add_epi64(v, c->half), _mm512_srai_epi64(v, 63)), c->rs);
+  return v;
+}
+MRTQ_API __m512i mrtq__avx512_q31_dbl_wide(__m512i x, const mrtq__avx512_k *c) {
+  __m512i a = mrtq__avx512_q31_dbl_wide8(_mm512_castsi512_si256(x), c);
+  __m512i b = mrtq__avx512_q31_dbl_wide8(_mm512_extracti64x4_epi64(x, 1), c);
+  return _mm512_inserti64x4(_mm512_castsi256_si512(_mm512_cvtepi64_epi32(a)), _mm512_cvtepi64_epi32(b), 1);
+}
+
+/* Single rounding floor((x*M + 2^(k-1)) / 2^k) with k >= 32: the high dword of
+ * the 64-bit sum, then an arithmetic shift by k - 32 (|result| < 2^30: no
+ * saturation). */
+MRTQ_API __m512i mrtq__avx512_rndnu_hi(__m512i x, const mrtq__avx512_k *c) {
+  __m512i e = _mm512_add_epi64(MRTQ__MUL_EVEN(x, c->mult), c->round64);
+  __m512i o = _mm512_add_epi64(MRTQ__MUL_ODD(x, c->mult), c->round64);
+  return _mm512_sra_epi32(_mm512_mask_blend_epi32(0xAAAA, _mm512_srli_epi64(e, 32), o), c->k2);
+}
+
+/* Single rounding with a 16-bit multiplier and 16 <= k < 32: split
+ * x = xh * 2^16 + xl (xl unsigned 16 bits), so
+ * floor((x*M + 2^(k-1)) / 2^k) = (xh*M + ((xl*M + 2^(k-1)) >> 16)) >> (k-16),
+ * every step within 32 bits (the inner sum is < 2^32, shifted logically). */
+MRTQ_API __m512i mrtq__avx512_rndnu_q15(__m512i x, const mrtq__avx512_k *c) {
+  __m512i xl = _mm512_and_si512(x, _mm512_set1_epi32(0xffff)), xh = _mm512_srai_epi32(x, 16);
+  __m512i b = _mm512_srli_epi32(_mm512_add_epi32(_mm512_mullo_epi32(xl, c->mult), c->half), 16);
+  return _mm512_sra_epi32(_mm512_add_epi32(_mm512_mullo_epi32(xh, c->mult), b), c->k2);
+}
+
+/* Single rounding, general k: 64-bit lanes, clamped to [lo, hi] before
+ * narrowing (exact). */
+MRTQ_API __m512i mrtq__avx512_rndnu_wide8(__m256i x, const mrtq__avx512_k *c) {
+  __m512i p = _mm512_add_epi64(_mm512_mul_epi32(_mm512_cvtepi32_epi64(x), c->mult64), c->round64);
+  return _mm512_min_epi64(_mm512_max_epi64(_mm512_sra_epi64(p, c->k), _mm512_cvtepi32_epi64(_mm512_castsi512_si256(c->lo))),
+                          _mm512_cvtepi32_epi64(_mm512_castsi512_si256(c->hi)));
+}
+MRTQ_API __m512i mrtq__avx512_rndnu_wide(__m512i x, const mrtq__avx512_k *c) {
+  __m512i a = mrtq__avx512_rndnu_wide8(_mm512_castsi512_si256(x), c);
+  __m512i b = mrtq__avx512_rndnu_wide8(_mm512_extracti64x4_epi64(x, 1), c);
+  return _mm512_inserti64x4(_mm512_castsi256_si512(_mm512_cvtepi64_epi32(a)), _mm512_cvtepi64_epi32(b), 1);
+}
+
+/* fp32: (float)acc and the product round to nearest as in C; the float clamp
+ * to the integer bounds (exact: |bound| <= 2^24) commutes with RNE, and
+ * vcvtps2dq rounds to nearest even in the default MXCSR mode. The clamp is
+ * done here, so the caller's integer clamp is a no-op. */
+MRTQ_API __m512i mrtq__avx512_fp32(__m512i x, const mrtq__avx512_k *c) {
+  __m512 f = _mm512_mul_ps(_mm512_cvtepi32_ps(x), c->scale);
+  return _mm512_cvtps_epi32(_mm512_min_ps(_mm512_max_ps(f, c->flo), c->fhi));
+}
+
+/* fp32 when the bounds are the whole output type: one vrangeps keeps the sign
+ * and cuts |f| to 2^30 (so vcvtps2dq cannot overflow and |y + zp| < 2^31); the
+ * saturating packs then do the clamp, exactly. */
+MRTQ_API __m512i mrtq__avx512_fp32_full(__m512i x, const mrtq__avx512_k *c) {
+  __m512 f = _mm512_mul_ps(_mm512_cvtepi32_ps(x), c->scale);
+  return _mm512_cvtps_epi32(_mm512_range_ps(f, _mm512_set1_ps(1073741824.0f), 0x2));
+}
+
+/* 64 lanes of values already in [-128, 127] -> 64 bytes (saturating packs are
+ * exact here; vpermd undoes the per-128-bit-lane interleave), xor flip. */
+MRTQ_API void mrtq__avx512_store64(uint8_t *out, __m512i a, __m512i b, __m512i c, __m512i d, __m512i flip) {
+  __m512i p = _mm512_packs_epi16(_mm512_packs_epi32(a, b), _mm512_packs_epi32(c, d));
+  p = _mm512_permutexvar_epi32(_mm512_setr_epi32(0, 4, 8, 12, 1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15), p);
+  _mm512_storeu_si512(out, _mm512_xor_si512(p, flip));
+}
+
+/* The block loop, one instance per family: F(x, &c) gives 16 family values;
+ * then clamp to [lo2, hi2], add zp, narrow 64 at a time. */
+/* After F: clamp to [lo2, hi2] and add zp, or (fp32, clamped in float) add zp only. */
+#define MRTQ__AVX512_CLAMP_ZP(y) _mm512_add_epi32(_mm512_min_epi32(_mm512_max_epi32((y), c.lo), c.hi), c.zp)
+#define MRTQ__AVX512_ZP(y) _mm512_add_epi32((y), c.zp)
+/* When the bounds are the whole output type (full) and |F| + |zp| < 2^31, the
+ * saturating packs clamp for free: only zp is added. */
+#define MRTQ__AVX512_LOOP_AUTO(F, SMALL)                      \
+  if (full && (SMALL)) {                                       \
+    MRTQ__AVX512_LOOP(F, MRTQ__AVX512_ZP)                           \
+  } else {                                                     \
+    MRTQ__AVX512_LOOP(F, MRTQ__AVX512_CLAMP_ZP)                     \
+  }
+#define MRTQ__AVX512_LOOP(F, POST)                                                                        \
+  for (; i + 64 <= n; i += 64) {                                                                      \
+    __m512i y0 = F(_mm512_loadu_si512(acc + i), &c), y1 = F(_mm512_loadu_si512(acc + i + 16), &c);    \
+    __m512i y2 = F(_mm512_loadu_si512(acc + i + 32), &c), y3 = F(_mm512_loadu_si512(acc + i + 48), &c); \
+    y0 = POST(y0);                                                                                    \
+    y1 = POST(y1);                                                                                    \
+    y2 = POST(y2);                                                                                    \
+    y3 = POST(y3);                                                                                    \
+    mrtq__avx512_store64(out + i, y0, y1, y2, y3, vflip);                                             \
+  }
+
 MRTQ_API size_t mrtq__requant_avx512(const mrtq_rq *rq, const int32_t *acc, size_t n, uint8_t *out, int32_t lo2,
-                                     int32_t hi2) {
-  const __m512i vlo = _mm512_set1_epi32(lo2), vhi = _mm512_set1_epi32(hi2), vzp = _mm512_set1_epi32(rq->zp);
-  const __m512i vlo64 = _mm512_set1_epi64(lo2), vhi64 = _mm512_set1_epi64(hi2);
+                                     int32_t hi2, int32_t zp, int flip, int full) {
+  mrtq__avx512_k c;
+  const __m512i vflip = _mm512_set1_epi8((char)flip);
+  const int shift = rq->m.shift;
   size_t i = 0;
+  memset(&c, 0, sizeof c);
+  c.lo = _mm512_set1_epi32(lo2);
+  c.hi = _mm512_set1_epi32(hi2);
+  c.zp = _mm512_set1_epi32(zp);
+  c.mult = _mm512_set1_epi32(rq->m.mult);
+  c.mult64 = _mm512_set1_epi64(rq->m.mult);
   switch (rq->scheme) {
-    case MRTQ_Q15_VTA: {
-      const __m512i vmult = _mm512_set1_epi32(rq->m.mult);
-      const __m128i vk = _mm_cvtsi32_si128(15 - rq->m.shift); /* [0, 30]: mrtq_rq_init */
-      for (; i + 16 <= n; i += 16) {
-        __m512i y = _mm512_sra_epi32(_mm512_mullo_epi32(_mm512_loadu_si512(acc + i), vmult), vk);
-        y = _mm512_add_epi32(_mm512_min_epi32(_mm512_max_epi32(y, vlo), vhi), vzp);
-        _mm_storeu_si128((__m128i *)(out + i), _mm512_cvtepi32_epi8(y));
-      }
+    case MRTQ_Q15_VTA:
+      c.k = _mm_cvtsi32_si128(15 - shift); /* [0, 30]: mrtq_rq_init */
+      MRTQ__AVX512_LOOP_AUTO(mrtq__avx512_q15_vta, 15 - shift >= 1) /* |F| <= 2^30 */
       break;
-    }
     case MRTQ_Q15_RNDNU:
     case MRTQ_Q31_RNDNU: {
-      const int k = (rq->scheme == MRTQ_Q15_RNDNU ? 15 : 31) - rq->m.shift; /* [0, 30] or [1, 62] */
-      const __m512i vmult = _mm512_set1_epi64(rq->m.mult);
-      const __m512i vround = _mm512_set1_epi64(k > 0 ? (int64_t)1 << (k - 1) : 0);
-      const __m128i vk = _mm_cvtsi32_si128(k);
-      for (; i + 16 <= n; i += 16) {
-        __m512i a = mrtq__avx512_mul_rndnu(_mm256_loadu_si256((const __m256i *)(acc + i)), vmult, vround, vk);
-        __m512i b = mrtq__avx512_mul_rndnu(_mm256_loadu_si256((const __m256i *)(acc + i + 8)), vmult, vround, vk);
-        a = _mm512_min_epi64(_mm512_max_epi64(a, vlo64), vhi64); /* clamp before narrowing: exact */
-        b = _mm512_min_epi64(_mm512_max_epi64(b, vlo64), vhi64);
-        __m512i y = _mm512_inserti64x4(_mm512_castsi256_si512(_mm512_cvtepi64_epi32(a)), _mm512_cvtepi64_epi32(b), 1);
-        _mm_storeu_si128((__m128i *)(out + i), _mm512_cvtepi32_epi8(_mm512_add_epi32(y, vzp)));
+      const int k = (rq->scheme == MRTQ_Q15_RNDNU ? 15 : 31) - shift; /* [0, 30] or [1, 62] */
+      c.round64 = _mm512_set1_epi64(k > 0 ? (int64_t)1 << (k - 1) : 0);
+      c.half = _mm512_set1_epi32(k >= 16 ? (int32_t)1 << (k - 1) : 0); /* 2^(k-1) < 2^31 when k < 32 */
+      c.k = _mm_cvtsi32_si128(k);
+      c.k2 = _mm_cvtsi32_si128(k >= 32 ? k - 32 : k - 16);
+      if (k >= 32) {
+        MRTQ__AVX512_LOOP_AUTO(mrtq__avx512_rndnu_hi, 1) /* |F| <= 2^30 */
+      } else if (rq->scheme == MRTQ_Q15_RNDNU && k >= 16) {
+        MRTQ__AVX512_LOOP_AUTO(mrtq__avx512_rndnu_q15, 1) /* |F| <= 2^30 */
+      } else {
+        MRTQ__AVX512_LOOP(mrtq__avx512_rndnu_wide, MRTQ__AVX512_CLAMP_ZP)
       }
       break;
     }
     case MRTQ_Q31_DBL: {
-      const int ls = rq->m.shift > 0 ? rq->m.shift : 0, rs = rq->m.shift > 0 ? 0 : -rq->m.shift; /* rs <= 31 */
-      const __m512i vmult = _mm512_set1_epi64(rq->m.mult);
-      const __m512i vhalf = _mm512_set1_epi64(rs > 0 ? (int64_t)1 << (rs - 1) : 0);
-      const __m128i vls = _mm_cvtsi32_si128(ls), vrs = _mm_cvtsi32_si128(rs);
-      for (; i + 16 <= n; i += 16) {
-        __m512i a = mrtq__avx512_q31_dbl8(_mm256_loadu_si256((const __m256i *)(acc + i)), vmult, vls, vrs, vhalf, rs);
-        __m512i b = mrtq__avx512_q31_dbl8(_mm256_loadu_si256((const __m256i *)(acc + i + 8)), vmult, vls, vrs, vhalf, rs);
-        __m512i y = _mm512_inserti64x4(_mm512_castsi256_si512(_mm512_cvtepi64_epi32(a)), _mm512_cvtepi64_epi32(b), 1);
-        y = _mm512_add_epi32(_mm512_min_epi32(_mm512_max_epi32(y, vlo), vhi), vzp);
-        _mm_storeu_si128((__m128i *)(out + i), _mm512_cvtepi32_epi8(y));
+      const int rs = shift > 0 ? 0 : -shift; /* [0, 31] */
+      c.rs_i = rs;
+      c.rs = _mm_cvtsi32_si128(rs);
+      c.ls = _mm_cvtsi32_si128(shift > 0 ? shift : 0);
+      c.round64 = _mm512_set1_epi64((int64_t)1 << 30);
+      c.half = _mm512_set1_epi64(rs > 0 ? (int64_t)1 << (rs - 1) : 0);
+      c.mask = _mm512_set1_epi32((int32_t)(((int64_t)1 << rs) - 1));
+      c.halfm1 = _mm512_set1_epi32((int32_t)((((int64_t)1 << rs) - 1) >> 1));
+      if (shift <= 0) {
+        MRTQ__AVX512_LOOP_AUTO(mrtq__avx512_q31_dbl, rs >= 1) /* |F| <= 2^30 */
+      } else {
+        MRTQ__AVX512_LOOP(mrtq__avx512_q31_dbl_wide, MRTQ__AVX512_CLAMP_ZP)
       }
       break;
     }
-    case MRTQ_FP32: {
-      /* (float)acc and the product round to nearest as in C; the float clamp to
-       * the integer bounds (exact: |bound| <= 2^24) commutes with RNE, and
-       * vcvtps2dq rounds to nearest even in the default MXCSR mode. */
-      const __m512 vs = _mm512_set1_ps(rq->scale), flo = _mm512_set1_ps((float)lo2), fhi = _mm512_set1_ps((float)hi2);
-      for (; i + 16 <= n; i += 16) {
-        __m512 f = _mm512_mul_ps(_mm512_cvtepi32_ps(_mm512_loadu_si512(acc + i)), vs);
-        f = _mm512_min_ps(_mm512_max_ps(f, flo), fhi);
-        _mm_storeu_si128((__m128i *)(out + i), _mm512_cvtepi32_epi8(_mm512_add_epi32(_mm512_cvtps_epi32(f), vzp)));
+    case MRTQ_FP32:
+      c.scale = _mm512_set1_ps(rq->scale);
+      c.flo = _mm512_set1_ps((float)lo2);
+      c.fhi = _mm512_set1_ps((float)hi2);
+      if (full) {
+        MRTQ__AVX512_LOOP(mrtq__avx512_fp32_full, MRTQ__AVX512_ZP)
+      } else {
+        MRTQ__AVX512_LOOP(mrtq__avx512_fp32, MRTQ__AVX512_ZP)
       }
       break;
-    }
   }
   return i;
 }
