@@ -142,7 +142,7 @@ MRTQ_API size_t mrtq__requant_avx2(const mrtq_rq *rq, const int32_t *acc, size_t
     case MRTQ_Q31_RNDNU: {
       const int k = (rq->scheme == MRTQ_Q15_RNDNU ? 15 : 31) - shift;
       c.round64 = _mm256_set1_epi64x(k > 0 ? (int64_t)1 << (k - 1) : 0);
-      c.half = _mm256_set1_epi32(k >= 16 ? (int32_t)1 << (k - 1) : 0);
+      c.half = _mm256_set1_epi32(k >= 16 && k < 32 ? (int32_t)1 << (k - 1) : 0);
       c.k = _mm_cvtsi32_si128(k);
       c.k2 = _mm_cvtsi32_si128(k >= 32 ? k - 32 : k - 16);
       if (k >= 32) {

@@ -165,7 +165,7 @@ MRTQ_API size_t mrtq__requant_avx512(const mrtq_rq *rq, const int32_t *acc, size
     case MRTQ_Q31_RNDNU: {
       const int k = (rq->scheme == MRTQ_Q15_RNDNU ? 15 : 31) - shift; /* [0, 30] or [1, 62] */
       c.round64 = _mm512_set1_epi64(k > 0 ? (int64_t)1 << (k - 1) : 0);
-      c.half = _mm512_set1_epi32(k >= 16 ? (int32_t)1 << (k - 1) : 0); /* 2^(k-1) < 2^31 when k < 32 */
+      c.half = _mm512_set1_epi32(k >= 16 && k < 32 ? (int32_t)1 << (k - 1) : 0); /* 2^(k-1) < 2^31 when k < 32 */
       c.k = _mm_cvtsi32_si128(k);
       c.k2 = _mm_cvtsi32_si128(k >= 32 ? k - 32 : k - 16);
       if (k >= 32) {
