@@ -8,7 +8,7 @@ import subprocess
 import sys
 
 binary = sys.argv[1]
-out = subprocess.run([binary, "--benchmark_filter=/8192$", "--benchmark_min_time=0.001",
+out = subprocess.run([binary, "--benchmark_filter=/8192/", "--benchmark_min_time=0.001",
                       "--benchmark_format=json"], capture_output=True, text=True, check=False)
 try:
     runs = json.loads(out.stdout)["benchmarks"]

@@ -109,6 +109,8 @@ MRTQ_API void mrtq__avx2_store32(uint8_t *out, __m256i a, __m256i b, __m256i c, 
   }
 #define MRTQ__AVX2_LOOP(F, POST)                                                                               \
   for (; i + 32 <= n; i += 32) {                                                                           \
+    _mm_prefetch((const char *)(acc + i + 1024), _MM_HINT_T0);                                             \
+    _mm_prefetch((const char *)(acc + i + 1040), _MM_HINT_T0);                                             \
     __m256i y0 = F(_mm256_loadu_si256((const __m256i *)(acc + i)), &c);                                    \
     __m256i y1 = F(_mm256_loadu_si256((const __m256i *)(acc + i + 8)), &c);                                \
     __m256i y2 = F(_mm256_loadu_si256((const __m256i *)(acc + i + 16)), &c);                               \

@@ -1,0 +1,114 @@
+#!/usr/bin/env python3
+"""Turn a Google Benchmark JSON run of bench/mrtq_bench into a plot and a
+markdown table of ratios (each path against the ceiling and its peer measured
+in the same run), written between the bench markers of docs/PERFORMANCE.md."""
+import json
+import platform
+import re
+import subprocess
+import sys
+from datetime import date
+
+src, md_path, png_path = sys.argv[1:4]
+data = json.load(open(src))
+rate = {}  # (family, impl, n) -> items/s (median of the repetitions)
+for b in data["benchmarks"]:
+    if b.get("error_occurred"):
+        continue
+    name = b.get("run_name", b["name"])
+    if b.get("run_type") == "aggregate" and b.get("aggregate_name") != "median":
+        continue
+    fam, impl, n, al = name.split("/")[:4]
+    rate[(fam, impl, int(n), al)] = b["items_per_second"]
+
+sizes = sorted({k[2] for k in rate})
+families = ["Q31_DBL", "Q31_RNDNU", "Q15_VTA", "Q15_RNDNU", "FP32"]
+size_name = {8192: "L1 (8K)", 131072: "L2 (128K)", 16 << 20: "DRAM (16M, 64 MiB in)"}
+peer = {"Q31_DBL": "gemmlowp_avx2", "FP32": "onednn"}
+
+
+def cpu():
+    try:
+        for line in open("/proc/cpuinfo"):
+            if line.startswith("model name"):
+                return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor()
+
+
+flags = ""
+try:
+    fl = re.search(r"^flags\s*:(.*)$", open("/proc/cpuinfo").read(), re.M).group(1).split()
+    flags = " ".join(sorted(f for f in fl if f.startswith("avx512") or f in ("avx2", "sse4_1", "fma")))
+except (OSError, AttributeError):
+    pass
+gcc = subprocess.run(["gcc", "--version"], capture_output=True, text=True).stdout.splitlines()[0]
+ctx = data.get("context", {})
+
+lines = []
+lines.append(f"Measured {date.today().isoformat()} on **{cpu()}** ({ctx.get('num_cpus', '?')} cores visible, "
+             f"{ctx.get('mhz_per_cpu', '?')} MHz reported), single thread; ISA flags: {flags}; compiler: {gcc}; "
+             f"Google Benchmark {ctx.get('library_version', '1.7.1')}, median of 3 repetitions. Absolute rates drift "
+             f"on this shared machine; the ratios compare runs made in the same process minutes apart.")
+lines.append("")
+lines.append("G items/s (one item = one int32 accumulator in, one int8 out). ceiling = load-narrow-store of the "
+             "same bytes with the same pack-and-store (AVX-512).")
+lines.append("")
+aligns = ["aligned", "misaligned"]
+for al in aligns:
+    lines.append(f"**{al}** ({'input and output 64-byte aligned' if al == 'aligned' else 'input and output one element past a 64-byte boundary'}):")
+    lines.append("")
+    hdr = "| family | size | mrtq AVX-512 | mrtq AVX2 | scalar | peer | ceiling | AVX-512 / ceiling | AVX-512 / peer | AVX-512 / scalar |"
+    lines.append(hdr)
+    lines.append("|" + "---|" * (hdr.count("|") - 1))
+    for fam in families:
+        for n in sizes:
+            g = lambda impl: rate.get((fam, impl, n, al))
+            ceil = rate.get(("CEILING", "load_narrow_store_avx512", n, al))
+            a512, a2, sc = g("mrtq_avx512"), g("mrtq_avx2"), g("scalar")
+            p = g(peer[fam]) if fam in peer else None
+            f = lambda v: f"{v / 1e9:.2f}" if v else "-"
+            r = lambda a, b: f"{a / b:.2f}" if a and b else "-"
+            pname = f"{f(p)} ({peer[fam].replace('_avx2', ' AVX2')})" if p else "-"
+            lines.append(f"| {fam} | {size_name.get(n, n)} | {f(a512)} | {f(a2)} | {f(sc)} | {pname} | {f(ceil)} | "
+                         f"{r(a512, ceil)} | {r(a512, p)} | {r(a512, sc)} |")
+    lines.append("")
+lines.append(f"![throughput per family and size](performance.png)")
+table = "\n".join(lines)
+
+md = open(md_path).read()
+begin, end = "<!-- bench:begin -->", "<!-- bench:end -->"
+md = md[: md.index(begin) + len(begin)] + "\n" + table + "\n" + md[md.index(end):]
+open(md_path, "w").write(md)
+
+import matplotlib  # noqa: E402
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+
+impls = [("mrtq_avx512", "mrtq AVX-512"), ("mrtq_avx2", "mrtq AVX2"), ("scalar", "scalar C"), ("peer", "peer")]
+fig, axes = plt.subplots(2, len(sizes), figsize=(5 * len(sizes), 8.5), sharey=True, squeeze=False)
+for row, al in enumerate(aligns):
+    for ax, n in zip(axes[row], sizes):
+        w = 0.2
+        for j, (impl, label) in enumerate(impls):
+            vals = []
+            for fam in families:
+                key = peer.get(fam) if impl == "peer" else impl
+                vals.append((rate.get((fam, key, n, al)) or 0) / 1e9 if key else 0)
+            ax.bar([i + (j - 1.5) * w for i in range(len(families))], vals, w, label=label)
+        ceil = rate.get(("CEILING", "load_narrow_store_avx512", n, al))
+        if ceil:
+            ax.axhline(ceil / 1e9, color="k", ls="--", lw=1, label="ceiling (load-narrow-store)")
+        ax.set_xticks(range(len(families)))
+        ax.set_xticklabels(families, rotation=30)
+        ax.set_title(f"{size_name.get(n, str(n))}, {al}")
+        ax.set_yscale("log")
+    axes[row][0].set_ylabel("G accumulators / s (log)")
+axes = axes[0]
+axes[0].set_ylabel("G accumulators / s (log)")
+axes[-1].legend(fontsize=8)
+fig.suptitle(f"mrtq requantization, single thread, {cpu()}")
+fig.tight_layout()
+fig.savefig(png_path, dpi=90)
+print(f"wrote {md_path} and {png_path}")
