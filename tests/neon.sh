@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# The AArch64 build of the C tests (NEON path for the array API, the scalar
+# core everywhere else), cross-compiled with -Werror and run under
+# qemu-aarch64; run by scripts/test. Each binary prints its own summary line.
+set -u
+src=$(cd "$(dirname "$0")/.." && pwd)
+out=${1:-$src/build/neon}
+mkdir -p "$out"
+status=0
+for t in test_array test_fixedpoint test_requant test_scale; do
+  if ! aarch64-linux-gnu-gcc -std=c11 -Wall -Wextra -Wpedantic -Werror -O2 -static -DMRTQ_TEST_PATH='"neon"' \
+      -I"$src/include" "$src/tests/$t.c" -lm -o "$out/$t"; then
+    echo "$t-aarch64: 0 passed, 1 failed"
+    status=1
+    continue
+  fi
+  qemu-aarch64 "$out/$t" | sed "s/^\(test_[a-z_]*\): /\1-aarch64: /" || status=1
+done
+exit $status
