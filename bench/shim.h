@@ -22,6 +22,7 @@ void mrtqb_rq_mult(const mrtqb_rq *rq, int32_t *mult, int32_t *shift);
 
 /* mrtq_requant_s8 built for one SIMD path each. */
 void mrtqb_requant_scalar(const mrtqb_rq *rq, const int32_t *acc, size_t n, int8_t *out);
+void mrtqb_requant_sse41(const mrtqb_rq *rq, const int32_t *acc, size_t n, int8_t *out);
 void mrtqb_requant_avx2(const mrtqb_rq *rq, const int32_t *acc, size_t n, int8_t *out);
 void mrtqb_requant_avx512(const mrtqb_rq *rq, const int32_t *acc, size_t n, int8_t *out);
 

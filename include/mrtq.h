@@ -24,14 +24,13 @@
  *   MRTQ_API   linkage of every public function. Default `static inline`.
  *              Must be the same in every translation unit that includes mrtq.
  *   MRTQ_SIMD  the SIMD path of the array functions (mrtq_requant_s8/_u8 and
- *              their per-channel forms): MRTQ_SIMD_SCALAR, MRTQ_SIMD_AVX2,
- *              MRTQ_SIMD_AVX512 (needs AVX-512 F, BW and DQ) or
- *              MRTQ_SIMD_NEON (AArch64). Default: the best the compiler
- *              target enables (-mavx512f -mavx512bw -mavx512dq, -mavx2, or
- *              AArch64 NEON), else scalar. Asking for a path the target lacks
- *              is an #error; MRTQ_SIMD_SSE41 is reserved and not written yet
- *              (#error). Every path gives the same bytes as the scalar code,
- *              so it need not agree across translation units.
+ *              their per-channel forms): MRTQ_SIMD_SCALAR, MRTQ_SIMD_SSE41,
+ *              MRTQ_SIMD_AVX2, MRTQ_SIMD_AVX512 (needs AVX-512 F, BW and DQ)
+ *              or MRTQ_SIMD_NEON (AArch64). Default: the best the compiler
+ *              target enables (-mavx512f -mavx512bw -mavx512dq, -mavx2,
+ *              -msse4.1, or AArch64 NEON), else scalar. Asking for a path the
+ *              target lacks is an #error. Every path gives the same bytes as
+ *              the scalar code, so it need not agree across translation units.
  *   MRTQ_NO_SIMD  same as MRTQ_SIMD=MRTQ_SIMD_SCALAR.
  *
  * ERRORS

@@ -59,19 +59,19 @@ aligns = ["aligned", "misaligned"]
 for al in aligns:
     lines.append(f"**{al}** ({'input and output 64-byte aligned' if al == 'aligned' else 'input and output one element past a 64-byte boundary'}):")
     lines.append("")
-    hdr = "| family | size | mrtq AVX-512 | mrtq AVX2 | scalar | peer | ceiling | AVX-512 / ceiling | AVX-512 / peer | AVX-512 / scalar |"
+    hdr = "| family | size | mrtq AVX-512 | mrtq AVX2 | mrtq SSE4.1 | scalar | peer | ceiling | AVX-512 / ceiling | AVX-512 / peer | AVX-512 / scalar |"
     lines.append(hdr)
     lines.append("|" + "---|" * (hdr.count("|") - 1))
     for fam in families:
         for n in sizes:
             g = lambda impl: rate.get((fam, impl, n, al))
             ceil = rate.get(("CEILING", "load_narrow_store_avx512", n, al))
-            a512, a2, sc = g("mrtq_avx512"), g("mrtq_avx2"), g("scalar")
+            a512, a2, s41, sc = g("mrtq_avx512"), g("mrtq_avx2"), g("mrtq_sse41"), g("scalar")
             p = g(peer[fam]) if fam in peer else None
             f = lambda v: f"{v / 1e9:.2f}" if v else "-"
             r = lambda a, b: f"{a / b:.2f}" if a and b else "-"
             pname = f"{f(p)} ({peer[fam].replace('_avx2', ' AVX2')})" if p else "-"
-            lines.append(f"| {fam} | {size_name.get(n, n)} | {f(a512)} | {f(a2)} | {f(sc)} | {pname} | {f(ceil)} | "
+            lines.append(f"| {fam} | {size_name.get(n, n)} | {f(a512)} | {f(a2)} | {f(s41)} | {f(sc)} | {pname} | {f(ceil)} | "
                          f"{r(a512, ceil)} | {r(a512, p)} | {r(a512, sc)} |")
     lines.append("")
 lines.append(f"![throughput per family and size](performance.png)")
@@ -86,17 +86,17 @@ import matplotlib  # noqa: E402
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
-impls = [("mrtq_avx512", "mrtq AVX-512"), ("mrtq_avx2", "mrtq AVX2"), ("scalar", "scalar C"), ("peer", "peer")]
+impls = [("mrtq_avx512", "mrtq AVX-512"), ("mrtq_avx2", "mrtq AVX2"), ("mrtq_sse41", "mrtq SSE4.1"), ("scalar", "scalar C"), ("peer", "peer")]
 fig, axes = plt.subplots(2, len(sizes), figsize=(5 * len(sizes), 8.5), sharey=True, squeeze=False)
 for row, al in enumerate(aligns):
     for ax, n in zip(axes[row], sizes):
-        w = 0.2
+        w = 0.16
         for j, (impl, label) in enumerate(impls):
             vals = []
             for fam in families:
                 key = peer.get(fam) if impl == "peer" else impl
                 vals.append((rate.get((fam, key, n, al)) or 0) / 1e9 if key else 0)
-            ax.bar([i + (j - 1.5) * w for i in range(len(families))], vals, w, label=label)
+            ax.bar([i + (j - 2) * w for i in range(len(families))], vals, w, label=label)
         ceil = rate.get(("CEILING", "load_narrow_store_avx512", n, al))
         if ceil:
             ax.axhline(ceil / 1e9, color="k", ls="--", lw=1, label="ceiling (load-narrow-store)")

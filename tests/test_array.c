@@ -227,6 +227,8 @@ int main(void) {
     return th_skip("test_array_" MRTQ_TEST_PATH, "CPU lacks AVX-512 F/BW/DQ");
 #elif MRTQ_SIMD == MRTQ_SIMD_AVX2
   if (!__builtin_cpu_supports("avx2")) return th_skip("test_array_" MRTQ_TEST_PATH, "CPU lacks AVX2");
+#elif MRTQ_SIMD == MRTQ_SIMD_SSE41
+  if (!__builtin_cpu_supports("sse4.1")) return th_skip("test_array_" MRTQ_TEST_PATH, "CPU lacks SSE4.1");
 #endif
 #endif
   TH_RUN(test_rq_init);

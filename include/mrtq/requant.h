@@ -28,6 +28,8 @@
 #define MRTQ_SIMD MRTQ_SIMD_AVX512
 #elif defined(__AVX2__)
 #define MRTQ_SIMD MRTQ_SIMD_AVX2
+#elif defined(__SSE4_1__)
+#define MRTQ_SIMD MRTQ_SIMD_SSE41
 #elif defined(__aarch64__) && defined(__ARM_NEON)
 #define MRTQ_SIMD MRTQ_SIMD_NEON
 #else
@@ -40,8 +42,8 @@
 #error "MRTQ_SIMD=MRTQ_SIMD_AVX2 needs a compiler target with AVX2 (e.g. -mavx2)"
 #elif MRTQ_SIMD == MRTQ_SIMD_NEON && !(defined(__aarch64__) && defined(__ARM_NEON))
 #error "MRTQ_SIMD=MRTQ_SIMD_NEON needs an AArch64 target with NEON"
-#elif MRTQ_SIMD == MRTQ_SIMD_SSE41
-#error "mrtq: the SSE4.1 path is not written yet; use MRTQ_SIMD_SCALAR, MRTQ_SIMD_AVX2 or MRTQ_SIMD_AVX512"
+#elif MRTQ_SIMD == MRTQ_SIMD_SSE41 && !defined(__SSE4_1__)
+#error "MRTQ_SIMD=MRTQ_SIMD_SSE41 needs a compiler target with SSE4.1 (e.g. -msse4.1)"
 #elif MRTQ_SIMD < 0 || MRTQ_SIMD > 4
 #error "MRTQ_SIMD must be one of MRTQ_SIMD_SCALAR, _SSE41, _AVX2, _AVX512, _NEON"
 #endif
@@ -322,6 +324,8 @@ MRTQ_API int mrtq__rq_fast(const mrtq_rq *rq, int32_t lo, int32_t hi, int32_t *l
 #include "requant_avx512.h"
 #elif MRTQ_SIMD == MRTQ_SIMD_AVX2
 #include "requant_avx2.h"
+#elif MRTQ_SIMD == MRTQ_SIMD_SSE41
+#include "requant_sse41.h"
 #elif MRTQ_SIMD == MRTQ_SIMD_NEON
 #include "requant_neon.h"
 #endif
@@ -333,7 +337,7 @@ extern "C" {
  * then the scalar loop for the rest. Bytes are the same either way. */
 MRTQ_API size_t mrtq__requant_simd(const mrtq_rq *rq, const int32_t *acc, size_t n, uint8_t *out, int32_t lo,
                                    int32_t hi) {
-#if MRTQ_SIMD == MRTQ_SIMD_AVX512 || MRTQ_SIMD == MRTQ_SIMD_AVX2 || MRTQ_SIMD == MRTQ_SIMD_NEON
+#if MRTQ_SIMD != MRTQ_SIMD_SCALAR
   int32_t lo2, hi2;
   int u8 = lo == 0; /* uint8 output: bias by -128 so lanes are signed bytes, flip the top bit back */
   int full = rq->qmin <= lo && rq->qmax >= hi; /* the clamp is the output type's own saturation */
@@ -342,6 +346,8 @@ MRTQ_API size_t mrtq__requant_simd(const mrtq_rq *rq, const int32_t *acc, size_t
   return mrtq__requant_avx512(rq, acc, n, out, lo2, hi2, u8 ? rq->zp - 128 : rq->zp, u8 ? 0x80 : 0, full);
 #elif MRTQ_SIMD == MRTQ_SIMD_AVX2
   return mrtq__requant_avx2(rq, acc, n, out, lo2, hi2, u8 ? rq->zp - 128 : rq->zp, u8 ? 0x80 : 0, full);
+#elif MRTQ_SIMD == MRTQ_SIMD_SSE41
+  return mrtq__requant_sse41(rq, acc, n, out, lo2, hi2, u8 ? rq->zp - 128 : rq->zp, u8 ? 0x80 : 0, full);
 #else
   return mrtq__requant_neon(rq, acc, n, out, lo2, hi2, u8 ? rq->zp - 128 : rq->zp, u8 ? 0x80 : 0, full);
 #endif
