@@ -186,6 +186,42 @@ static void test_per_channel(void) {
   }
 }
 
+/* Array quantize against the scalar function over edge floats (ties at every
+ * half-integer, NaN, infinities, denormals, huge values), many scales and zero
+ * points (inside and far outside the SIMD precondition), every length 0..70. */
+static void test_quantize_arrays_edges(void) {
+  static float x[MAXN];
+  static const float specials[] = {0.0f, -0.0f, 0.5f, -0.5f, 1.5f, -1.5f, 2.5f, -2.5f, 127.5f, -128.5f, 255.5f,
+                                   126.5f, 1e30f, -1e30f, 3.4e38f, -3.4e38f, 1e-45f, -1e-45f, 16777215.0f};
+  int trial;
+  size_t i, nspec = sizeof specials / sizeof specials[0];
+  for (i = 0; i < MAXN; i++) {
+    switch (th_rand32() % 5u) {
+      case 0: x[i] = specials[th_rand32() % nspec]; break;
+      case 1: x[i] = (float)th_range(-600, 600) / 2.0f; break; /* exact ties with scale 1, 0.5 */
+      case 2: x[i] = (th_rand32() & 1) ? NAN : ((th_rand32() & 1) ? INFINITY : -INFINITY); break;
+      default: x[i] = (float)((int32_t)th_rand32()) / (float)(1u << th_range(0, 31)); break;
+    }
+  }
+  for (trial = 0; trial < 200; trial++) {
+    float scales[] = {1.0f, 0.5f, 0.25f, 3.0f, 0.1f, 1e-3f, 1e20f, 1e-30f, 0.0f};
+    float sc = (trial % 3) ? scales[th_rand32() % 9u] : ldexpf(1.0f + (float)(th_rand32() >> 9) / 8388608.0f, (int)th_range(-20, 10));
+    int32_t zp = (trial % 7 == 0) ? th_i32() : (int32_t)th_range(-300, 300);
+    size_t n = (trial % 4 == 0) ? (size_t)th_range(0, 70) : (size_t)th_range(1000, 5000), off = (size_t)trial % 5;
+    memset(outbuf, 0xA5, sizeof outbuf);
+    mrtq_quantize_f32_s8(x + off, n, sc, zp, (int8_t *)outbuf + off);
+    for (i = 0; i < n; i++)
+      CHECK_EQ((int8_t)outbuf[off + i], mrtq_quantize_f32(x[off + i], sc, zp, -128, 127), "s8 x=%a s=%a zp=%d",
+               (double)x[off + i], (double)sc, zp);
+    CHECK_EQ(outbuf[off + n], 0xA5, "guard");
+    mrtq_quantize_f32_u8(x + off, n, sc, zp, outbuf + off);
+    for (i = 0; i < n; i++)
+      CHECK_EQ(outbuf[off + i], mrtq_quantize_f32(x[off + i], sc, zp, 0, 255), "u8 x=%a s=%a zp=%d",
+               (double)x[off + i], (double)sc, zp);
+    CHECK_EQ(outbuf[off + n], 0xA5, "guard");
+  }
+}
+
 static void test_quantize_arrays(void) {
   static float x[4096], back[4096];
   float sc[3] = {0.02f, 0.5f, 3.0f};
@@ -239,5 +275,6 @@ int main(void) {
   TH_RUN(test_fp32);
   TH_RUN(test_per_channel);
   TH_RUN(test_quantize_arrays);
+  TH_RUN(test_quantize_arrays_edges);
   return th_finish("test_array_" MRTQ_TEST_PATH);
 }

@@ -404,14 +404,40 @@ MRTQ_API void mrtq_requant_u8_inner(const mrtq_rq *rq, size_t rows, size_t chann
 
 /* ---- array quantize / dequantize (ONNX QuantizeLinear / DequantizeLinear) ---- */
 
-/* out[i] = mrtq_quantize_f32(x[i], scale, zp, -128, 127) (s8) or (..., 0, 255) (u8). */
-MRTQ_API void mrtq_quantize_f32_s8(const float *x, size_t n, float scale, int32_t zp, int8_t *out) {
+/* SIMD blocks of the array quantize (AVX2, AVX-512), when |zp| <= 2^24 so the
+ * float bounds lo - zp, hi - zp are exact; returns how many were written. */
+MRTQ_API size_t mrtq__quantize_simd(const float *x, size_t n, float scale, int32_t zp, uint8_t *out, int32_t lo,
+                                    int32_t hi) {
+#if MRTQ_SIMD == MRTQ_SIMD_AVX512 || MRTQ_SIMD == MRTQ_SIMD_AVX2
+  int u8 = lo == 0;
+  if (zp < -(1 << 24) || zp > (1 << 24)) return 0;
+#if MRTQ_SIMD == MRTQ_SIMD_AVX512
+  return mrtq__quantize_avx512(x, n, scale, (float)(lo - zp), (float)(hi - zp), u8 ? zp - 128 : zp, u8 ? 0x80 : 0, out);
+#else
+  return mrtq__quantize_avx2(x, n, scale, (float)(lo - zp), (float)(hi - zp), u8 ? zp - 128 : zp, u8 ? 0x80 : 0, out);
+#endif
+#else
+  (void)x, (void)n, (void)scale, (void)zp, (void)out, (void)lo, (void)hi;
+  return 0;
+#endif
+}
+
+/* The scalar array quantize: the specification of the SIMD blocks. */
+MRTQ_API void mrtq__quantize_scalar(const float *x, size_t n, float scale, int32_t zp, uint8_t *out, int32_t lo,
+                                    int32_t hi) {
   size_t i;
-  for (i = 0; i < n; i++) out[i] = (int8_t)mrtq_quantize_f32(x[i], scale, zp, -128, 127);
+  for (i = 0; i < n; i++) out[i] = (uint8_t)(mrtq_quantize_f32(x[i], scale, zp, lo, hi) & 0xff);
+}
+
+/* out[i] = mrtq_quantize_f32(x[i], scale, zp, -128, 127) (s8) or (..., 0, 255)
+ * (u8), with the build's AVX2/AVX-512 path where it applies (same bytes). */
+MRTQ_API void mrtq_quantize_f32_s8(const float *x, size_t n, float scale, int32_t zp, int8_t *out) {
+  size_t done = mrtq__quantize_simd(x, n, scale, zp, (uint8_t *)out, -128, 127);
+  mrtq__quantize_scalar(x + done, n - done, scale, zp, (uint8_t *)out + done, -128, 127);
 }
 MRTQ_API void mrtq_quantize_f32_u8(const float *x, size_t n, float scale, int32_t zp, uint8_t *out) {
-  size_t i;
-  for (i = 0; i < n; i++) out[i] = (uint8_t)mrtq_quantize_f32(x[i], scale, zp, 0, 255);
+  size_t done = mrtq__quantize_simd(x, n, scale, zp, out, 0, 255);
+  mrtq__quantize_scalar(x + done, n - done, scale, zp, out + done, 0, 255);
 }
 /* out[i] = mrtq_dequantize_f32(q[i], scale, zp). */
 MRTQ_API void mrtq_dequantize_s8_f32(const int8_t *q, size_t n, float scale, int32_t zp, float *out) {

@@ -182,4 +182,22 @@ MRTQ_API size_t mrtq__requant_avx2(const mrtq_rq *rq, const int32_t *acc, size_t
   return i;
 }
 
+/* ONNX QuantizeLinear on 32 floats a block (see requant_avx512.h). */
+MRTQ_API __m256i mrtq__avx2_quant8(const float *x, __m256 vs, __m256 flo, __m256 fhi, __m256i zpb) {
+  __m256 f = _mm256_div_ps(_mm256_loadu_ps(x), vs);
+  f = _mm256_and_ps(f, _mm256_cmp_ps(f, f, _CMP_ORD_Q));
+  return _mm256_add_epi32(_mm256_cvtps_epi32(_mm256_min_ps(_mm256_max_ps(f, flo), fhi)), zpb);
+}
+MRTQ_API size_t mrtq__quantize_avx2(const float *x, size_t n, float scale, float flo, float fhi, int32_t zpb,
+                                    int flip, uint8_t *out) {
+  const __m256 vs = _mm256_set1_ps(scale), vlo = _mm256_set1_ps(flo), vhi = _mm256_set1_ps(fhi);
+  const __m256i vzp = _mm256_set1_epi32(zpb), vflip = _mm256_set1_epi8((char)flip);
+  size_t i = 0;
+  for (; i + 32 <= n; i += 32)
+    mrtq__avx2_store32(out + i, mrtq__avx2_quant8(x + i, vs, vlo, vhi, vzp), mrtq__avx2_quant8(x + i + 8, vs, vlo, vhi, vzp),
+                       mrtq__avx2_quant8(x + i + 16, vs, vlo, vhi, vzp),
+                       mrtq__avx2_quant8(x + i + 24, vs, vlo, vhi, vzp), vflip);
+  return i;
+}
+
 #endif /* MRTQ_REQUANT_AVX2_H */

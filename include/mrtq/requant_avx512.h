@@ -212,4 +212,26 @@ MRTQ_API size_t mrtq__requant_avx512(const mrtq_rq *rq, const int32_t *acc, size
   return i;
 }
 
+/* ONNX QuantizeLinear on 64 floats a block: the IEEE division as in C, NaN
+ * lanes zeroed, the clamp in float to [lo - zp, hi - zp] (integers of
+ * magnitude <= 2^24, exact), RNE conversion, + zp (zpb: zp, or zp - 128 for
+ * uint8 with flip 0x80), pack. */
+MRTQ_API __m512i mrtq__avx512_quant16(const float *x, __m512 vs, __m512 flo, __m512 fhi, __m512i zpb) {
+  __m512 f = _mm512_div_ps(_mm512_loadu_ps(x), vs);
+  f = _mm512_maskz_mov_ps(_mm512_cmp_ps_mask(f, f, _CMP_ORD_Q), f);
+  return _mm512_add_epi32(_mm512_cvtps_epi32(_mm512_min_ps(_mm512_max_ps(f, flo), fhi)), zpb);
+}
+MRTQ_API size_t mrtq__quantize_avx512(const float *x, size_t n, float scale, float flo, float fhi, int32_t zpb,
+                                      int flip, uint8_t *out) {
+  const __m512 vs = _mm512_set1_ps(scale), vlo = _mm512_set1_ps(flo), vhi = _mm512_set1_ps(fhi);
+  const __m512i vzp = _mm512_set1_epi32(zpb), vflip = _mm512_set1_epi8((char)flip);
+  size_t i = 0;
+  for (; i + 64 <= n; i += 64)
+    mrtq__avx512_store64(out + i, mrtq__avx512_quant16(x + i, vs, vlo, vhi, vzp),
+                         mrtq__avx512_quant16(x + i + 16, vs, vlo, vhi, vzp),
+                         mrtq__avx512_quant16(x + i + 32, vs, vlo, vhi, vzp),
+                         mrtq__avx512_quant16(x + i + 48, vs, vlo, vhi, vzp), vflip);
+  return i;
+}
+
 #endif /* MRTQ_REQUANT_AVX512_H */
