@@ -222,6 +222,42 @@ static void test_quantize_arrays_edges(void) {
   }
 }
 
+/* Array dequantize and the channel-inner quantize/dequantize against the
+ * scalar functions: every byte value, many scales, near and far zero points. */
+static void test_dequantize_arrays(void) {
+  static float back[MAXN];
+  static uint8_t q[MAXN];
+  int trial;
+  size_t i;
+  for (i = 0; i < MAXN; i++) q[i] = (uint8_t)i; /* every byte value, repeated */
+  for (trial = 0; trial < 100; trial++) {
+    float sc = (trial % 5 == 0) ? 1e30f : ldexpf(1.0f + (float)(th_rand32() >> 9) / 8388608.0f, (int)th_range(-30, 10));
+    int32_t zp = (trial % 7 == 0) ? th_i32() : (int32_t)th_range(-300, 300);
+    size_t n = (size_t)th_range(0, 3000), off = (size_t)trial % 5;
+    back[off + n] = 12345.0f;
+    mrtq_dequantize_s8_f32((const int8_t *)q + off, n, sc, zp, back + off);
+    for (i = 0; i < n; i++) CHECK(back[off + i] == mrtq_dequantize_f32((int8_t)q[off + i], sc, zp));
+    mrtq_dequantize_u8_f32(q + off, n, sc, zp, back + off);
+    for (i = 0; i < n; i++) CHECK(back[off + i] == mrtq_dequantize_f32(q[off + i], sc, zp));
+    CHECK(back[off + n] == 12345.0f);
+  }
+  { /* channel-inner: rows x 3 channels */
+    static float x[3 * 500];
+    float sc[3] = {0.02f, 0.5f, 3.0f};
+    int32_t zs[3] = {0, -7, 100}, zu[3] = {0, 128, 255};
+    size_t rows = 500;
+    for (i = 0; i < 3 * rows; i++) x[i] = (float)((int32_t)th_rand32() >> 22) / 3.0f;
+    mrtq_quantize_f32_s8_inner(x, rows, 3, sc, zs, (int8_t *)outbuf);
+    for (i = 0; i < 3 * rows; i++) CHECK_EQ((int8_t)outbuf[i], mrtq_quantize_f32(x[i], sc[i % 3], zs[i % 3], -128, 127), "inner q s8");
+    mrtq_dequantize_s8_f32_inner((const int8_t *)outbuf, rows, 3, sc, zs, back);
+    for (i = 0; i < 3 * rows; i++) CHECK(back[i] == mrtq_dequantize_f32((int8_t)outbuf[i], sc[i % 3], zs[i % 3]));
+    mrtq_quantize_f32_u8_inner(x, rows, 3, sc, zu, outbuf);
+    for (i = 0; i < 3 * rows; i++) CHECK_EQ(outbuf[i], mrtq_quantize_f32(x[i], sc[i % 3], zu[i % 3], 0, 255), "inner q u8");
+    mrtq_dequantize_u8_f32_inner(outbuf, rows, 3, sc, zu, back);
+    for (i = 0; i < 3 * rows; i++) CHECK(back[i] == mrtq_dequantize_f32(outbuf[i], sc[i % 3], zu[i % 3]));
+  }
+}
+
 static void test_quantize_arrays(void) {
   static float x[4096], back[4096];
   float sc[3] = {0.02f, 0.5f, 3.0f};
@@ -276,5 +312,6 @@ int main(void) {
   TH_RUN(test_per_channel);
   TH_RUN(test_quantize_arrays);
   TH_RUN(test_quantize_arrays_edges);
+  TH_RUN(test_dequantize_arrays);
   return th_finish("test_array_" MRTQ_TEST_PATH);
 }

@@ -439,14 +439,38 @@ MRTQ_API void mrtq_quantize_f32_u8(const float *x, size_t n, float scale, int32_
   size_t done = mrtq__quantize_simd(x, n, scale, zp, out, 0, 255);
   mrtq__quantize_scalar(x + done, n - done, scale, zp, out + done, 0, 255);
 }
-/* out[i] = mrtq_dequantize_f32(q[i], scale, zp). */
-MRTQ_API void mrtq_dequantize_s8_f32(const int8_t *q, size_t n, float scale, int32_t zp, float *out) {
+/* SIMD blocks of the array dequantize (AVX2, AVX-512) when |zp| <= 2^24. */
+MRTQ_API size_t mrtq__dequantize_simd(const uint8_t *q, int is_u8, size_t n, float scale, int32_t zp, float *out) {
+#if MRTQ_SIMD == MRTQ_SIMD_AVX512 || MRTQ_SIMD == MRTQ_SIMD_AVX2
+  if (zp < -(1 << 24) || zp > (1 << 24)) return 0;
+#if MRTQ_SIMD == MRTQ_SIMD_AVX512
+  return mrtq__dequantize_avx512(q, is_u8, n, scale, zp, out);
+#else
+  return mrtq__dequantize_avx2(q, is_u8, n, scale, zp, out);
+#endif
+#else
+  (void)q, (void)is_u8, (void)n, (void)scale, (void)zp, (void)out;
+  return 0;
+#endif
+}
+MRTQ_API void mrtq__dequantize_s8_scalar(const int8_t *q, size_t n, float scale, int32_t zp, float *out) {
   size_t i;
   for (i = 0; i < n; i++) out[i] = mrtq_dequantize_f32(q[i], scale, zp);
 }
-MRTQ_API void mrtq_dequantize_u8_f32(const uint8_t *q, size_t n, float scale, int32_t zp, float *out) {
+MRTQ_API void mrtq__dequantize_u8_scalar(const uint8_t *q, size_t n, float scale, int32_t zp, float *out) {
   size_t i;
   for (i = 0; i < n; i++) out[i] = mrtq_dequantize_f32(q[i], scale, zp);
+}
+
+/* out[i] = mrtq_dequantize_f32(q[i], scale, zp), with the build's AVX2/AVX-512
+ * path where it applies (same floats). */
+MRTQ_API void mrtq_dequantize_s8_f32(const int8_t *q, size_t n, float scale, int32_t zp, float *out) {
+  size_t done = mrtq__dequantize_simd((const uint8_t *)q, 0, n, scale, zp, out);
+  mrtq__dequantize_s8_scalar(q + done, n - done, scale, zp, out + done);
+}
+MRTQ_API void mrtq_dequantize_u8_f32(const uint8_t *q, size_t n, float scale, int32_t zp, float *out) {
+  size_t done = mrtq__dequantize_simd(q, 1, n, scale, zp, out);
+  mrtq__dequantize_u8_scalar(q + done, n - done, scale, zp, out + done);
 }
 /* Per channel, channel-outer: `outer` blocks of `channels` runs of `inner`;
  * run c uses scale[c], zp[c]. */
@@ -473,6 +497,33 @@ MRTQ_API void mrtq_dequantize_u8_f32_outer(const uint8_t *q, size_t outer, size_
   size_t o, c;
   for (o = 0; o < outer; o++)
     for (c = 0; c < channels; c++, q += inner, out += inner) mrtq_dequantize_u8_f32(q, inner, scale[c], zp[c], out);
+}
+
+/* Per channel, channel-inner (NHWC-like): `rows` rows of `channels`
+ * elements; element c of every row uses scale[c], zp[c]. */
+MRTQ_API void mrtq_quantize_f32_s8_inner(const float *x, size_t rows, size_t channels, const float *scale,
+                                         const int32_t *zp, int8_t *out) {
+  size_t r, c;
+  for (r = 0; r < rows; r++, x += channels, out += channels)
+    for (c = 0; c < channels; c++) out[c] = (int8_t)mrtq_quantize_f32(x[c], scale[c], zp[c], -128, 127);
+}
+MRTQ_API void mrtq_quantize_f32_u8_inner(const float *x, size_t rows, size_t channels, const float *scale,
+                                         const int32_t *zp, uint8_t *out) {
+  size_t r, c;
+  for (r = 0; r < rows; r++, x += channels, out += channels)
+    for (c = 0; c < channels; c++) out[c] = (uint8_t)mrtq_quantize_f32(x[c], scale[c], zp[c], 0, 255);
+}
+MRTQ_API void mrtq_dequantize_s8_f32_inner(const int8_t *q, size_t rows, size_t channels, const float *scale,
+                                           const int32_t *zp, float *out) {
+  size_t r, c;
+  for (r = 0; r < rows; r++, q += channels, out += channels)
+    for (c = 0; c < channels; c++) out[c] = mrtq_dequantize_f32(q[c], scale[c], zp[c]);
+}
+MRTQ_API void mrtq_dequantize_u8_f32_inner(const uint8_t *q, size_t rows, size_t channels, const float *scale,
+                                           const int32_t *zp, float *out) {
+  size_t r, c;
+  for (r = 0; r < rows; r++, q += channels, out += channels)
+    for (c = 0; c < channels; c++) out[c] = mrtq_dequantize_f32(q[c], scale[c], zp[c]);
 }
 
 #ifdef __cplusplus

@@ -200,4 +200,17 @@ MRTQ_API size_t mrtq__quantize_avx2(const float *x, size_t n, float scale, float
   return i;
 }
 
+/* ONNX DequantizeLinear on 8 bytes a block (see requant_avx512.h). */
+MRTQ_API size_t mrtq__dequantize_avx2(const uint8_t *q, int is_u8, size_t n, float scale, int32_t zp, float *out) {
+  const __m256 vs = _mm256_set1_ps(scale);
+  const __m256i vzp = _mm256_set1_epi32(zp);
+  size_t i = 0;
+  for (; i + 8 <= n; i += 8) {
+    __m128i b = _mm_loadl_epi64((const __m128i *)(q + i));
+    __m256i v = is_u8 ? _mm256_cvtepu8_epi32(b) : _mm256_cvtepi8_epi32(b);
+    _mm256_storeu_ps(out + i, _mm256_mul_ps(_mm256_cvtepi32_ps(_mm256_sub_epi32(v, vzp)), vs));
+  }
+  return i;
+}
+
 #endif /* MRTQ_REQUANT_AVX2_H */

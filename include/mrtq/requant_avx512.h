@@ -234,4 +234,18 @@ MRTQ_API size_t mrtq__quantize_avx512(const float *x, size_t n, float scale, flo
   return i;
 }
 
+/* ONNX DequantizeLinear on 16 bytes a block: widen, subtract zp (|zp| <= 2^24:
+ * exact in int32), convert (RNE, as C's int-to-float), one multiply. */
+MRTQ_API size_t mrtq__dequantize_avx512(const uint8_t *q, int is_u8, size_t n, float scale, int32_t zp, float *out) {
+  const __m512 vs = _mm512_set1_ps(scale);
+  const __m512i vzp = _mm512_set1_epi32(zp);
+  size_t i = 0;
+  for (; i + 16 <= n; i += 16) {
+    __m128i b = _mm_loadu_si128((const __m128i *)(q + i));
+    __m512i v = is_u8 ? _mm512_cvtepu8_epi32(b) : _mm512_cvtepi8_epi32(b);
+    _mm512_storeu_ps(out + i, _mm512_mul_ps(_mm512_cvtepi32_ps(_mm512_sub_epi32(v, vzp)), vs));
+  }
+  return i;
+}
+
 #endif /* MRTQ_REQUANT_AVX512_H */
