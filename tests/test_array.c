@@ -152,6 +152,30 @@ static void test_rq_init(void) {
   CHECK_EQ(mrtq_rq_init(&rq, (mrtq_scheme)7, 0.5, 0, -128, 127), MRTQ_EINVAL, "scheme");
 }
 
+/* Hand-filled descriptions outside what mrtq_rq_init produces still give the
+ * scalar result on every path (the SIMD code steps aside). */
+static void test_hand_made_rq(void) {
+  mrtq_rq bad[7];
+  size_t i, k;
+  for (k = 0; k < 7; k++) {
+    bad[k].zp = 3;
+    bad[k].qmin = -128;
+    bad[k].qmax = 127;
+    bad[k].scale = 0.5f;
+    bad[k].m.mult = 1 << 30;
+    bad[k].m.shift = 0;
+  }
+  bad[0].scheme = MRTQ_Q31_RNDNU, bad[0].m.shift = 45;
+  bad[1].scheme = MRTQ_Q31_DBL, bad[1].m.shift = -50;
+  bad[2].scheme = MRTQ_Q15_VTA, bad[2].m.shift = 20, bad[2].m.mult = 40000;
+  bad[3].scheme = MRTQ_Q15_RNDNU, bad[3].m.shift = -30, bad[3].m.mult = -5;
+  bad[4].scheme = MRTQ_FP32, bad[4].scale = NAN;
+  bad[5].scheme = MRTQ_FP32, bad[5].scale = INFINITY;
+  bad[6].scheme = MRTQ_Q31_DBL, bad[6].m.mult = -7, bad[6].m.shift = -3;
+  for (i = 0; i < 4096; i++) accbuf[i] = (i & 1) ? th_i32() : (int32_t)th_range(-5000, 5000);
+  for (k = 0; k < 7; k++) check_array(&bad[k], accbuf, 4096, k % 3);
+}
+
 /* Per-channel layouts against per-element application. */
 static void test_per_channel(void) {
   int trial;
@@ -309,6 +333,7 @@ int main(void) {
   TH_RUN(test_q15_vta);
   TH_RUN(test_q15_rndnu);
   TH_RUN(test_fp32);
+  TH_RUN(test_hand_made_rq);
   TH_RUN(test_per_channel);
   TH_RUN(test_quantize_arrays);
   TH_RUN(test_quantize_arrays_edges);

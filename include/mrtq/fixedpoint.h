@@ -44,6 +44,13 @@ MRTQ_API int mrtq__nonfinite(double x) {
   return ((u >> 52) & 0x7ff) == 0x7ff;
 }
 
+/* Non-zero iff f is NaN or +-infinity. */
+MRTQ_API int mrtq__nonfinite_f32(float f) {
+  uint32_t u;
+  memcpy(&u, &f, sizeof u);
+  return ((u >> 23) & 0xffu) == 0xffu;
+}
+
 /* Common encoder: q_fixed = round-half-away(q * 2^F); renormalise when it
  * reaches 2^F; flush to (0, 0) when shift < -F. */
 MRTQ_API mrtq_status mrtq__mult_encode(double scale, int F, mrtq_mult *out) {

@@ -308,6 +308,22 @@ MRTQ_API void mrtq_requant_u8_scalar(const mrtq_rq *rq, const int32_t *acc, size
  * in float. Returns 1 and the shifted bounds, or 0 (use the scalar loop). */
 MRTQ_API int mrtq__rq_fast(const mrtq_rq *rq, int32_t lo, int32_t hi, int32_t *lo2, int32_t *hi2) {
   int64_t l, h;
+  /* the SIMD code relies on what mrtq_rq_init guarantees; a hand-made rq
+   * outside it goes to the (total) scalar code */
+  switch (rq->scheme) {
+    case MRTQ_Q31_DBL:
+    case MRTQ_Q31_RNDNU:
+      if (rq->m.mult < 0 || rq->m.shift < -31 || rq->m.shift > 30) return 0;
+      break;
+    case MRTQ_Q15_VTA:
+    case MRTQ_Q15_RNDNU:
+      if (rq->m.mult < 0 || rq->m.mult > 32767 || rq->m.shift < -15 || rq->m.shift > 15) return 0;
+      break;
+    case MRTQ_FP32:
+      if (mrtq__nonfinite_f32(rq->scale)) return 0;
+      break;
+    default: return 0;
+  }
   mrtq__rq_bounds(rq, &lo, &hi);
   l = (int64_t)lo - rq->zp;
   h = (int64_t)hi - rq->zp;
@@ -359,7 +375,11 @@ MRTQ_API size_t mrtq__requant_simd(const mrtq_rq *rq, const int32_t *acc, size_t
 
 /* Requantize n int32 accumulators to int8: out[i] = mrtq_rq_apply(rq, acc[i],
  * -128, 127), with the build's SIMD path (MRTQ_SIMD) where it applies. Any n
- * (0 included), any alignment; acc and out must not overlap. */
+ * (0 included), any alignment. Like memcpy, the array functions cannot fail
+ * and check nothing: rq (one per channel in the per-channel forms) must point
+ * to valid descriptions (from mrtq_rq_init; a hand-filled one outside its
+ * ranges still gets the exact scalar result), acc and out to n elements each,
+ * not overlapping. */
 MRTQ_API void mrtq_requant_s8(const mrtq_rq *rq, const int32_t *acc, size_t n, int8_t *out) {
   size_t i = mrtq__requant_simd(rq, acc, n, (uint8_t *)out, -128, 127);
   mrtq_requant_s8_scalar(rq, acc + i, n - i, out + i);

@@ -52,13 +52,6 @@ MRTQ_API mrtq_status mrtq_qrange(int bits, int is_signed, int32_t *qmin, int32_t
   return MRTQ_OK;
 }
 
-/* Non-zero iff f is NaN or +-infinity. */
-MRTQ_API int mrtq__nonfinite_f32(float f) {
-  uint32_t u;
-  memcpy(&u, &f, sizeof u);
-  return ((u >> 23) & 0xffu) == 0xffu;
-}
-
 /* Round half away from zero of a finite double with |v| < 2^62 (std::round). */
 MRTQ_API int64_t mrtq__round_away(double v) {
   int64_t t = (int64_t)v; /* truncation toward zero */
