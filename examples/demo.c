@@ -116,8 +116,10 @@ static void requantize(void) {
           case 3: y = mrtq_mul_q15_rndnu(acc[i], m15); break;
           default: y = mrtq_requant_fp32(acc[i], (float)scales[si], 0, INT32_MIN, INT32_MAX); break;
         }
-        y = (int32_t)(y > INT32_MAX - 200 ? INT32_MAX : y < INT32_MIN + 200 ? INT32_MIN : y); /* room for + zp */
-        y = y + zp < qmin ? qmin : y + zp > qmax ? qmax : y + zp;
+        {
+          int64_t v = (int64_t)y + zp; /* exact, then clamp */
+          y = (int32_t)(v < qmin ? qmin : v > qmax ? qmax : v);
+        }
         e = fabsl((long double)y - exact);
         if (e > max_e) max_e = (double)e;
         sum_e += (double)e;
