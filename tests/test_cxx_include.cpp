@@ -4,6 +4,7 @@
 
 #include "harness.h"
 #include "mrtq.h"
+#include "mrtq/vta.h"
 
 static void test_cxx_calls(void) {
   mrtq_mult m = {0, 0};
@@ -17,6 +18,17 @@ static void test_cxx_calls(void) {
   CHECK_EQ(mrtq_qparams_from_range(-1.0f, 1.0f, 8, 1, MRTQ_QS_SYMMETRIC, &p), MRTQ_OK, "qparams");
   CHECK(p.zero_point == 0 && p.qmin == -127 && p.qmax == 127);
   CHECK(std::strcmp(mrtq_status_str(MRTQ_OK), "ok") == 0);
+  // the optional VTA header compiles as C++ too: an ALU SHR with imm -3 puts 0xFFFD in bits 112..127
+  mrtq_vta_config cfg = mrtq_vta_config_default();
+  mrtq_vta_insn in;
+  mrtq_vta_word w = {{0, 0}};
+  std::memset(&in, 0, sizeof in);
+  in.opcode = MRTQ_VTA_ALU;
+  in.alu_opcode = MRTQ_VTA_ALU_SHR;
+  in.use_imm = 1;
+  in.imm = -3;
+  CHECK_EQ(mrtq_vta_encode(&cfg, &in, &w), MRTQ_OK, "vta");
+  CHECK((w.w[1] >> 48) == 0xFFFDu);
 }
 
 int main() {
