@@ -1,0 +1,278 @@
+/* The VTA functional simulator (mrtq/vta.h): every instruction kind against
+ * an oracle written here from the semantics (plain loops, 64-bit arithmetic
+ * reduced mod 2^32), the dependency queues (out-of-order issue, deadlock),
+ * bounds and profile errors, and a requantization program checked against
+ * mrtq_mul_q15_vta on the CPU. */
+#include <math.h>
+
+#include "harness.h"
+#include "mrtq.h"
+#include "mrtq/vta.h"
+
+static unsigned char scratch[600 * 1024];
+static unsigned char dram[1 << 20];
+static mrtq_vta_config cfg;
+
+static void setup(mrtq_vta_sim *s, mrtq_vta_profile prof) {
+  cfg = mrtq_vta_config_default();
+  CHECK(mrtq_vta_sim_scratch_bytes(&cfg) <= sizeof scratch);
+  CHECK_EQ(mrtq_vta_sim_init(s, &cfg, prof, scratch, sizeof scratch, dram, sizeof dram), MRTQ_OK, "init");
+}
+
+static mrtq_vta_insn mem_insn(uint32_t op, uint32_t mem, uint32_t sram, uint32_t dram_base, uint32_t y, uint32_t x,
+                              uint32_t stride) {
+  mrtq_vta_insn in;
+  memset(&in, 0, sizeof in);
+  in.opcode = op, in.memory_type = mem, in.sram_base = sram, in.dram_base = dram_base;
+  in.y_size = y, in.x_size = x, in.x_stride = stride;
+  return in;
+}
+
+static mrtq_vta_insn loop_insn(uint32_t op, uint32_t bgn, uint32_t end, uint32_t iout, uint32_t iin) {
+  mrtq_vta_insn in;
+  memset(&in, 0, sizeof in);
+  in.opcode = op, in.uop_bgn = bgn, in.uop_end = end, in.iter_out = iout, in.iter_in = iin;
+  return in;
+}
+
+static mrtq_status run(mrtq_vta_sim *s, const mrtq_vta_insn *ins, size_t n) {
+  mrtq_vta_word w[64];
+  size_t i;
+  for (i = 0; i < n; i++)
+    if (mrtq_vta_encode(&cfg, &ins[i], &w[i]) != MRTQ_OK) return MRTQ_ERANGE;
+  return mrtq_vta_sim_run(s, w, n);
+}
+
+/* write micro-ops to DRAM at word offset `at` */
+static void put_uops(size_t at, const mrtq_vta_uop *u, size_t n) {
+  size_t i;
+  for (i = 0; i < n; i++) {
+    uint32_t w = 0;
+    CHECK_EQ(mrtq_vta_uop_encode(&cfg, &u[i], &w), MRTQ_OK, "uop");
+    memcpy(dram + (at + i) * 4, &w, 4);
+  }
+}
+
+static void test_load_padding(void) {
+  mrtq_vta_sim s;
+  mrtq_vta_insn in;
+  size_t i, y, x, k;
+  setup(&s, MRTQ_VTA_PROFILE_SIM);
+  for (i = 0; i < 4096; i++) dram[i] = (unsigned char)(i * 7 + 3);
+  /* 3 rows of 5 INP elements (16 bytes each), stride 9, padding 1 above, 2 below, 1 left, 3 right, at sram 4 */
+  in = mem_insn(MRTQ_VTA_LOAD, MRTQ_VTA_MEM_INP, 4, 2, 3, 5, 9);
+  in.y_pad_0 = 1, in.y_pad_1 = 2, in.x_pad_0 = 1, in.x_pad_1 = 3;
+  CHECK_EQ(run(&s, &in, 1), MRTQ_OK, "load");
+  for (y = 0; y < 6; y++)
+    for (x = 0; x < 9; x++)
+      for (k = 0; k < 16; k++) {
+        int inside = y >= 1 && y < 4 && x >= 1 && x < 6;
+        size_t e = 4 + y * 9 + x;
+        int want = inside ? (int8_t)dram[(2 + (y - 1) * 9 + (x - 1)) * 16 + k] : 0;
+        CHECK_EQ(s.inp[e * 16 + k], want, "y=%zu x=%zu k=%zu", y, x, k);
+      }
+  CHECK(s.load_bytes[MRTQ_VTA_MEM_INP] == 3 * 5 * 16);
+  /* ACC_8BIT: bytes sign-extended into int32 lanes */
+  in = mem_insn(MRTQ_VTA_LOAD, MRTQ_VTA_MEM_ACC_8BIT, 10, 1, 1, 2, 2);
+  CHECK_EQ(run(&s, &in, 1), MRTQ_OK, "load acc8");
+  for (k = 0; k < 32; k++) CHECK_EQ(s.acc[10 * 16 + k], (int8_t)dram[16 + k], "acc8 %zu", k);
+}
+
+static void test_gemm_and_reset(void) {
+  mrtq_vta_sim s;
+  mrtq_vta_insn prog[6];
+  mrtq_vta_uop u[2] = {{0, 0, 0}, {1, 1, 1}};
+  size_t i, o, k;
+  setup(&s, MRTQ_VTA_PROFILE_SIM);
+  for (i = 0; i < sizeof dram; i++) dram[i] = (unsigned char)(th_rand32() & 0xff);
+  put_uops(0, u, 2);
+  prog[0] = mem_insn(MRTQ_VTA_LOAD, MRTQ_VTA_MEM_UOP, 0, 0, 1, 2, 2);
+  prog[1] = mem_insn(MRTQ_VTA_LOAD, MRTQ_VTA_MEM_INP, 0, 100, 1, 2, 2); /* inp entries 0,1 from DRAM element 100.. */
+  prog[2] = mem_insn(MRTQ_VTA_LOAD, MRTQ_VTA_MEM_WGT, 0, 20, 1, 2, 2);  /* wgt entries 0,1 from element 20.. */
+  prog[3] = mem_insn(MRTQ_VTA_LOAD, MRTQ_VTA_MEM_ACC, 0, 300, 1, 2, 2); /* acc entries 0,1 from element 300.. */
+  prog[2].push_next = 1;                                                 /* load -> compute */
+  prog[4] = loop_insn(MRTQ_VTA_GEMM, 0, 2, 1, 3);                         /* 3 accumulating passes */
+  prog[4].pop_prev = 1;
+  prog[5] = loop_insn(MRTQ_VTA_FINISH, 0, 0, 0, 0);
+  CHECK_EQ(run(&s, prog, 6), MRTQ_OK, "gemm");
+  for (i = 0; i < 2; i++)
+    for (o = 0; o < 16; o++) {
+      int64_t want;
+      int32_t a0;
+      memcpy(&a0, dram + (300 + i) * 64 + o * 4, 4);
+      want = a0;
+      for (k = 0; k < 16; k++)
+        want += 3 * (int64_t)(int8_t)dram[(100 + i) * 16 + k] * (int8_t)dram[(20 + i) * 256 + o * 16 + k];
+      CHECK_EQ(s.acc[i * 16 + o], (int32_t)(uint32_t)(uint64_t)want, "acc[%zu][%zu]", i, o);
+    }
+  CHECK(s.gemm_ops == 6 && s.finish_count == 1);
+  prog[0] = loop_insn(MRTQ_VTA_GEMM, 0, 2, 1, 1);
+  prog[0].reset = 1;
+  CHECK_EQ(run(&s, prog, 1), MRTQ_OK, "reset");
+  for (i = 0; i < 32; i++) CHECK_EQ(s.acc[i], 0, "reset %zu", i);
+}
+
+static int32_t o_alu(uint32_t op, int32_t a, int32_t b) {
+  int64_t r;
+  switch (op) {
+    case MRTQ_VTA_ALU_MIN: return a < b ? a : b;
+    case MRTQ_VTA_ALU_MAX: return a > b ? a : b;
+    case MRTQ_VTA_ALU_ADD: r = (int64_t)a + b; break;
+    case MRTQ_VTA_ALU_MUL: r = (int64_t)a * b; break;
+    default: /* SHR */
+      if (b >= 0) {
+        int64_t d = (int64_t)1 << (b > 40 ? 40 : b), q = a / d;
+        return (int32_t)((a % d != 0 && a < 0) ? q - 1 : q); /* floor */
+      }
+      r = b <= -32 ? 0 : (int64_t)a * ((int64_t)1 << -b);
+      break;
+  }
+  r &= 0xffffffffLL; /* mod 2^32 */
+  return (int32_t)(r >= 0x80000000LL ? r - 0x100000000LL : r);
+}
+
+static void test_alu_ops(void) {
+  mrtq_vta_sim s;
+  mrtq_vta_uop u = {5, 9, 0};
+  int trial;
+  setup(&s, MRTQ_VTA_PROFILE_SIM);
+  put_uops(0, &u, 1);
+  {
+    mrtq_vta_insn l = mem_insn(MRTQ_VTA_LOAD, MRTQ_VTA_MEM_UOP, 0, 0, 1, 1, 1);
+    CHECK_EQ(run(&s, &l, 1), MRTQ_OK, "uop");
+  }
+  for (trial = 0; trial < 3000; trial++) {
+    mrtq_vta_insn in = loop_insn(MRTQ_VTA_ALU, 0, 1, 1, 1);
+    int32_t before[16], src[16];
+    int k;
+    in.alu_opcode = (uint32_t)th_range(0, 4);
+    in.use_imm = th_rand32() & 1;
+    in.imm = (int32_t)(in.alu_opcode == MRTQ_VTA_ALU_SHR && th_rand32() % 2 ? th_range(-40, 40) : th_range(-32768, 32767));
+    for (k = 0; k < 16; k++) {
+      s.acc[5 * 16 + k] = before[k] = th_i32();
+      s.acc[9 * 16 + k] = src[k] = in.alu_opcode == MRTQ_VTA_ALU_SHR ? (int32_t)th_range(-40, 40) : th_i32();
+    }
+    CHECK_EQ(run(&s, &in, 1), MRTQ_OK, "alu");
+    for (k = 0; k < 16; k++)
+      CHECK_EQ(s.acc[5 * 16 + k], o_alu(in.alu_opcode, before[k], in.use_imm ? in.imm : src[k]), "op %u a=%d b=%d",
+               in.alu_opcode, before[k], in.use_imm ? in.imm : src[k]);
+  }
+}
+
+static void test_store_truncates(void) {
+  mrtq_vta_sim s;
+  mrtq_vta_insn in;
+  int k;
+  setup(&s, MRTQ_VTA_PROFILE_SIM);
+  for (k = 0; k < 32; k++) s.acc[7 * 16 + k] = th_i32();
+  in = mem_insn(MRTQ_VTA_STORE, MRTQ_VTA_MEM_OUT, 7, 3, 2, 1, 5); /* two rows of one element, DRAM stride 5 */
+  CHECK_EQ(run(&s, &in, 1), MRTQ_OK, "store");
+  for (k = 0; k < 16; k++) {
+    CHECK_EQ(dram[3 * 16 + k], (uint32_t)s.acc[7 * 16 + k] & 0xffu, "row0 %d", k);
+    CHECK_EQ(dram[8 * 16 + k], (uint32_t)s.acc[8 * 16 + k] & 0xffu, "row1 %d", k);
+  }
+  in.y_pad_0 = 1;
+  CHECK_EQ(run(&s, &in, 1), MRTQ_EINVAL, "store padding");
+  in = mem_insn(MRTQ_VTA_STORE, MRTQ_VTA_MEM_ACC, 0, 0, 1, 1, 1);
+  CHECK_EQ(run(&s, &in, 1), MRTQ_EINVAL, "store ACC");
+}
+
+static void test_dependencies(void) {
+  mrtq_vta_sim s;
+  mrtq_vta_insn p[3];
+  setup(&s, MRTQ_VTA_PROFILE_SIM);
+  /* compute issued first in the stream but waits for the load's token */
+  p[0] = loop_insn(MRTQ_VTA_FINISH, 0, 0, 0, 0);
+  p[0].pop_prev = 1;
+  p[1] = mem_insn(MRTQ_VTA_LOAD, MRTQ_VTA_MEM_INP, 0, 0, 1, 1, 1);
+  p[1].push_next = 1;
+  CHECK_EQ(run(&s, p, 2), MRTQ_OK, "out of order");
+  CHECK(s.finish_count == 1);
+  /* nobody pushes: deadlock, reported with the waiting instruction */
+  p[0] = loop_insn(MRTQ_VTA_FINISH, 0, 0, 0, 0);
+  p[0].pop_next = 1;
+  CHECK_EQ(run(&s, p, 1), MRTQ_EINVAL, "deadlock");
+  CHECK(strstr(s.error, "deadlock") != NULL && s.error_insn == 0);
+  /* store waits for compute, compute waits for store: deadlock */
+  p[0] = loop_insn(MRTQ_VTA_FINISH, 0, 0, 0, 0);
+  p[0].pop_next = 1, p[0].push_next = 1;
+  p[1] = mem_insn(MRTQ_VTA_STORE, MRTQ_VTA_MEM_OUT, 0, 0, 1, 1, 1);
+  p[1].pop_prev = 1, p[1].push_prev = 1;
+  CHECK_EQ(run(&s, p, 2), MRTQ_EINVAL, "cycle");
+  /* a load module instruction cannot pop from a previous stage */
+  p[0] = mem_insn(MRTQ_VTA_LOAD, MRTQ_VTA_MEM_INP, 0, 0, 1, 1, 1);
+  p[0].pop_prev = 1;
+  CHECK_EQ(run(&s, p, 1), MRTQ_EINVAL, "no prev");
+}
+
+static void test_bounds_and_profiles(void) {
+  mrtq_vta_sim s;
+  mrtq_vta_insn in;
+  setup(&s, MRTQ_VTA_PROFILE_SIM);
+  in = mem_insn(MRTQ_VTA_LOAD, MRTQ_VTA_MEM_INP, 0, (uint32_t)(sizeof dram / 16), 1, 1, 1); /* just past DRAM */
+  CHECK_EQ(run(&s, &in, 1), MRTQ_ERANGE, "dram read");
+  in = mem_insn(MRTQ_VTA_LOAD, MRTQ_VTA_MEM_INP, 2047, 0, 1, 2, 2); /* INP has 2048 entries */
+  CHECK_EQ(run(&s, &in, 1), MRTQ_ERANGE, "sram overflow");
+  in = mem_insn(MRTQ_VTA_STORE, MRTQ_VTA_MEM_OUT, 0, (uint32_t)(sizeof dram / 16), 1, 1, 1);
+  CHECK_EQ(run(&s, &in, 1), MRTQ_ERANGE, "dram write");
+  in = loop_insn(MRTQ_VTA_ALU, 0, 1, 1, 2049); /* dst index 0..2048 runs past ACC (2048 entries) */
+  in.dst_factor_in = 1, in.alu_opcode = MRTQ_VTA_ALU_ADD, in.use_imm = 1;
+  CHECK_EQ(run(&s, &in, 1), MRTQ_ERANGE, "acc index");
+  in = loop_insn(MRTQ_VTA_ALU, 0, 1, 1, 1);
+  in.alu_opcode = MRTQ_VTA_ALU_MUL, in.use_imm = 1, in.imm = 3;
+  CHECK_EQ(run(&s, &in, 1), MRTQ_OK, "MUL on the simulator");
+  setup(&s, MRTQ_VTA_PROFILE_HLS);
+  CHECK_EQ(run(&s, &in, 1), MRTQ_EUNSUPPORTED, "MUL on HLS");
+  /* HLS shift: amount 17 (low 5 bits signed = -15) shifts left by 15 */
+  s.acc[0] = 3;
+  in.alu_opcode = MRTQ_VTA_ALU_SHR, in.imm = 17;
+  CHECK_EQ(run(&s, &in, 1), MRTQ_OK, "HLS SHR");
+  CHECK_EQ(s.acc[0], 3 << 15, "HLS left");
+  CHECK_EQ(mrtq_vta_sim_init(&s, &cfg, MRTQ_VTA_PROFILE_SIM, scratch, 1000, dram, sizeof dram), MRTQ_EINVAL, "small scratch");
+}
+
+/* The delegate's requant sequence on 16 lanes -- MUL imm, SHR imm (15 - shift),
+ * ADD imm zp, MIN 127, MAX -128, STORE -- equals mrtq_mul_q15_vta + zp + clamp
+ * computed on the CPU. */
+static void test_requant_program(void) {
+  mrtq_vta_sim s;
+  int trial;
+  for (trial = 0; trial < 300; trial++) {
+    mrtq_vta_insn p[8];
+    mrtq_vta_uop u = {0, 0, 0};
+    mrtq_mult m = {0, 0};
+    int32_t x[16], zp = (int32_t)th_range(-128, 127);
+    int k, n = 0;
+    setup(&s, MRTQ_VTA_PROFILE_SIM);
+    while (m.mult == 0) mrtq_mult_q15(ldexp(0.5 + (double)(th_rand32() >> 1) / 4294967296.0, (int)th_range(-14, 0)), &m);
+    for (k = 0; k < 16; k++) x[k] = (trial & 1) ? th_i32() : (int32_t)th_range(-70000, 70000);
+    memcpy(dram + 64, x, sizeof x); /* ACC element 1 */
+    put_uops(0, &u, 1);
+    p[n++] = mem_insn(MRTQ_VTA_LOAD, MRTQ_VTA_MEM_UOP, 0, 0, 1, 1, 1);
+    p[n++] = mem_insn(MRTQ_VTA_LOAD, MRTQ_VTA_MEM_ACC, 0, 1, 1, 1, 1);
+    p[n] = loop_insn(MRTQ_VTA_ALU, 0, 1, 1, 1), p[n].alu_opcode = MRTQ_VTA_ALU_MUL, p[n].use_imm = 1, p[n++].imm = m.mult;
+    p[n] = loop_insn(MRTQ_VTA_ALU, 0, 1, 1, 1), p[n].alu_opcode = MRTQ_VTA_ALU_SHR, p[n].use_imm = 1, p[n++].imm = 15 - m.shift;
+    p[n] = loop_insn(MRTQ_VTA_ALU, 0, 1, 1, 1), p[n].alu_opcode = MRTQ_VTA_ALU_ADD, p[n].use_imm = 1, p[n++].imm = zp;
+    p[n] = loop_insn(MRTQ_VTA_ALU, 0, 1, 1, 1), p[n].alu_opcode = MRTQ_VTA_ALU_MIN, p[n].use_imm = 1, p[n++].imm = 127;
+    p[n] = loop_insn(MRTQ_VTA_ALU, 0, 1, 1, 1), p[n].alu_opcode = MRTQ_VTA_ALU_MAX, p[n].use_imm = 1, p[n].imm = -128;
+    p[n++].push_next = 1;
+    p[n] = mem_insn(MRTQ_VTA_STORE, MRTQ_VTA_MEM_OUT, 0, 2000, 1, 1, 1), p[n++].pop_prev = 1;
+    CHECK_EQ(run(&s, p, (size_t)n), MRTQ_OK, "program");
+    for (k = 0; k < 16; k++) {
+      int64_t v = (int64_t)mrtq__wrap32((uint32_t)mrtq_mul_q15_vta(x[k], m) + (uint32_t)zp);
+      int32_t want = (int32_t)(v < -128 ? -128 : v > 127 ? 127 : v);
+      CHECK_EQ((int8_t)dram[2000 * 16 + k], want, "x=%d mult=%d shift=%d zp=%d", x[k], m.mult, m.shift, zp);
+    }
+  }
+}
+
+int main(void) {
+  TH_RUN(test_load_padding);
+  TH_RUN(test_gemm_and_reset);
+  TH_RUN(test_alu_ops);
+  TH_RUN(test_store_truncates);
+  TH_RUN(test_dependencies);
+  TH_RUN(test_bounds_and_profiles);
+  TH_RUN(test_requant_program);
+  return th_finish("test_vta_sim");
+}
