@@ -262,13 +262,20 @@ static void test_calibration_bad_input(void) {
   CHECK_EQ(mrtq_minmax_f32_axis(x, shape, 0, 0, m, M), MRTQ_ESHAPE, "ndim");
   CHECK_EQ(mrtq_minmax_f32_axis(x, zero, 2, 0, m, M), MRTQ_ESHAPE, "zero dim");
   CHECK_EQ(mrtq_minmax_f32_axis(x, huge, 3, 1, m, M), MRTQ_ESHAPE, "size_t overflow");
-  CHECK_EQ(mrtq_maxabs_f32_axis(x, huge, 3, 0, m), MRTQ_ESHAPE, "size_t overflow");
+  CHECK_EQ(mrtq_maxabs_f32_axis(x, huge, 3, 1, m), MRTQ_ESHAPE, "size_t overflow");
   CHECK_EQ(mrtq_minmax_f32_axis(x, NULL, 3, 0, m, M), MRTQ_EINVAL, "NULL shape");
   x[4] = NAN;
   CHECK_EQ(mrtq_minmax_f32_axis(x, shape, 3, 1, m, M), MRTQ_EINVAL, "NaN");
   CHECK_EQ(mrtq_maxabs_f32(x, 6, &lo), MRTQ_EINVAL, "NaN");
   x[4] = -INFINITY;
   CHECK_EQ(mrtq_minmax_f32(x, 6, &lo, &hi), MRTQ_EINVAL, "inf");
+  /* Outputs untouched on failure, even for channels before the bad element
+   * (x[4] lies in channel 1 of 3 along axis 1). */
+  m[0] = m[1] = m[2] = M[0] = M[1] = M[2] = -7.0f;
+  CHECK_EQ(mrtq_maxabs_f32_axis(x, shape, 3, 1, m), MRTQ_EINVAL, "inf");
+  CHECK_EQ(mrtq_minmax_f32_axis(x, shape, 3, 1, m, M), MRTQ_EINVAL, "inf");
+  CHECK(m[0] == -7.0f && m[1] == -7.0f && m[2] == -7.0f);
+  CHECK(M[0] == -7.0f && M[1] == -7.0f && M[2] == -7.0f);
   m[0] = 1;
   M[0] = 0;
   CHECK_EQ(mrtq_qparams_per_channel(m, M, 1, 8, 1, MRTQ_QS_TFLITE, p), MRTQ_EINVAL, "min > max");

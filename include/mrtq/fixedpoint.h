@@ -82,8 +82,9 @@ MRTQ_API mrtq_status mrtq__mult_encode(double scale, int F, mrtq_mult *out) {
  *   q = frexp(scale, &shift); mult = round(q * 2^31), ties away from zero;
  *   mult == 2^31          -> {2^30, shift + 1}
  *   shift < -31           -> {0, 0}   (scales below ~2^-32, denormals: flushed)
- * Otherwise mult is in [2^30, 2^31 - 1] and shift in [-31, 1024]; |scale -
- * mult * 2^(shift-31)| <= 2^(shift-32). A shift above 30 is outside what the
+ * Otherwise mult is in [2^30, 2^31 - 1] and shift in [-31, 1025] (1025 only
+ * by renormalisation, scale >= 2^1024 * (1 - 2^-32)); the error |scale -
+ * mult * 2^(shift-31)| is at most 2^-31 relative. A shift above 30 is outside what the
  * single-rounding family (mrtq_mul_q31_rndnu) was designed for; see requant.h.
  * Errors: out NULL, scale NaN, +-inf or negative -> MRTQ_EINVAL (out, when
  * not NULL, is set to {0, 0}). */
@@ -95,7 +96,7 @@ MRTQ_API mrtq_status mrtq_mult_q31(double scale, mrtq_mult *out) { return mrtq__
  *   q = frexp(scale, &shift); mult = round(q * 2^15), ties away from zero;
  *   mult == 2^15          -> {2^14, shift + 1}
  *   shift < -15           -> {0, 0}   (so every scale below 2^-16 * (1 - 2^-16) flushes)
- * Otherwise mult is in [16384, 32767], shift in [-15, 1024], and the scale is
+ * Otherwise mult is in [16384, 32767], shift in [-15, 1025], and the scale is
  * mult * 2^(shift - 15). No upper clamp (as upstream).
  * Examples: 1/64 -> {16384, -5}; 1.0 -> {16384, 1}; 2e-5 -> {21475, -15};
  * 1.5e-5 -> {0, 0}.

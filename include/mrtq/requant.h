@@ -64,7 +64,7 @@ extern "C" {
  * x * 2^max(shift,0) within int32 (where TFLite is defined). Outside: the left
  * shift saturates x * 2^shift to int32 (as gemmlowp/TFLite NEON paths do with a
  * saturating shift), and shift < -31 keeps RDIVPOT's exact definition (result
- * 0 or -1). Any mult, including negative, follows the formula. */
+ * 0: SRDHM never yields -2^31, the one input that would give -1). Any mult, including negative, follows the formula. */
 MRTQ_API int32_t mrtq_mul_q31_dbl(int32_t x, mrtq_mult m) {
   int64_t sh = m.shift;
   int32_t xs = sh > 0 ? mrtq__shl_sat32(x, sh) : x;
@@ -123,7 +123,8 @@ MRTQ_API int32_t mrtq__wrap16(int64_t v) {
  *   r = floor((p + n) / 2^15), n = 2^14 if p >= 0 else 1 - 2^14
  *       (a nudge then a floor shift: non-negative ties go up, and every
  *        negative p comes out one lower than TFLite's truncating SRDHM,
- *        e.g. p = -1 gives -1, the tie p = -2^14 gives -1)
+ *        e.g. p = -2^7 gives -1, the tie p = -2^14 gives -1; p is always a
+ *        multiple of 2^7)
  *   r = INT16_MAX if w == mult16 == INT16_MIN (upstream's overflow guard);
  *   r = r mod 2^16, then y = floor(r / 2^-shift)            (for shift <= 0)
  * Bit-exact with the delegate over its domain: q in [-128, 127], zp and mult
@@ -225,10 +226,11 @@ typedef struct mrtq_rq {
  * mrtq_mult_q15 (Q15 families); FP32 keeps (float)scale.
  * Errors: rq NULL, scale NaN/inf/<= 0, qmin > qmax, unknown scheme ->
  * MRTQ_EINVAL; a scale the family cannot represent -> MRTQ_ERANGE: flushed to
- * zero by the encoder (Q31 below ~2^-32, Q15 below 2^-16 or 1e-6), Q31 scales
- * >= 2^30 (shift > 30, outside TFLite's domain), Q15 scales >= 2^15 (shift >
- * 15: the VTA shift would turn left), FP32 scales that are 0 or infinite as
- * float. On error *rq is left unchanged. */
+ * zero by the encoder (Q31 below 2^-32 * (1 - 2^-32), Q15 below
+ * 2^-16 * (1 - 2^-16); the delegate's 1e-6 cut-off lies inside that), Q31
+ * scales >= 2^30 * (1 - 2^-32) (shift > 30, outside TFLite's domain), Q15
+ * scales >= 2^15 * (1 - 2^-16) (shift > 15: the VTA shift would turn left),
+ * FP32 scales above FLT_MAX or that round to 0 in float. On error *rq is left unchanged. */
 MRTQ_API mrtq_status mrtq_rq_init(mrtq_rq *rq, mrtq_scheme scheme, double scale, int32_t zp, int32_t qmin,
                                   int32_t qmax) {
   mrtq_rq r;

@@ -73,9 +73,10 @@ MRTQ_API int64_t mrtq__ceil(double v) {
  * All asymmetric schemes first widen the range to contain 0 (min' = min(min, 0),
  * max' = max(max, 0)), so that real 0 is exactly representable (zero padding).
  * A degenerate range (max' == min', i.e. all zero; or max|x| == 0 for
- * SYMMETRIC) gives scale 1 (as the ONNX reference and onnxruntime define it;
- * TFLite would give scale 0, which no quantizer can divide by) and the zero
- * point the scheme's formula gives for it (qmin for ONNX, else 0 / 2^(b-1)).
+ * SYMMETRIC) gives scale 1 (as onnxruntime defines it; the ONNX Python reference gives
+ * 1/255 and TFLite 0, which no quantizer can divide by) and the zero point the
+ * scheme's formula gives for it: qmin for ONNX_DYNAMIC and MRT_ZP, 0 for
+ * SYMMETRIC and TFLITE.
  * The float scale is the scheme's scale rounded to float (ONNX computes it in
  * float32 directly).
  *   SYMMETRIC   signed: q in [-(2^(b-1)-1), 2^(b-1)-1], zp 0,
@@ -224,6 +225,14 @@ MRTQ_API mrtq_status mrtq__split_shape(const size_t *shape, int ndim, int axis, 
   return MRTQ_OK;
 }
 
+/* 1 if none of the n floats is NaN or infinite. */
+MRTQ_API int mrtq__all_finite_f32(const float *x, size_t n) {
+  size_t i;
+  for (i = 0; i < n; i++)
+    if (mrtq__nonfinite_f32(x[i])) return 0;
+  return 1;
+}
+
 /* Per-channel minimum and maximum of a float tensor of the given N-d shape
  * (row-major, last dimension fastest) along `axis`: mins[c], maxs[c] over all
  * elements whose index on `axis` is c, c in [0, shape[axis]). For the whole
@@ -239,11 +248,7 @@ MRTQ_API mrtq_status mrtq_minmax_f32_axis(const float *x, const size_t *shape, i
   if (!x || !mins || !maxs) return MRTQ_EINVAL;
   st = mrtq__split_shape(shape, ndim, axis, &outer, &ch, &inner);
   if (st != MRTQ_OK) return st;
-  for (o = 0; o < outer; o++)
-    for (c = 0; c < ch; c++)
-      for (i = 0; i < inner; i++, p++)
-        if (mrtq__nonfinite_f32(*p)) return MRTQ_EINVAL;
-  p = x;
+  if (!mrtq__all_finite_f32(x, outer * ch * inner)) return MRTQ_EINVAL;
   for (o = 0; o < outer; o++) {
     for (c = 0; c < ch; c++) {
       float lo = o ? mins[c] : p[0], hi = o ? maxs[c] : p[0];
@@ -259,7 +264,7 @@ MRTQ_API mrtq_status mrtq_minmax_f32_axis(const float *x, const size_t *shape, i
 }
 
 /* Per-channel max |x| along `axis` (same shape rules and errors as
- * mrtq_minmax_f32_axis). */
+ * mrtq_minmax_f32_axis; outputs are written only on success). */
 MRTQ_API mrtq_status mrtq_maxabs_f32_axis(const float *x, const size_t *shape, int ndim, int axis, float *maxabs) {
   size_t outer, ch, inner, o, c, i;
   const float *p = x;
@@ -267,12 +272,12 @@ MRTQ_API mrtq_status mrtq_maxabs_f32_axis(const float *x, const size_t *shape, i
   if (!x || !maxabs) return MRTQ_EINVAL;
   st = mrtq__split_shape(shape, ndim, axis, &outer, &ch, &inner);
   if (st != MRTQ_OK) return st;
+  if (!mrtq__all_finite_f32(x, outer * ch * inner)) return MRTQ_EINVAL;
   for (o = 0; o < outer; o++) {
     for (c = 0; c < ch; c++) {
       float m = o ? maxabs[c] : 0.0f;
       for (i = 0; i < inner; i++, p++) {
         float a = *p < 0 ? -*p : *p;
-        if (mrtq__nonfinite_f32(*p)) return MRTQ_EINVAL;
         if (a > m) m = a;
       }
       maxabs[c] = m;
