@@ -13,7 +13,7 @@
 #ifndef MRTQ_VTA_H
 #define MRTQ_VTA_H
 
-#include "common.h"
+#include "requant.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -232,8 +232,10 @@ typedef struct mrtq__buf {
   size_t cap, len;
 } mrtq__buf;
 MRTQ_API void mrtq__put(mrtq__buf *b, const char *s) {
-  for (; *s; s++, b->len++)
-    if (b->len + 1 < b->cap) b->p[b->len] = *s;
+  for (; *s; s++) {
+    size_t at = b->len++;
+    if (at < b->cap && b->cap - at > 1) b->p[at] = *s; /* keep one byte for the NUL */
+  }
 }
 MRTQ_API void mrtq__put_int(mrtq__buf *b, int64_t v) {
   char t[24];
@@ -644,6 +646,648 @@ MRTQ_API mrtq_status mrtq_vta_sim_run(mrtq_vta_sim *s, const mrtq_vta_word *prog
       return mrtq__vta_fail(s, first, MRTQ_EINVAL, "deadlock: a module waits for a token that is never pushed");
     }
   }
+  return MRTQ_OK;
+}
+
+/* ==== requant programs ====
+ * A plan is the list of ALU steps that requantizes one int32 accumulator per
+ * lane into an 8-bit value held in the low byte of the lane (STORE truncates),
+ * built from a Q15 multiplier {mult, shift} (scale = mult * 2^(shift - 15),
+ * as mrtq_mult_q15 gives it), a zero point and clamp bounds. See docs/vta.md
+ * for the exact value of every plan (mrtq_vta_rq_ref states it in C). */
+
+enum { MRTQ_VTA_ROUND_FLOOR = 0, MRTQ_VTA_ROUND_NUDGE = 1 };
+/* How the constant multiply is realized. */
+enum { MRTQ_VTA_BY_MUL = 0, MRTQ_VTA_BY_SHIFT_ADD = 1, MRTQ_VTA_BY_POW2 = 2 };
+/* A step is one ALU instruction over the data rows, or SAVE: copy the data
+ * rows into the scratch rows (a GEMM reset of the scratch, then ALU ADD). */
+enum { MRTQ_VTA_STEP_ALU = 0, MRTQ_VTA_STEP_SAVE = 1 };
+/* The second operand of an ALU step: the immediate, the scratch rows (the
+ * saved copy), or parameter row `imm` of the lane's channel block. */
+enum { MRTQ_VTA_OPND_IMM = 0, MRTQ_VTA_OPND_COPY = 1, MRTQ_VTA_OPND_PARAM = 2 };
+
+typedef struct mrtq_vta_step {
+  int kind, alu_opcode, operand;
+  int32_t imm; /* immediate (16-bit signed), or parameter row index */
+} mrtq_vta_step;
+
+#define MRTQ_VTA_MAX_STEPS 64
+
+typedef struct mrtq_vta_rq_opts {
+  mrtq_vta_profile target; /* what the program must run on */
+  int rounding;            /* MRTQ_VTA_ROUND_FLOOR or MRTQ_VTA_ROUND_NUDGE */
+  int in_bits;             /* accumulator precision: x in [-2^(b-1), 2^(b-1) - 1], b in [1, 32] */
+  int allow_pow2;          /* without MUL: may replace the scale by its nearest power of two */
+  int delegate;            /* emit exactly the VTA delegate's MUL, SHR 15 - shift, ADD zp, MIN, MAX */
+} mrtq_vta_rq_opts;
+
+/* Defaults: functional simulator, floor rounding, 32-bit accumulator. */
+MRTQ_API mrtq_vta_rq_opts mrtq_vta_rq_opts_default(void) {
+  mrtq_vta_rq_opts o;
+  o.target = MRTQ_VTA_PROFILE_SIM;
+  o.rounding = MRTQ_VTA_ROUND_FLOOR;
+  o.in_bits = 32;
+  o.allow_pow2 = 0;
+  o.delegate = 0;
+  return o;
+}
+
+typedef struct mrtq_vta_rq_plan {
+  mrtq_vta_rq_opts opts;
+  int method;          /* MRTQ_VTA_BY_* actually used */
+  int per_channel;     /* 1: multipliers and shifts come from parameter rows */
+  int nparams;         /* parameter rows per channel block */
+  int pre_shift;       /* r: floor shift before the multiply, so the product fits 32 bits */
+  int32_t mult;        /* per tensor: the multiplier applied (M'), 1 for POW2 */
+  int shift;           /* per tensor: the shift after the multiply (k'), negative = left */
+  int32_t zp, qmin, qmax;
+  int nsteps;
+  mrtq_vta_step step[MRTQ_VTA_MAX_STEPS];
+} mrtq_vta_rq_plan;
+
+MRTQ_API int mrtq__vta_has_mul(mrtq_vta_profile t) { return t == MRTQ_VTA_PROFILE_SIM || t == MRTQ_VTA_PROFILE_OPENCL; }
+
+/* The per-channel quantities of a plan for multiplier m: pre-shift r, applied
+ * multiplier M' and shift k' (k' < 0: left). MRTQ_ERANGE when the plan cannot
+ * carry m exactly as documented. */
+MRTQ_API mrtq_status mrtq__vta_rq_chan(const mrtq_vta_rq_opts *o, int method, int per_channel, mrtq_mult m, int *r,
+                                       int32_t *mp, int *kp) {
+  int64_t k = (int64_t)15 - m.shift;
+  int b = o->in_bits;
+  if (o->delegate) { /* as the delegate: no pre-shift, shift as given (any sign) */
+    if (k < -31 || k > 31) return MRTQ_ERANGE;
+    *r = 0, *mp = m.mult, *kp = (int)k;
+    return MRTQ_OK;
+  }
+  if (m.mult < 16384 || m.mult > 32767 || k < 0 || k > 30) return MRTQ_ERANGE; /* mrtq_mult_q15, shift in [-15, 15] */
+  if (method == MRTQ_VTA_BY_POW2) {
+    int e = m.mult > 23170 ? m.shift : m.shift - 1; /* nearest power of two: M >= 2^14.5 rounds up */
+    *r = 0, *mp = 1, *kp = -e;
+    if (e > 0 && (per_channel || b - 1 + e > 30)) return MRTQ_ERANGE; /* a left shift must not wrap */
+  } else {
+    int32_t mm = m.mult;
+    int u = 0, rr = 0;
+    if (!per_channel)
+      while (!(mm & 1) && u < k) mm >>= 1, u++; /* fold trailing zeros into the shift: exact */
+    while (b - 1 - rr > 0 && ((int64_t)mm << (b - 1 - rr)) >= ((int64_t)1 << 31)) rr++;
+    *r = rr, *mp = mm, *kp = (int)(k - u - rr);
+    if (*kp < 0) return MRTQ_ERANGE;
+  }
+  if (per_channel && *kp < (o->rounding == MRTQ_VTA_ROUND_NUDGE ? 1 : 0)) return MRTQ_ERANGE;
+  return MRTQ_OK;
+}
+
+MRTQ_API void mrtq__vta_step(mrtq_vta_rq_plan *p, int kind, int op, int operand, int32_t imm) {
+  if (p->nsteps < MRTQ_VTA_MAX_STEPS) {
+    mrtq_vta_step *s = &p->step[p->nsteps];
+    s->kind = kind, s->alu_opcode = op, s->operand = operand, s->imm = imm;
+  }
+  p->nsteps++;
+}
+
+/* SHR by an immediate amount, split so that the HLS core reads every piece
+ * right (it takes 0..15 as right shifts and 16..31 as left by 32 - n). */
+MRTQ_API void mrtq__vta_shr_imm(mrtq_vta_rq_plan *p, int amount) {
+  int lim = p->opts.target == MRTQ_VTA_PROFILE_HLS ? 15 : 31;
+  while (amount > 0) {
+    int a = amount < lim ? amount : lim;
+    mrtq__vta_step(p, MRTQ_VTA_STEP_ALU, MRTQ_VTA_ALU_SHR, MRTQ_VTA_OPND_IMM, a);
+    amount -= a;
+  }
+  while (amount < 0) {
+    int a = -amount < 16 ? -amount : 16;
+    mrtq__vta_step(p, MRTQ_VTA_STEP_ALU, MRTQ_VTA_ALU_SHR, MRTQ_VTA_OPND_IMM, -a);
+    amount += a;
+  }
+}
+
+/* Build a requant plan for nch channels (nch == 1: per tensor, everything in
+ * immediates; nch > 1: per channel, multipliers and shifts in parameter rows,
+ * see mrtq_vta_rq_param_rows) with multipliers m[0..nch) from mrtq_mult_q15,
+ * output zero point zp and bounds [qmin, qmax].
+ *
+ * The program per lane: SHR r (pre-shift, only if the product x * M could
+ * leave int32 for a b-bit accumulator: r = smallest with 2^(b-1-r) * M < 2^31),
+ * the multiply (MUL M', or SAVE + SHR/ADD steps for the binary digits of M',
+ * or nothing for POW2), the shift (floor: SHR k'; nudge: SHR k'-1, ADD 1,
+ * SHR 1), then ADD zp (which cannot wrap), MIN qmax, MAX qmin. Per tensor, trailing zero bits of M
+ * are folded into the shift (exact). `delegate` reproduces the VTA TFLite
+ * delegate's five instructions for any {mult, shift} (wrapping as it does).
+ *
+ * Targets without MUL (HLS, Chisel) use the binary shift-add form per tensor,
+ * or, when allow_pow2 is set, the nearest power of two (the method is reported
+ * in plan->method); per channel they need allow_pow2.
+ * Errors: NULL, nch == 0, bad options, qmin > qmax -> MRTQ_EINVAL; [qmin, qmax]
+ * not within [-128, 127] or [0, 255], zp outside 16 bits,
+ * a multiplier outside [16384, 32767] or shift outside [-15, 15] (mrtq_mult_q15
+ * of scales in [2^-16, 2^15)), or a scale the plan cannot carry (a shift that
+ * would have to turn left after the pre-shift) -> MRTQ_ERANGE; `delegate` on a
+ * target without MUL, or per channel -> MRTQ_EUNSUPPORTED. */
+MRTQ_API mrtq_status mrtq_vta_rq_plan_build(const mrtq_mult *m, size_t nch, int32_t zp, int32_t qmin, int32_t qmax,
+                                            const mrtq_vta_rq_opts *o, mrtq_vta_rq_plan *plan) {
+  mrtq_vta_rq_plan p;
+  size_t c;
+  int has_mul, i;
+  if (!m || !o || !plan || nch == 0 || qmin > qmax || o->in_bits < 1 || o->in_bits > 32 ||
+      (o->rounding != MRTQ_VTA_ROUND_FLOOR && o->rounding != MRTQ_VTA_ROUND_NUDGE) || (int)o->target < 0 ||
+      (int)o->target > 3)
+    return MRTQ_EINVAL;
+  if (!((qmin >= -128 && qmax <= 127) || (qmin >= 0 && qmax <= 255)) || zp < -32768 || zp > 32767)
+    return MRTQ_ERANGE;
+  has_mul = mrtq__vta_has_mul(o->target);
+  if (o->delegate && (!has_mul || nch != 1 || o->rounding != MRTQ_VTA_ROUND_FLOOR)) return MRTQ_EUNSUPPORTED;
+  memset(&p, 0, sizeof p);
+  p.opts = *o;
+  p.per_channel = nch > 1;
+  p.method = has_mul ? MRTQ_VTA_BY_MUL : o->allow_pow2 ? MRTQ_VTA_BY_POW2 : MRTQ_VTA_BY_SHIFT_ADD;
+  if (p.per_channel && p.method == MRTQ_VTA_BY_SHIFT_ADD) return MRTQ_EUNSUPPORTED;
+  p.zp = zp, p.qmin = qmin, p.qmax = qmax;
+  for (c = 0; c < nch; c++) { /* every channel must be carried */
+    int r, k;
+    int32_t mm;
+    mrtq_status st = mrtq__vta_rq_chan(o, p.method, p.per_channel, m[c], &r, &mm, &k);
+    if (st != MRTQ_OK) return st;
+    if (c == 0) p.pre_shift = r, p.mult = mm, p.shift = k;
+    if (r != p.pre_shift) return MRTQ_ERANGE; /* per channel r only depends on the accumulator */
+  }
+  if (o->delegate) {
+    mrtq__vta_step(&p, MRTQ_VTA_STEP_ALU, MRTQ_VTA_ALU_MUL, MRTQ_VTA_OPND_IMM, p.mult);
+    mrtq__vta_step(&p, MRTQ_VTA_STEP_ALU, MRTQ_VTA_ALU_SHR, MRTQ_VTA_OPND_IMM, p.shift);
+  } else {
+    mrtq__vta_shr_imm(&p, p.pre_shift);
+    if (p.per_channel) {
+      int split = o->target == MRTQ_VTA_PROFILE_HLS; /* shift amounts up to 30 as two rows of <= 15 */
+      if (p.method == MRTQ_VTA_BY_MUL) mrtq__vta_step(&p, MRTQ_VTA_STEP_ALU, MRTQ_VTA_ALU_MUL, MRTQ_VTA_OPND_PARAM, p.nparams++);
+      mrtq__vta_step(&p, MRTQ_VTA_STEP_ALU, MRTQ_VTA_ALU_SHR, MRTQ_VTA_OPND_PARAM, p.nparams++);
+      if (split) mrtq__vta_step(&p, MRTQ_VTA_STEP_ALU, MRTQ_VTA_ALU_SHR, MRTQ_VTA_OPND_PARAM, p.nparams++);
+    } else {
+      if (p.method == MRTQ_VTA_BY_MUL && p.mult != 1) {
+        mrtq__vta_step(&p, MRTQ_VTA_STEP_ALU, MRTQ_VTA_ALU_MUL, MRTQ_VTA_OPND_IMM, p.mult);
+      } else if (p.method == MRTQ_VTA_BY_SHIFT_ADD && p.mult != 1) {
+        /* Horner over the binary digits of M', top bit first: acc = x, then for
+         * each lower set bit acc = acc * 2^gap + x. No SUB on VTA and no way to
+         * negate without MUL, so the digits are 0 and 1. */
+        int top = 14, gap = 0;
+        while (!((p.mult >> top) & 1)) top--;
+        mrtq__vta_step(&p, MRTQ_VTA_STEP_SAVE, 0, MRTQ_VTA_OPND_IMM, 0);
+        for (i = top - 1; i >= 0; i--) {
+          gap++;
+          if ((p.mult >> i) & 1) {
+            mrtq__vta_shr_imm(&p, -gap);
+            mrtq__vta_step(&p, MRTQ_VTA_STEP_ALU, MRTQ_VTA_ALU_ADD, MRTQ_VTA_OPND_COPY, 0);
+            gap = 0;
+          }
+        }
+        mrtq__vta_shr_imm(&p, -gap);
+      }
+      if (o->rounding == MRTQ_VTA_ROUND_NUDGE && p.shift >= 1) {
+        mrtq__vta_shr_imm(&p, p.shift - 1);
+        mrtq__vta_step(&p, MRTQ_VTA_STEP_ALU, MRTQ_VTA_ALU_ADD, MRTQ_VTA_OPND_IMM, 1);
+        mrtq__vta_shr_imm(&p, 1);
+      } else {
+        mrtq__vta_shr_imm(&p, p.shift);
+      }
+    }
+    if (p.per_channel && o->rounding == MRTQ_VTA_ROUND_NUDGE) {
+      mrtq__vta_step(&p, MRTQ_VTA_STEP_ALU, MRTQ_VTA_ALU_ADD, MRTQ_VTA_OPND_IMM, 1);
+      mrtq__vta_shr_imm(&p, 1);
+    }
+  }
+  /* y + zp cannot wrap outside delegate mode: |x' M'| <= 2^(b-1-r) M' < 2^31
+   * is a multiple of 2^(b-1-r), so it is at most 2^31 - 2^16 when b-1-r >= 16
+   * and at most 2^30 otherwise (M' < 2^15; POW2: at most 2^30), while
+   * |zp| <= 2^15. */
+  if (zp || o->delegate) mrtq__vta_step(&p, MRTQ_VTA_STEP_ALU, MRTQ_VTA_ALU_ADD, MRTQ_VTA_OPND_IMM, zp);
+  mrtq__vta_step(&p, MRTQ_VTA_STEP_ALU, MRTQ_VTA_ALU_MIN, MRTQ_VTA_OPND_IMM, qmax);
+  mrtq__vta_step(&p, MRTQ_VTA_STEP_ALU, MRTQ_VTA_ALU_MAX, MRTQ_VTA_OPND_IMM, qmin);
+  if (p.nsteps > MRTQ_VTA_MAX_STEPS) return MRTQ_ERANGE;
+  *plan = p;
+  return MRTQ_OK;
+}
+
+/* The parameter rows of a per-channel plan: for each channel block j (channels
+ * j*BLOCK_OUT .. +BLOCK_OUT), plan->nparams rows of batch*BLOCK_OUT int32 lanes,
+ * lane l holding the value for channel j*BLOCK_OUT + l % BLOCK_OUT: M_c (MUL),
+ * the shift (k'_c, or k'_c - 1 for nudge; on HLS split over two rows of at most
+ * 15). Channels past nch get multiplier 0. rows must hold
+ * ceil(nch / BLOCK_OUT) * nparams * batch * BLOCK_OUT values.
+ * Errors: NULL, a per-tensor plan -> MRTQ_EINVAL; a channel the plan cannot
+ * carry -> MRTQ_ERANGE. */
+MRTQ_API mrtq_status mrtq_vta_rq_param_rows(const mrtq_vta_rq_plan *plan, const mrtq_vta_config *cfg,
+                                            const mrtq_mult *m, size_t nch, int32_t *rows) {
+  size_t bo, lanes, blocks, j, l;
+  mrtq_vta_depths d;
+  if (!plan || !cfg || !m || !rows || !plan->per_channel || mrtq_vta_depths_of(cfg, &d) != MRTQ_OK) return MRTQ_EINVAL;
+  bo = (size_t)1 << cfg->log_block_out, lanes = bo << cfg->log_batch, blocks = (nch + bo - 1) / bo;
+  for (j = 0; j < blocks; j++)
+    for (l = 0; l < lanes; l++) {
+      size_t c = j * bo + l % bo;
+      int32_t *row = rows + j * (size_t)plan->nparams * lanes + l;
+      int r = 0, k = 0, q = 0;
+      int32_t mm = 0;
+      if (c < nch && mrtq__vta_rq_chan(&plan->opts, plan->method, 1, m[c], &r, &mm, &k) != MRTQ_OK) return MRTQ_ERANGE;
+      if (c < nch && plan->opts.rounding == MRTQ_VTA_ROUND_NUDGE) k -= 1;
+      if (plan->method == MRTQ_VTA_BY_MUL) row[(size_t)q++ * lanes] = mm;
+      if (plan->opts.target == MRTQ_VTA_PROFILE_HLS) {
+        row[(size_t)q++ * lanes] = k < 15 ? k : 15;
+        row[(size_t)q++ * lanes] = k < 15 ? 0 : k - 15;
+      } else {
+        row[(size_t)q++ * lanes] = k;
+      }
+    }
+  return MRTQ_OK;
+}
+
+/* What a plan's steps compute for one lane, instruction by instruction, with
+ * the ALU semantics of the plan's target (the CPU statement of a program):
+ * x the accumulator, params the lane's parameter values (per channel) or
+ * NULL. Equal to the simulator's result on every input; tests also prove it
+ * equal to mrtq_vta_rq_ref (the formula). */
+MRTQ_API int32_t mrtq_vta_rq_steps_eval(const mrtq_vta_rq_plan *plan, int32_t x, const int32_t *params) {
+  int32_t a = x, copy = 0;
+  int i, hls = plan->opts.target == MRTQ_VTA_PROFILE_HLS;
+  for (i = 0; i < plan->nsteps && i < MRTQ_VTA_MAX_STEPS; i++) {
+    const mrtq_vta_step *s = &plan->step[i];
+    int32_t b = s->operand == MRTQ_VTA_OPND_IMM ? s->imm : s->operand == MRTQ_VTA_OPND_COPY ? copy
+                                                                                            : (params ? params[s->imm] : 0);
+    if (s->kind == MRTQ_VTA_STEP_SAVE) {
+      copy = a;
+      continue;
+    }
+    switch (s->alu_opcode) {
+      case MRTQ_VTA_ALU_MIN: a = a < b ? a : b; break;
+      case MRTQ_VTA_ALU_MAX: a = a > b ? a : b; break;
+      case MRTQ_VTA_ALU_ADD: a = mrtq__wrap32((uint32_t)a + (uint32_t)b); break;
+      case MRTQ_VTA_ALU_SHR: a = mrtq__vta_shr(a, b, hls); break;
+      default: a = mrtq__wrap32((uint32_t)a * (uint32_t)b); break;
+    }
+  }
+  return a;
+}
+
+/* The value a plan gives for accumulator x of a channel with multiplier m, as
+ * a formula (exact integer math, no instructions):
+ *   delegate: t = mrtq_mul_q15_vta(x, m) + zp (mod 2^32), min(t, qmax) then
+ *             max(., qmin);
+ *   otherwise with r, M', k' of the channel: x' = floor(x / 2^r),
+ *     y = floor(x' M' / 2^k') (floor) or floor(x' M' / 2^k' + 1/2) (nudge,
+ *     k' >= 1), x' M' 2^-k' for k' <= 0; result clamp(y + zp, qmin, qmax).
+ * When r = 0 and the method is MUL or SHIFT_ADD this is
+ * clamp(mrtq_mul_q15_vta(x, m) + zp) (floor) and
+ * clamp(mrtq_mul_q15_rndnu(x, m) + zp) (nudge): the scalar core exactly.
+ * x outside the plan's in_bits has no meaning (the program may wrap). */
+MRTQ_API int32_t mrtq_vta_rq_ref(const mrtq_vta_rq_plan *plan, mrtq_mult m, int32_t x) {
+  int r = 0, k = 0;
+  int32_t mm = 0;
+  int64_t y;
+  if (plan->opts.delegate) {
+    int32_t t = mrtq__wrap32((uint32_t)mrtq_mul_q15_vta(x, m) + (uint32_t)plan->zp);
+    t = t < plan->qmax ? t : plan->qmax;
+    return t > plan->qmin ? t : plan->qmin;
+  }
+  if (plan->per_channel) {
+    if (mrtq__vta_rq_chan(&plan->opts, plan->method, 1, m, &r, &mm, &k) != MRTQ_OK) return 0;
+  } else {
+    r = plan->pre_shift, mm = plan->mult, k = plan->shift;
+  }
+  y = (int64_t)mrtq__asr32(x, r) * mm;
+  if (k > 0) y = mrtq__asr64(y + (plan->opts.rounding == MRTQ_VTA_ROUND_NUDGE ? (int64_t)1 << (k - 1) : 0), k);
+  else y = y * ((int64_t)1 << -k);
+  return mrtq__clamp64(y + plan->zp, plan->qmin, plan->qmax);
+}
+
+/* ==== programs ====
+ * A program under construction: encoded instructions and a micro-op table
+ * (encoded, deduplicated) in caller buffers. Instruction 0 is kept for the
+ * LOAD of the micro-op table (mrtq_vta_prog_finish fills it in). Errors are
+ * sticky: the first one is kept in prog->status and later calls do nothing. */
+typedef struct mrtq_vta_prog {
+  mrtq_vta_config cfg;
+  mrtq_vta_word *words;
+  size_t cap, n;
+  uint32_t *uops;
+  size_t uop_cap, nuop;
+  mrtq_status status;
+} mrtq_vta_prog;
+
+MRTQ_API mrtq_status mrtq_vta_prog_init(mrtq_vta_prog *p, const mrtq_vta_config *cfg, mrtq_vta_word *words,
+                                        size_t cap, uint32_t *uops, size_t uop_cap) {
+  mrtq_vta_depths d;
+  if (!p || !words || !uops || cap < 1 || mrtq_vta_depths_of(cfg, &d) != MRTQ_OK) return MRTQ_EINVAL;
+  p->cfg = *cfg;
+  p->words = words, p->cap = cap, p->n = 1;
+  p->uops = uops, p->uop_cap = uop_cap, p->nuop = 0;
+  p->status = MRTQ_OK;
+  words[0].w[0] = words[0].w[1] = 0;
+  return MRTQ_OK;
+}
+
+/* Append an instruction; returns its index (0 after an error). */
+MRTQ_API size_t mrtq_vta_prog_push(mrtq_vta_prog *p, const mrtq_vta_insn *in) {
+  mrtq_status st;
+  if (p->status != MRTQ_OK) return 0;
+  if (p->n >= p->cap) {
+    p->status = MRTQ_ERANGE; /* instruction buffer too small */
+    return 0;
+  }
+  st = mrtq_vta_encode(&p->cfg, in, &p->words[p->n]);
+  if (st != MRTQ_OK) {
+    p->status = st;
+    return 0;
+  }
+  return p->n++;
+}
+
+/* Index of a micro-op in the table (added if new). */
+MRTQ_API uint32_t mrtq_vta_prog_uop(mrtq_vta_prog *p, uint32_t dst, uint32_t src, uint32_t wgt) {
+  mrtq_vta_uop u;
+  uint32_t w = 0;
+  size_t i;
+  mrtq_status st;
+  if (p->status != MRTQ_OK) return 0;
+  u.dst = dst, u.src = src, u.wgt = wgt;
+  st = mrtq_vta_uop_encode(&p->cfg, &u, &w);
+  if (st != MRTQ_OK) {
+    p->status = st;
+    return 0;
+  }
+  for (i = 0; i < p->nuop; i++)
+    if (p->uops[i] == w) return (uint32_t)i;
+  if (p->nuop >= p->uop_cap || p->nuop >= ((size_t)1 << (p->cfg.log_uop_buff_size - 2))) {
+    p->status = MRTQ_ERANGE;
+    return 0;
+  }
+  p->uops[p->nuop] = w;
+  return (uint32_t)p->nuop++;
+}
+
+/* Set dependency flags on instruction i (OR-ed in). */
+MRTQ_API void mrtq_vta_prog_deps(mrtq_vta_prog *p, size_t i, int pop_prev, int pop_next, int push_prev,
+                                 int push_next) {
+  mrtq_vta_insn in;
+  if (p->status != MRTQ_OK || i == 0 || i >= p->n) return;
+  memset(&in, 0, sizeof in);
+  mrtq_vta_decode(&p->cfg, &p->words[i], &in);
+  in.pop_prev |= (uint32_t)(pop_prev != 0), in.pop_next |= (uint32_t)(pop_next != 0);
+  in.push_prev |= (uint32_t)(push_prev != 0), in.push_next |= (uint32_t)(push_next != 0);
+  mrtq_vta_encode(&p->cfg, &in, &p->words[i]);
+}
+
+/* One GEMM/ALU instruction running micro-op u over `rows` rows (the single
+ * loop advances dst by dst_f and src by src_f per row). */
+MRTQ_API size_t mrtq__vta_loop(mrtq_vta_prog *p, uint32_t opcode, uint32_t u, uint32_t rows, uint32_t dst_f,
+                               uint32_t src_f) {
+  mrtq_vta_insn in;
+  memset(&in, 0, sizeof in);
+  in.opcode = opcode, in.uop_bgn = u, in.uop_end = u + 1, in.iter_out = rows, in.iter_in = 1;
+  in.dst_factor_out = dst_f, in.src_factor_out = src_f;
+  return mrtq_vta_prog_push(p, &in);
+}
+
+/* Emit a plan over ACC rows [dst, dst + rows): scratch rows [copy, copy + rows)
+ * (used by SAVE), parameter rows from `param` (per channel: all rows use the
+ * same channel block; emit once per block). Returns the index of the last
+ * instruction emitted (0 on error, see prog->status). */
+MRTQ_API size_t mrtq_vta_emit_rq(mrtq_vta_prog *p, const mrtq_vta_rq_plan *plan, uint32_t dst, uint32_t rows,
+                                 uint32_t copy, uint32_t param) {
+  size_t last = 0;
+  int i;
+  if (!p || !plan) return 0;
+  for (i = 0; i < plan->nsteps && i < MRTQ_VTA_MAX_STEPS; i++) {
+    const mrtq_vta_step *s = &plan->step[i];
+    if (s->kind == MRTQ_VTA_STEP_SAVE) {
+      mrtq_vta_insn in;
+      memset(&in, 0, sizeof in);
+      last = mrtq__vta_loop(p, MRTQ_VTA_GEMM, mrtq_vta_prog_uop(p, copy, 0, 0), rows, 1, 0);
+      if (p->status == MRTQ_OK) {
+        mrtq_vta_decode(&p->cfg, &p->words[last], &in);
+        in.reset = 1;
+        mrtq_vta_encode(&p->cfg, &in, &p->words[last]);
+      }
+      last = mrtq__vta_loop(p, MRTQ_VTA_ALU, mrtq_vta_prog_uop(p, copy, dst, 0), rows, 1, 1);
+      if (p->status == MRTQ_OK) {
+        mrtq_vta_decode(&p->cfg, &p->words[last], &in);
+        in.alu_opcode = MRTQ_VTA_ALU_ADD;
+        mrtq_vta_encode(&p->cfg, &in, &p->words[last]);
+      }
+    } else {
+      mrtq_vta_insn in;
+      uint32_t src = s->operand == MRTQ_VTA_OPND_COPY ? copy : s->operand == MRTQ_VTA_OPND_PARAM ? param + (uint32_t)s->imm : 0;
+      memset(&in, 0, sizeof in);
+      in.opcode = MRTQ_VTA_ALU, in.iter_out = rows, in.iter_in = 1, in.dst_factor_out = 1;
+      in.src_factor_out = s->operand == MRTQ_VTA_OPND_COPY ? 1 : 0;
+      in.uop_bgn = mrtq_vta_prog_uop(p, dst, src, 0), in.uop_end = in.uop_bgn + 1;
+      in.alu_opcode = (uint32_t)s->alu_opcode;
+      in.use_imm = s->operand == MRTQ_VTA_OPND_IMM;
+      in.imm = in.use_imm ? s->imm : 0;
+      last = mrtq_vta_prog_push(p, &in);
+    }
+  }
+  return p->status == MRTQ_OK ? last : 0;
+}
+
+/* Complete a program: instruction 0 becomes the LOAD of the micro-op table
+ * from DRAM element uop_dram (4-byte units) into UOP SRAM 0, and the table is
+ * copied to dram + 4 * uop_dram (dram_bytes checked). Returns the status. */
+MRTQ_API mrtq_status mrtq_vta_prog_finish(mrtq_vta_prog *p, uint8_t *dram, size_t dram_bytes, uint32_t uop_dram) {
+  mrtq_vta_insn in;
+  if (!p) return MRTQ_EINVAL;
+  if (p->status != MRTQ_OK) return p->status;
+  if (!dram || ((uint64_t)uop_dram + p->nuop) * 4u > dram_bytes) return p->status = MRTQ_ERANGE;
+  memcpy(dram + (size_t)uop_dram * 4u, p->uops, p->nuop * 4u);
+  memset(&in, 0, sizeof in);
+  in.opcode = MRTQ_VTA_LOAD, in.memory_type = MRTQ_VTA_MEM_UOP, in.dram_base = uop_dram;
+  in.y_size = 1, in.x_size = (uint32_t)p->nuop, in.x_stride = (uint32_t)p->nuop;
+  return p->status = mrtq_vta_encode(&p->cfg, &in, &p->words[0]);
+}
+
+/* ==== the ADD driver ====
+ * The VTA TFLite delegate's quantized ADD (alkali-csd-fw): with
+ * T = 2 max(s1, s2), the host dequantizes each int8 input into the L = 7
+ * fixed-point domain with mrtq_dequant_vta (multipliers s1/T, s2/T), VTA adds
+ * the two int32 vectors and requantizes with the output multiplier
+ * T / (2^7 s_out): ADD, MUL, SHR 15 - shift, ADD zp, MIN 127, MAX -128, STORE
+ * (floor form, bit for bit the delegate's), or the nudge-rounding plan. */
+typedef struct mrtq_vta_add_params {
+  mrtq_mult in1, in2, out;
+  int32_t zp1, zp2, zp_out;
+} mrtq_vta_add_params;
+
+/* The delegate's parameters from TFLite's float scales and int8 zero points
+ * (arithmetic in double as the delegate's; passing float values reproduces it
+ * exactly). Errors: NULL, a scale NaN, infinite or <= 0, a zero point outside
+ * [-128, 127] -> MRTQ_EINVAL. */
+MRTQ_API mrtq_status mrtq_vta_add_params_init(double s1, int32_t zp1, double s2, int32_t zp2, double s_out,
+                                              int32_t zp_out, mrtq_vta_add_params *p) {
+  double t;
+  if (!p || mrtq__nonfinite(s1) || mrtq__nonfinite(s2) || mrtq__nonfinite(s_out) || !(s1 > 0) || !(s2 > 0) ||
+      !(s_out > 0) || zp1 < -128 || zp1 > 127 || zp2 < -128 || zp2 > 127 || zp_out < -128 || zp_out > 127)
+    return MRTQ_EINVAL;
+  t = 2 * (s1 > s2 ? s1 : s2);
+  mrtq_mult_q15(s1 / t, &p->in1);
+  mrtq_mult_q15(s2 / t, &p->in2);
+  mrtq_mult_q15(t / (128.0 * s_out), &p->out);
+  p->zp1 = zp1, p->zp2 = zp2, p->zp_out = zp_out;
+  return MRTQ_OK;
+}
+
+/* The requant plan the ADD driver uses for `rounding` on `target`: floor on a
+ * target with MUL is the delegate's sequence; otherwise the plan for a 17-bit
+ * sum (|A'|, |B'| <= 2^15), whose floor form gives the delegate's values
+ * without MUL (no wrap can occur at that width). */
+MRTQ_API mrtq_status mrtq_vta_add_plan(const mrtq_vta_add_params *p, int rounding, mrtq_vta_profile target,
+                                       mrtq_vta_rq_plan *plan) {
+  mrtq_vta_rq_opts o = mrtq_vta_rq_opts_default();
+  if (!p) return MRTQ_EINVAL;
+  o.target = target;
+  o.rounding = rounding;
+  o.in_bits = 17; /* |A'|, |B'| <= 2^15 */
+  o.delegate = rounding == MRTQ_VTA_ROUND_FLOOR && mrtq__vta_has_mul(target); /* else shift-add, same values */
+  return mrtq_vta_rq_plan_build(&p->out, 1, p->zp_out, -128, 127, &o, plan);
+}
+
+/* The ADD on the CPU, the reference the program must equal: per element
+ * y = A' + B' (mod 2^32) with A' = mrtq_dequant_vta(a, zp1, in1) etc., then
+ * mrtq_vta_rq_ref of the driver's plan, as int8. */
+MRTQ_API mrtq_status mrtq_vta_add_ref(const mrtq_vta_add_params *p, int rounding, const int8_t *a, const int8_t *b,
+                                      size_t n, int8_t *out) {
+  mrtq_vta_rq_plan plan;
+  mrtq_status st;
+  size_t i;
+  if (!p || ((!a || !b || !out) && n)) return MRTQ_EINVAL;
+  st = mrtq_vta_add_plan(p, rounding, MRTQ_VTA_PROFILE_SIM, &plan);
+  if (st != MRTQ_OK) return st;
+  for (i = 0; i < n; i++) {
+    int32_t y = mrtq__wrap32((uint32_t)mrtq_dequant_vta(a[i], p->zp1, p->in1) +
+                             (uint32_t)mrtq_dequant_vta(b[i], p->zp2, p->in2));
+    out[i] = (int8_t)mrtq_vta_rq_ref(&plan, p->out, y);
+  }
+  return MRTQ_OK;
+}
+
+/* Where the ADD driver puts things in DRAM (byte offsets) and how big the
+ * program is, for n elements. */
+typedef struct mrtq_vta_add_layout {
+  size_t lanes, vecs, rows_per_chunk, chunks;
+  size_t uop_off, a_off, b_off, out_off, dram_bytes; /* bytes */
+  size_t insns;                                      /* instruction words needed */
+} mrtq_vta_add_layout;
+
+#define MRTQ_VTA_ADD_UOPS 32
+
+MRTQ_API mrtq_status mrtq_vta_add_layout_of(const mrtq_vta_config *cfg, const mrtq_vta_rq_plan *plan, size_t n,
+                                            mrtq_vta_add_layout *l) {
+  mrtq_vta_depths d;
+  size_t per_chunk, eb;
+  int i;
+  if (!l || !plan || mrtq_vta_depths_of(cfg, &d) != MRTQ_OK || mrtq_vta_sim_scratch_bytes(cfg) == 0)
+    return MRTQ_EINVAL;
+  l->lanes = (size_t)1 << (cfg->log_batch + cfg->log_block_out);
+  l->vecs = n / l->lanes + (n % l->lanes != 0);
+  l->rows_per_chunk = ((size_t)1 << d.acc) / 4; /* two virtual threads, two operands each */
+  if (l->rows_per_chunk == 0) return MRTQ_EINVAL;
+  l->chunks = l->vecs / l->rows_per_chunk + (l->vecs % l->rows_per_chunk != 0);
+  eb = 4 * l->lanes; /* ACC element bytes, a multiple of the OUT element's */
+  l->uop_off = 0;
+  l->a_off = (MRTQ_VTA_ADD_UOPS * 4 + eb - 1) / eb * eb;
+  l->b_off = l->a_off + l->vecs * eb;
+  l->out_off = l->b_off + l->vecs * eb;
+  l->dram_bytes = l->out_off + l->vecs * l->lanes;
+  per_chunk = 4; /* LOAD A, LOAD B, ALU ADD, STORE */
+  for (i = 0; i < plan->nsteps && i < MRTQ_VTA_MAX_STEPS; i++) per_chunk += plan->step[i].kind == MRTQ_VTA_STEP_SAVE ? 2 : 1;
+  l->insns = 1 + l->chunks * per_chunk + (l->chunks < 2 ? l->chunks : 2) + 1; /* uop load, chunks, drains, FINISH */
+  return MRTQ_OK;
+}
+
+/* Build the ADD program for n elements into prog (initialized with at least
+ * layout.insns words and MRTQ_VTA_ADD_UOPS micro-ops) and the DRAM image's
+ * micro-op table. The inputs A', B' (int32, zero-padded to whole vectors) are
+ * expected at layout.a_off / b_off, the output lands at out_off.
+ * Chunks of rows_per_chunk = ACC depth / 4 vectors alternate between two ACC
+ * halves (virtual threads): A at base, B at base + rows_per_chunk; a chunk
+ * waits (store -> compute token) for the store that last used its half.
+ * Errors: NULL -> MRTQ_EINVAL; the program, micro-ops or DRAM too small, or
+ * counts beyond the instruction fields -> MRTQ_ERANGE. */
+MRTQ_API mrtq_status mrtq_vta_add_build(mrtq_vta_prog *p, const mrtq_vta_rq_plan *plan, size_t n, uint8_t *dram,
+                                        size_t dram_bytes) {
+  mrtq_vta_add_layout l;
+  size_t c, first, last;
+  mrtq_vta_insn in;
+  if (!p || !plan || !dram) return MRTQ_EINVAL;
+  if (mrtq_vta_add_layout_of(&p->cfg, plan, n, &l) != MRTQ_OK) return MRTQ_EINVAL;
+  if (l.dram_bytes > dram_bytes || l.insns > p->cap || l.b_off / (4 * l.lanes) + l.vecs > 0xffffffffu)
+    return MRTQ_ERANGE;
+  for (c = 0; c < l.chunks; c++) {
+    uint32_t L = (uint32_t)l.rows_per_chunk, base = (uint32_t)((c % 2) * 2 * L);
+    uint32_t rows = (uint32_t)(c + 1 < l.chunks ? L : l.vecs - c * L);
+    uint32_t v0 = (uint32_t)(c * L);
+    memset(&in, 0, sizeof in);
+    in.opcode = MRTQ_VTA_LOAD, in.memory_type = MRTQ_VTA_MEM_ACC, in.sram_base = base;
+    in.dram_base = (uint32_t)(l.a_off / (4 * l.lanes)) + v0, in.y_size = 1, in.x_size = rows, in.x_stride = rows;
+    first = mrtq_vta_prog_push(p, &in);
+    if (c >= 2) mrtq_vta_prog_deps(p, first, 0, 1, 0, 0); /* wait for the store of chunk c - 2 */
+    in.sram_base = base + L, in.dram_base = (uint32_t)(l.b_off / (4 * l.lanes)) + v0;
+    mrtq_vta_prog_push(p, &in);
+    last = mrtq__vta_loop(p, MRTQ_VTA_ALU, mrtq_vta_prog_uop(p, base, base + L, 0), rows, 1, 1);
+    if (p->status == MRTQ_OK) { /* ALU ADD dst = A, src = B */
+      mrtq_vta_decode(&p->cfg, &p->words[last], &in);
+      in.alu_opcode = MRTQ_VTA_ALU_ADD;
+      mrtq_vta_encode(&p->cfg, &in, &p->words[last]);
+    }
+    last = mrtq_vta_emit_rq(p, plan, base, rows, base + L, 0);
+    mrtq_vta_prog_deps(p, last, 0, 0, 0, 1); /* results ready: compute -> store */
+    memset(&in, 0, sizeof in);
+    in.opcode = MRTQ_VTA_STORE, in.memory_type = MRTQ_VTA_MEM_OUT, in.sram_base = base;
+    in.dram_base = (uint32_t)(l.out_off / l.lanes) + v0, in.y_size = 1, in.x_size = rows, in.x_stride = rows;
+    last = mrtq_vta_prog_push(p, &in);
+    mrtq_vta_prog_deps(p, last, 1, 0, 1, 0); /* wait for compute, then free the half */
+  }
+  /* drain the store -> compute tokens not yet taken (one per half in use) */
+  for (c = 0; c < (l.chunks < 2 ? l.chunks : 2); c++) {
+    memset(&in, 0, sizeof in);
+    in.opcode = MRTQ_VTA_GEMM, in.iter_out = 0, in.iter_in = 0; /* no work: only the token */
+    last = mrtq_vta_prog_push(p, &in);
+    mrtq_vta_prog_deps(p, last, 0, 1, 0, 0);
+  }
+  memset(&in, 0, sizeof in);
+  in.opcode = MRTQ_VTA_FINISH;
+  mrtq_vta_prog_push(p, &in);
+  return mrtq_vta_prog_finish(p, dram, dram_bytes, (uint32_t)(l.uop_off / 4));
+}
+
+/* Run the quantized ADD out = a + b (n int8 elements) on a simulator: writes
+ * A', B' into its DRAM (sim->dram_bytes >= layout.dram_bytes), builds the
+ * program into words (cap >= layout.insns), runs it and copies the n output
+ * bytes. Errors: as mrtq_vta_add_build and mrtq_vta_sim_run (sim->error says
+ * what the simulator refused, e.g. MUL on a core without one). */
+MRTQ_API mrtq_status mrtq_vta_add_run(mrtq_vta_sim *sim, const mrtq_vta_add_params *p, int rounding,
+                                      const int8_t *a, const int8_t *b, size_t n, int8_t *out, mrtq_vta_word *words,
+                                      size_t cap, size_t *ninsn) {
+  mrtq_vta_rq_plan plan;
+  mrtq_vta_add_layout l;
+  mrtq_vta_prog prog;
+  uint32_t uops[MRTQ_VTA_ADD_UOPS];
+  mrtq_status st;
+  size_t i;
+  if (!sim || !p || !words || ((!a || !b || !out) && n)) return MRTQ_EINVAL;
+  memset(&l, 0, sizeof l);
+  memset(&prog, 0, sizeof prog);
+  st = mrtq_vta_add_plan(p, rounding, sim->profile, &plan);
+  if (st == MRTQ_OK) st = mrtq_vta_add_layout_of(&sim->cfg, &plan, n, &l);
+  if (st == MRTQ_OK && (l.dram_bytes > sim->dram_bytes || l.insns > cap)) st = MRTQ_ERANGE;
+  if (st == MRTQ_OK) st = mrtq_vta_prog_init(&prog, &sim->cfg, words, cap, uops, MRTQ_VTA_ADD_UOPS);
+  if (st != MRTQ_OK) return st;
+  memset(sim->dram, 0, l.dram_bytes);
+  for (i = 0; i < n; i++) {
+    int32_t va = mrtq_dequant_vta(a[i], p->zp1, p->in1), vb = mrtq_dequant_vta(b[i], p->zp2, p->in2);
+    memcpy(sim->dram + l.a_off + 4 * i, &va, 4);
+    memcpy(sim->dram + l.b_off + 4 * i, &vb, 4);
+  }
+  st = mrtq_vta_add_build(&prog, &plan, n, sim->dram, sim->dram_bytes);
+  if (st == MRTQ_OK) st = mrtq_vta_sim_run(sim, words, prog.n);
+  if (st != MRTQ_OK) return st;
+  if (ninsn) *ninsn = prog.n;
+  for (i = 0; i < n; i++) out[i] = (int8_t)sim->dram[l.out_off + i];
   return MRTQ_OK;
 }
 

@@ -1,0 +1,445 @@
+/* VTA requant programs and the ADD driver (mrtq/vta.h):
+ *  - plans against an oracle derived here from docs/vta.md (pre-shift r,
+ *    folded multiplier, shift, rounding, clamp) in plain 64-bit math, against
+ *    the scalar core (mrtq_mul_q15_vta / _rndnu) where the plan needs no
+ *    pre-shift, and against the library's two statements (step interpreter,
+ *    formula);
+ *  - the same plans emitted as instructions and run on the simulator, for
+ *    every target profile, per tensor (exhaustively for narrow accumulators)
+ *    and per channel (parameter rows in ACC);
+ *  - the ADD driver on random tensors, scales and odd lengths, equal to the
+ *    CPU reference and, through it, to the scalar core.
+ * The simulator itself is tested instruction by instruction in
+ * test_vta_sim.c. */
+#include <math.h>
+
+#include "harness.h"
+#include "mrtq.h"
+#include "mrtq/vta.h"
+
+static unsigned char scratch[600 * 1024];
+static unsigned char dram[1 << 20];
+static mrtq_vta_config cfg;
+static long long lanes_compared, add_compared;
+
+/* ---- the oracle: docs/vta.md "requant plans", written independently ---- */
+static int64_t floor_div_pow2(int64_t v, int k) {
+  int64_t d = (int64_t)1 << k, q = v / d;
+  return (v % d != 0 && v < 0) ? q - 1 : q;
+}
+static int bitlen(int64_t v) {
+  int n = 0;
+  while (v) v >>= 1, n++;
+  return n;
+}
+typedef struct {
+  int ok, r, k;
+  int64_t m;
+} chan_t;
+/* r, M', k' per the doc; ok = 0 where the doc says MRTQ_ERANGE */
+static chan_t o_chan(int32_t M, int32_t s, int in_bits, int pow2, int per_channel, int nudge) {
+  chan_t c;
+  int k = 15 - s;
+  c.ok = 1;
+  if (pow2) {
+    int e = (double)M >= 16384.0 * sqrt(2.0) ? s : s - 1; /* nearest power of two of M 2^(s-15) */
+    c.r = 0, c.m = 1, c.k = -e;
+    if (e > 0 && (per_channel || in_bits - 1 + e > 30)) c.ok = 0;
+  } else {
+    int u = 0;
+    int64_t m = M;
+    while (!per_channel && u < k && m % 2 == 0) m /= 2, u++;
+    c.m = m;
+    c.r = in_bits - 32 + bitlen(m) > 0 ? in_bits - 32 + bitlen(m) : 0;
+    c.k = k - u - c.r;
+    if (c.k < 0) c.ok = 0;
+  }
+  if (per_channel && c.k < (nudge ? 1 : 0)) c.ok = 0;
+  return c;
+}
+static int32_t o_value(chan_t c, int nudge, int32_t zp, int32_t qmin, int32_t qmax, int32_t x) {
+  int64_t y = floor_div_pow2(x, c.r) * c.m;
+  if (c.k > 0) y = floor_div_pow2(y + (nudge ? (int64_t)1 << (c.k - 1) : 0), c.k);
+  else y *= (int64_t)1 << -c.k;
+  y += zp;
+  return (int32_t)(y < qmin ? qmin : y > qmax ? qmax : y);
+}
+
+/* ---- running a plan on the simulator ---- */
+#define ROWS_MAX 256
+#define COPY_ROW 512
+#define PARAM_ROW 1024
+#define X_DRAM 1024        /* ACC elements (64 bytes): byte 65536 */
+#define OUT_DRAM (X_DRAM * 4 + ROWS_MAX * 4 + 64) /* OUT elements (16 bytes) */
+#define PARAM_DRAM (X_DRAM + ROWS_MAX)
+
+/* x: rows * 16 lanes; per channel: params rows for `blocks` blocks, the data
+ * rows split evenly over the blocks. Leaves the ACC in s. */
+static mrtq_status sim_plan(mrtq_vta_sim *s, const mrtq_vta_rq_plan *plan, mrtq_vta_profile prof, const int32_t *x,
+                            uint32_t rows, const int32_t *params, uint32_t blocks, size_t *ninsn) {
+  mrtq_vta_word words[512];
+  uint32_t uops[64];
+  mrtq_vta_prog p;
+  mrtq_vta_insn in;
+  size_t last = 0, i;
+  uint32_t j, per = blocks ? rows / blocks : rows;
+  memset(&p, 0, sizeof p);
+  CHECK_EQ(mrtq_vta_sim_init(s, &cfg, prof, scratch, sizeof scratch, dram, sizeof dram), MRTQ_OK, "init");
+  CHECK_EQ(mrtq_vta_prog_init(&p, &cfg, words, 512, uops, 64), MRTQ_OK, "prog");
+  memcpy(dram + (size_t)X_DRAM * 64, x, (size_t)rows * 64);
+  memset(&in, 0, sizeof in);
+  in.opcode = MRTQ_VTA_LOAD, in.memory_type = MRTQ_VTA_MEM_ACC, in.dram_base = X_DRAM;
+  in.y_size = 1, in.x_size = rows, in.x_stride = rows;
+  mrtq_vta_prog_push(&p, &in);
+  if (plan->per_channel) {
+    memcpy(dram + (size_t)PARAM_DRAM * 64, params, (size_t)blocks * (size_t)plan->nparams * 64);
+    in.sram_base = PARAM_ROW, in.dram_base = PARAM_DRAM, in.x_size = in.x_stride = blocks * (uint32_t)plan->nparams;
+    mrtq_vta_prog_push(&p, &in);
+    for (j = 0; j < blocks; j++)
+      last = mrtq_vta_emit_rq(&p, plan, j * per, per, COPY_ROW + j * per, PARAM_ROW + j * (uint32_t)plan->nparams);
+  } else {
+    last = mrtq_vta_emit_rq(&p, plan, 0, rows, COPY_ROW, 0);
+  }
+  mrtq_vta_prog_deps(&p, last, 0, 0, 0, 1);
+  memset(&in, 0, sizeof in);
+  in.opcode = MRTQ_VTA_STORE, in.memory_type = MRTQ_VTA_MEM_OUT, in.dram_base = OUT_DRAM;
+  in.y_size = 1, in.x_size = rows, in.x_stride = rows, in.pop_prev = 1;
+  mrtq_vta_prog_push(&p, &in);
+  memset(&in, 0, sizeof in);
+  in.opcode = MRTQ_VTA_FINISH;
+  mrtq_vta_prog_push(&p, &in);
+  CHECK_EQ(mrtq_vta_prog_finish(&p, dram, sizeof dram, 0), MRTQ_OK, "finish");
+  if (ninsn) *ninsn = p.n;
+  for (i = 0; i < p.n; i++) {
+    memset(&in, 0, sizeof in);
+    mrtq_vta_decode(&cfg, &words[i], &in);
+    if (in.opcode == MRTQ_VTA_ALU) { /* every immediate the builder emits fits; SHR amounts suit HLS */
+      CHECK(in.imm >= -32768 && in.imm <= 32767);
+      if (prof == MRTQ_VTA_PROFILE_HLS && in.alu_opcode == MRTQ_VTA_ALU_SHR && in.use_imm)
+        CHECK(in.imm >= -16 && in.imm <= 15);
+      if (prof == MRTQ_VTA_PROFILE_HLS || prof == MRTQ_VTA_PROFILE_CHISEL) CHECK(in.alu_opcode != MRTQ_VTA_ALU_MUL);
+    }
+  }
+  return mrtq_vta_sim_run(s, words, p.n);
+}
+
+static const mrtq_vta_profile profiles[4] = {MRTQ_VTA_PROFILE_SIM, MRTQ_VTA_PROFILE_HLS, MRTQ_VTA_PROFILE_CHISEL,
+                                             MRTQ_VTA_PROFILE_OPENCL};
+
+static int32_t rand_mult(void) {
+  switch (th_rand32() % 6u) {
+    case 0: return 16384;                       /* a power of two: folds away */
+    case 1: return 24576;                       /* trailing zeros */
+    case 2: return 32767;                       /* every bit set */
+    case 3: return (int32_t)th_range(23169, 23172); /* around 2^14.5 (POW2 rounding) */
+    default: return (int32_t)th_range(16384, 32767);
+  }
+}
+
+/* Per tensor: random plans, every target and rounding, exhaustive inputs for
+ * accumulators up to 12 bits, edges plus random ones beyond. */
+static void test_plans_per_tensor(void) {
+  static int32_t x[ROWS_MAX * 16];
+  static const int bits_choice[] = {4, 8, 12, 16, 17, 18, 24, 32};
+  mrtq_vta_sim s;
+  int trial, refused = 0, built = 0, core = 0;
+  cfg = mrtq_vta_config_default();
+  for (trial = 0; trial < 400; trial++) {
+    mrtq_vta_rq_opts o = mrtq_vta_rq_opts_default();
+    mrtq_vta_rq_plan plan;
+    mrtq_mult m;
+    int32_t zp, qmin, qmax;
+    int pow2, nudge, nx, i, u8 = (int)(th_rand32() & 1u);
+    chan_t c;
+    mrtq_status st;
+    o.target = profiles[trial % 4];
+    o.rounding = nudge = (int)(th_rand32() & 1u);
+    o.in_bits = bits_choice[th_rand32() % 8u];
+    o.allow_pow2 = (int)(th_rand32() % 3u == 0);
+    m.mult = rand_mult();
+    m.shift = (int32_t)th_range(-15, 15);
+    if (th_rand32() & 1u) m.shift = (int32_t)th_range(-15, 0); /* requant scales are mostly < 1 */
+    zp = th_rand32() % 4u ? (int32_t)th_range(-128, 127) : (int32_t)th_range(-32768, 32767);
+    qmin = u8 ? (int32_t)th_range(0, 20) : (int32_t)th_range(-128, -100);
+    qmax = u8 ? (int32_t)th_range(230, 255) : (int32_t)th_range(100, 127);
+    pow2 = o.allow_pow2 && (o.target == MRTQ_VTA_PROFILE_HLS || o.target == MRTQ_VTA_PROFILE_CHISEL);
+    c = o_chan(m.mult, m.shift, o.in_bits, pow2, 0, nudge);
+    st = mrtq_vta_rq_plan_build(&m, 1, zp, qmin, qmax, &o, &plan);
+    CHECK_EQ(st, c.ok ? MRTQ_OK : MRTQ_ERANGE, "trial %d M=%d s=%d bits=%d pow2=%d", trial, m.mult, m.shift,
+             o.in_bits, pow2);
+    if (st != MRTQ_OK) {
+      refused++;
+      continue;
+    }
+    built++;
+    CHECK_EQ(plan.method, pow2 ? MRTQ_VTA_BY_POW2 : (o.target == MRTQ_VTA_PROFILE_HLS || o.target == MRTQ_VTA_PROFILE_CHISEL) ? MRTQ_VTA_BY_SHIFT_ADD : MRTQ_VTA_BY_MUL, "method");
+    CHECK(plan.pre_shift == c.r && plan.mult == c.m && plan.shift == c.k);
+    /* inputs: all of them for narrow accumulators, else edges and random */
+    if (o.in_bits <= 12) {
+      nx = 1 << o.in_bits;
+      for (i = 0; i < nx; i++) x[i] = i - (1 << (o.in_bits - 1));
+    } else {
+      int64_t lo = -((int64_t)1 << (o.in_bits - 1)), hi = ((int64_t)1 << (o.in_bits - 1)) - 1;
+      nx = ROWS_MAX * 16;
+      for (i = 0; i < nx; i++) x[i] = (int32_t)th_range(lo, hi);
+      x[0] = (int32_t)lo, x[1] = (int32_t)hi, x[2] = 0, x[3] = -1, x[4] = 1;
+      for (i = 5; i < 64; i++) { /* near multiples of 2^(r + k'): the rounding boundaries */
+        int64_t step = (int64_t)1 << (c.r + (c.k > 0 ? c.k : 0) < 40 ? c.r + (c.k > 0 ? c.k : 0) : 40);
+        int64_t v = (int64_t)th_range(-8, 8) * step + th_range(-2, 2);
+        x[i] = (int32_t)(v < lo ? lo : v > hi ? hi : v);
+      }
+    }
+    for (i = nx; i % 16; i++) x[i] = 0;
+    CHECK_EQ(sim_plan(&s, &plan, o.target, x, (uint32_t)((nx + 15) / 16), NULL, 0, NULL), MRTQ_OK, "run: %s", s.error);
+    for (i = 0; i < nx; i++) {
+      int32_t want = o_value(c, nudge, zp, qmin, qmax, x[i]);
+      CHECK_EQ(s.acc[i], want, "trial %d x=%d M=%d s=%d r=%d k=%d", trial, x[i], m.mult, m.shift, c.r, c.k);
+      CHECK_EQ(dram[(size_t)OUT_DRAM * 16 + (size_t)i], (uint8_t)want, "stored byte");
+      CHECK_EQ(mrtq_vta_rq_steps_eval(&plan, x[i], NULL), want, "interpreter x=%d", x[i]);
+      CHECK_EQ(mrtq_vta_rq_ref(&plan, m, x[i]), want, "formula x=%d", x[i]);
+      /* the scalar core: the same requantization on the CPU (its VTA form wraps
+       * in the product x * M, the plan does not: compare where no wrap occurs) */
+      if (c.r == 0 && !pow2 && (nudge || llabs((long long)x[i] * m.mult) <= INT32_MAX)) {
+        int64_t y = (int64_t)(nudge ? mrtq_mul_q15_rndnu(x[i], m) : mrtq_mul_q15_vta(x[i], m)) + zp;
+        CHECK_EQ(want, y < qmin ? qmin : y > qmax ? qmax : y, "core x=%d", x[i]);
+        core++;
+      }
+      lanes_compared++;
+    }
+  }
+  CHECK(built > 200 && refused > 0 && core > 100000);
+  printf("  per tensor: %d plans built, %d refused as the doc says, %lld lanes compared\n", built, refused,
+         lanes_compared);
+}
+
+/* Per channel: multipliers and shifts in parameter rows, 17..48 channels. */
+static void test_plans_per_channel(void) {
+  static int32_t x[ROWS_MAX * 16], rows[64 * 16];
+  mrtq_vta_sim s;
+  int trial;
+  long long n = 0;
+  cfg = mrtq_vta_config_default();
+  for (trial = 0; trial < 200; trial++) {
+    mrtq_vta_rq_opts o = mrtq_vta_rq_opts_default();
+    mrtq_vta_rq_plan plan;
+    mrtq_mult m[48];
+    size_t nch = (size_t)th_range(17, 48), ch, blocks = (nch + 15) / 16, per = 64 / ((nch + 15) / 16), j, l;
+    int32_t zp = (int32_t)th_range(-20, 20);
+    int pow2 = trial % 3 == 2, nudge = (int)(th_rand32() & 1u), i;
+    mrtq_status st;
+    o.target = pow2 ? profiles[th_rand32() % 4u] : (th_rand32() & 1u) ? MRTQ_VTA_PROFILE_SIM : MRTQ_VTA_PROFILE_OPENCL;
+    o.rounding = nudge;
+    o.allow_pow2 = pow2;
+    o.in_bits = (int)th_range(8, 20);
+    for (ch = 0; ch < nch; ch++) m[ch].mult = rand_mult(), m[ch].shift = (int32_t)th_range(-15, -1);
+    if (pow2 && (o.target == MRTQ_VTA_PROFILE_SIM || o.target == MRTQ_VTA_PROFILE_OPENCL)) o.allow_pow2 = 0, pow2 = 0;
+    st = mrtq_vta_rq_plan_build(m, nch, zp, -128, 127, &o, &plan);
+    if (o.in_bits > 17 && !pow2) { /* pre-shift r = in_bits - 17 may leave a shift < 1 for nudge: skip those */
+      int bad = 0;
+      for (ch = 0; ch < nch; ch++) bad |= !o_chan(m[ch].mult, m[ch].shift, o.in_bits, 0, 1, nudge).ok;
+      CHECK_EQ(st, bad ? MRTQ_ERANGE : MRTQ_OK, "per-channel status");
+      if (bad) continue;
+    }
+    CHECK_EQ(st, MRTQ_OK, "per-channel plan, trial %d", trial);
+    if (st != MRTQ_OK) continue;
+    CHECK(plan.per_channel && plan.method == (pow2 ? MRTQ_VTA_BY_POW2 : MRTQ_VTA_BY_MUL));
+    CHECK_EQ(mrtq_vta_rq_param_rows(&plan, &cfg, m, nch, rows), MRTQ_OK, "rows");
+    for (i = 0; i < (int)(blocks * per * 16); i++)
+      x[i] = (int32_t)th_range(-((int64_t)1 << (o.in_bits - 1)), ((int64_t)1 << (o.in_bits - 1)) - 1);
+    CHECK_EQ(sim_plan(&s, &plan, o.target, x, (uint32_t)(blocks * per), rows, (uint32_t)blocks, NULL), MRTQ_OK,
+             "run: %s", s.error);
+    for (j = 0; j < blocks; j++)
+      for (i = 0; i < (int)per; i++)
+        for (l = 0; l < 16; l++) {
+          size_t e = (j * per + (size_t)i) * 16 + l, c = j * 16 + l;
+          int32_t want;
+          if (c >= nch) continue; /* padding channels: multiplier 0 */
+          want = o_value(o_chan(m[c].mult, m[c].shift, o.in_bits, pow2, 1, nudge), nudge, zp, -128, 127, x[e]);
+          CHECK_EQ(s.acc[e], want, "trial %d channel %zu x=%d", trial, c, x[e]);
+          CHECK_EQ(mrtq_vta_rq_ref(&plan, m[c], x[e]), want, "formula");
+          {
+            int32_t pv[3];
+            int q;
+            for (q = 0; q < plan.nparams; q++) pv[q] = rows[(j * (size_t)plan.nparams + (size_t)q) * 16 + l];
+            CHECK_EQ(mrtq_vta_rq_steps_eval(&plan, x[e], pv), want, "interpreter");
+          }
+          if (!pow2 && o.in_bits <= 17) {
+            int64_t y = (int64_t)(nudge ? mrtq_mul_q15_rndnu(x[e], m[c]) : mrtq_mul_q15_vta(x[e], m[c])) + zp;
+            CHECK_EQ(want, y < -128 ? -128 : y > 127 ? 127 : y, "core");
+          }
+          n++;
+        }
+  }
+  lanes_compared += n;
+  CHECK(n > 100000);
+  printf("  per channel: %lld lanes compared\n", n);
+}
+
+/* The delegate's exact sequence (alkali-csd-fw vta-delegate-ops.cpp, aluAdd):
+ * MUL imm mult, SHR imm 15 - shift, ADD imm zp, MIN imm 127, MAX imm -128. */
+static void test_delegate_sequence(void) {
+  mrtq_vta_rq_opts o = mrtq_vta_rq_opts_default();
+  mrtq_vta_rq_plan plan;
+  mrtq_mult m;
+  static const int want_op[5] = {MRTQ_VTA_ALU_MUL, MRTQ_VTA_ALU_SHR, MRTQ_VTA_ALU_ADD, MRTQ_VTA_ALU_MIN,
+                                 MRTQ_VTA_ALU_MAX};
+  int i;
+  o.delegate = 1;
+  m.mult = 21475, m.shift = -3;
+  CHECK_EQ(mrtq_vta_rq_plan_build(&m, 1, -5, -128, 127, &o, &plan), MRTQ_OK, "delegate");
+  CHECK_EQ(plan.nsteps, 5, "five instructions");
+  for (i = 0; i < 5; i++) {
+    CHECK_EQ(plan.step[i].alu_opcode, want_op[i], "op %d", i);
+    CHECK_EQ(plan.step[i].operand, MRTQ_VTA_OPND_IMM, "imm %d", i);
+  }
+  CHECK_EQ(plan.step[0].imm, 21475, "mult");
+  CHECK_EQ(plan.step[1].imm, 18, "15 - shift");
+  CHECK_EQ(plan.step[2].imm, -5, "zp");
+  CHECK_EQ(plan.step[3].imm, 127, "min");
+  CHECK_EQ(plan.step[4].imm, -128, "max");
+  /* its wraps are kept: x * mult overflows int32 for x = 2^17 */
+  CHECK_EQ(mrtq_vta_rq_steps_eval(&plan, 1 << 17, NULL), mrtq_vta_rq_ref(&plan, m, 1 << 17), "wrap");
+  CHECK_EQ(mrtq_vta_rq_ref(&plan, m, 1 << 17), -128, "2^17 * 21475 wraps negative");
+}
+
+static void test_plan_errors(void) {
+  mrtq_vta_rq_opts o = mrtq_vta_rq_opts_default();
+  mrtq_vta_rq_plan plan;
+  mrtq_mult m = {20000, -4}, two[2] = {{20000, -4}, {30000, -6}};
+  int32_t rows[64];
+  CHECK_EQ(mrtq_vta_rq_plan_build(NULL, 1, 0, -128, 127, &o, &plan), MRTQ_EINVAL, "NULL m");
+  CHECK_EQ(mrtq_vta_rq_plan_build(&m, 0, 0, -128, 127, &o, &plan), MRTQ_EINVAL, "no channel");
+  CHECK_EQ(mrtq_vta_rq_plan_build(&m, 1, 0, 5, 4, &o, &plan), MRTQ_EINVAL, "qmin > qmax");
+  CHECK_EQ(mrtq_vta_rq_plan_build(&m, 1, 0, -129, 127, &o, &plan), MRTQ_ERANGE, "not 8 bits");
+  CHECK_EQ(mrtq_vta_rq_plan_build(&m, 1, 0, -1, 200, &o, &plan), MRTQ_ERANGE, "neither int8 nor uint8");
+  CHECK_EQ(mrtq_vta_rq_plan_build(&m, 1, 40000, 0, 255, &o, &plan), MRTQ_ERANGE, "zp beyond 16 bits");
+  o.in_bits = 0;
+  CHECK_EQ(mrtq_vta_rq_plan_build(&m, 1, 0, -128, 127, &o, &plan), MRTQ_EINVAL, "in_bits");
+  o.in_bits = 32, o.rounding = 7;
+  CHECK_EQ(mrtq_vta_rq_plan_build(&m, 1, 0, -128, 127, &o, &plan), MRTQ_EINVAL, "rounding");
+  o.rounding = MRTQ_VTA_ROUND_FLOOR;
+  m.mult = 0;
+  CHECK_EQ(mrtq_vta_rq_plan_build(&m, 1, 0, -128, 127, &o, &plan), MRTQ_ERANGE, "flushed multiplier");
+  m.mult = 20000, m.shift = 16;
+  CHECK_EQ(mrtq_vta_rq_plan_build(&m, 1, 0, -128, 127, &o, &plan), MRTQ_ERANGE, "shift 16 turns left");
+  m.shift = 10; /* 32-bit accumulator: r = 32 - 32 + 15 = 15 > k = 5 */
+  CHECK_EQ(mrtq_vta_rq_plan_build(&m, 1, 0, -128, 127, &o, &plan), MRTQ_ERANGE, "no room for the pre-shift");
+  m.shift = -4;
+  o.target = MRTQ_VTA_PROFILE_HLS, o.delegate = 1;
+  CHECK_EQ(mrtq_vta_rq_plan_build(&m, 1, 0, -128, 127, &o, &plan), MRTQ_EUNSUPPORTED, "delegate needs MUL");
+  o.delegate = 0;
+  CHECK_EQ(mrtq_vta_rq_plan_build(two, 2, 0, -128, 127, &o, &plan), MRTQ_EUNSUPPORTED, "per channel without MUL");
+  o.allow_pow2 = 1;
+  CHECK_EQ(mrtq_vta_rq_plan_build(two, 2, 0, -128, 127, &o, &plan), MRTQ_OK, "per channel POW2");
+  cfg = mrtq_vta_config_default();
+  CHECK_EQ(mrtq_vta_rq_param_rows(&plan, &cfg, two, 2, NULL), MRTQ_EINVAL, "NULL rows");
+  CHECK_EQ(mrtq_vta_rq_plan_build(&m, 1, 0, -128, 127, &o, &plan), MRTQ_OK, "per tensor POW2");
+  CHECK_EQ(mrtq_vta_rq_param_rows(&plan, &cfg, &m, 1, rows), MRTQ_EINVAL, "per-tensor plan has no rows");
+}
+
+/* ---- the ADD driver ---- */
+static void test_add_driver(void) {
+  static int8_t a[20001], b[20001], got[20001], want[20001];
+  static mrtq_vta_word words[4096];
+  static const size_t lens[] = {0, 1, 15, 16, 17, 1000, 8191, 8193, 16385, 20001};
+  static unsigned char big[3 << 17];
+  mrtq_vta_sim s;
+  size_t li, i;
+  int trial = 0, maxerr = 0;
+  cfg = mrtq_vta_config_default();
+  for (li = 0; li < sizeof lens / sizeof lens[0]; li++) {
+    int pi;
+    for (pi = 0; pi < 4; pi++, trial++) {
+      mrtq_vta_add_params p;
+      mrtq_vta_add_layout lay;
+      mrtq_vta_rq_plan plan;
+      size_t n = lens[li], ni = 0;
+      int rnd = (int)(th_rand32() & 1u);
+      double s1 = ldexp(1.0 + (double)(th_rand32() % 1000u) / 1000.0, -(int)th_range(3, 9));
+      double s2 = s1 * (0.25 + (double)(th_rand32() % 1000u) / 500.0);
+      double so = (s1 > s2 ? s1 : s2) * (0.5 + (double)(th_rand32() % 1000u) / 400.0);
+      int32_t z1 = (int32_t)th_range(-128, 127), z2 = (int32_t)th_range(-128, 127), zo = (int32_t)th_range(-128, 127);
+      memset(&lay, 0, sizeof lay);
+      s1 = (float)s1, s2 = (float)s2, so = (float)so; /* TFLite scales are float */
+      CHECK_EQ(mrtq_vta_add_params_init(s1, z1, s2, z2, so, zo, &p), MRTQ_OK, "params");
+      for (i = 0; i < n; i++) a[i] = (int8_t)th_range(-128, 127), b[i] = (int8_t)th_range(-128, 127);
+      if (n > 2) a[0] = -128, b[0] = -128, a[1] = 127, b[1] = 127;
+      CHECK_EQ(mrtq_vta_add_plan(&p, rnd, profiles[pi], &plan), MRTQ_OK, "plan");
+      CHECK_EQ(mrtq_vta_add_layout_of(&cfg, &plan, n, &lay), MRTQ_OK, "layout");
+      CHECK(lay.dram_bytes <= sizeof big && lay.insns <= 4096);
+      memset(big, 0xa5, sizeof big); /* sentinel: nothing may be written past the layout */
+      CHECK_EQ(mrtq_vta_sim_init(&s, &cfg, profiles[pi], scratch, sizeof scratch, big, lay.dram_bytes), MRTQ_OK, "init");
+      CHECK_EQ(mrtq_vta_add_run(&s, &p, rnd, a, b, n, got, words, 4096, &ni), MRTQ_OK, "run %zu: %s", n, s.error);
+      CHECK_EQ(ni, lay.insns, "instruction count");
+      for (i = lay.dram_bytes; i < sizeof big; i++)
+        if (big[i] != 0xa5) break;
+      CHECK_EQ(i, sizeof big, "DRAM past the layout untouched");
+      CHECK_EQ(mrtq_vta_add_ref(&p, rnd, a, b, n, want), MRTQ_OK, "ref");
+      for (i = 0; i < n; i++) {
+        /* the scheme once more from the scalar core */
+        int32_t y = mrtq_dequant_vta(a[i], z1, p.in1) + mrtq_dequant_vta(b[i], z2, p.in2);
+        int64_t q = (int64_t)(rnd ? mrtq_mul_q15_rndnu(y, p.out) : mrtq_mul_q15_vta(y, p.out)) + zo;
+        double real = (s1 * (a[i] - z1) + s2 * (b[i] - z2)) / so + zo;
+        int e;
+        q = q < -128 ? -128 : q > 127 ? 127 : q;
+        real = real < -128 ? -128 : real > 127 ? 127 : real;
+        CHECK_EQ(got[i], want[i], "n=%zu i=%zu a=%d b=%d", n, i, a[i], b[i]);
+        CHECK_EQ(want[i], q, "core i=%zu", i);
+        e = (int)fabs(floor(real + 0.5) - got[i]);
+        if (e > maxerr) maxerr = e;
+        add_compared++;
+      }
+    }
+  }
+  /* vs exact real arithmetic, on these scales: within 2 LSB (floor, host dequant roundings) */
+  CHECK(maxerr <= 2);
+  CHECK(add_compared > 150000);
+  printf("  ADD: %lld elements compared, 0 allowed mismatches; max |out - round(real)| = %d LSB\n", add_compared,
+         maxerr);
+  { /* instruction counts for one set of scales: s1 = 0.05, s2 = 0.02, s_out = 0.06 */
+    mrtq_vta_add_params p;
+    int rnd, pi;
+    CHECK_EQ(mrtq_vta_add_params_init(0.05f, 3, 0.02f, -7, 0.06f, -2, &p), MRTQ_OK, "params");
+    for (rnd = 0; rnd < 2; rnd++)
+      for (pi = 0; pi < 2; pi++) {
+        mrtq_vta_rq_plan plan;
+        mrtq_vta_add_layout l16, lbig;
+        CHECK_EQ(mrtq_vta_add_plan(&p, rnd, profiles[pi], &plan), MRTQ_OK, "plan");
+        CHECK_EQ(mrtq_vta_add_layout_of(&cfg, &plan, 16, &l16), MRTQ_OK, "layout");
+        CHECK_EQ(mrtq_vta_add_layout_of(&cfg, &plan, 20001, &lbig), MRTQ_OK, "layout");
+        printf("  ADD %s on %s: %d requant steps; %zu instructions for 16 elements, %zu for 20001 (%zu chunks)\n",
+               rnd ? "nudge" : "floor", pi ? "HLS" : "SIM", plan.nsteps, l16.insns, lbig.insns, lbig.chunks);
+      }
+  }
+}
+
+static void test_add_errors(void) {
+  mrtq_vta_add_params p;
+  mrtq_vta_sim s;
+  int8_t a[40] = {0}, b[40] = {0}, o[40];
+  mrtq_vta_word w[64];
+  cfg = mrtq_vta_config_default();
+  CHECK_EQ(mrtq_vta_add_params_init(0.0, 0, 0.1, 0, 0.1, 0, &p), MRTQ_EINVAL, "scale 0");
+  CHECK_EQ(mrtq_vta_add_params_init(NAN, 0, 0.1, 0, 0.1, 0, &p), MRTQ_EINVAL, "NaN");
+  CHECK_EQ(mrtq_vta_add_params_init(0.1, 0, 0.1, 0, INFINITY, 0, &p), MRTQ_EINVAL, "inf");
+  CHECK_EQ(mrtq_vta_add_params_init(0.1, 128, 0.1, 0, 0.1, 0, &p), MRTQ_EINVAL, "zp");
+  CHECK_EQ(mrtq_vta_add_params_init(0.1, 0, 0.1, 0, 0.1, 0, NULL), MRTQ_EINVAL, "NULL");
+  CHECK_EQ(mrtq_vta_add_params_init(0.1, 0, 0.05, 0, 0.1, 0, &p), MRTQ_OK, "ok");
+  CHECK_EQ(mrtq_vta_sim_init(&s, &cfg, MRTQ_VTA_PROFILE_SIM, scratch, sizeof scratch, dram, 200), MRTQ_OK, "init");
+  CHECK_EQ(mrtq_vta_add_run(&s, &p, 0, a, b, 40, o, w, 64, NULL), MRTQ_ERANGE, "DRAM too small");
+  CHECK_EQ(mrtq_vta_sim_init(&s, &cfg, MRTQ_VTA_PROFILE_SIM, scratch, sizeof scratch, dram, sizeof dram), MRTQ_OK, "init");
+  CHECK_EQ(mrtq_vta_add_run(&s, &p, 0, a, b, 40, o, w, 5, NULL), MRTQ_ERANGE, "program buffer too small");
+  CHECK_EQ(mrtq_vta_add_run(&s, &p, 0, NULL, b, 40, o, w, 64, NULL), MRTQ_EINVAL, "NULL input");
+  CHECK_EQ(mrtq_vta_add_run(&s, &p, 0, a, b, 40, o, w, 64, NULL), MRTQ_OK, "fits");
+}
+
+int main(void) {
+  TH_RUN(test_plans_per_tensor);
+  TH_RUN(test_plans_per_channel);
+  TH_RUN(test_delegate_sequence);
+  TH_RUN(test_plan_errors);
+  TH_RUN(test_add_driver);
+  TH_RUN(test_add_errors);
+  printf("  total: %lld plan lanes and %lld ADD elements compared\n", lanes_compared, add_compared);
+  return th_finish("test_vta_rq");
+}
