@@ -413,6 +413,56 @@ static void test_add_driver(void) {
   }
 }
 
+/* Other configurations: a small ACC (128 rows: 40 chunks of 32 vectors, so
+ * the two halves are reused 20 times each) and BATCH 2 (32 lanes per vector,
+ * 3 chunks). */
+static void test_add_configs(void) {
+  static int8_t a[20001], b[20001], got[20001], want[20001];
+  static mrtq_vta_word words[2048];
+  mrtq_vta_config cfgs[2];
+  int ci;
+  cfgs[0] = mrtq_vta_config_default();
+  cfgs[0].log_acc_buff_size = 13;
+  cfgs[1] = mrtq_vta_config_default();
+  cfgs[1].log_batch = 1;
+  for (ci = 0; ci < 2; ci++) {
+    int pi;
+    for (pi = 0; pi < 4; pi++) {
+      mrtq_vta_add_params p;
+      mrtq_vta_add_layout lay;
+      mrtq_vta_rq_plan plan;
+      mrtq_vta_sim s;
+      size_t n = ci ? 20001 - 16 * (size_t)pi : 20001 - (size_t)pi, i, ni = 0;
+      int rnd = pi & 1;
+      memset(&lay, 0, sizeof lay);
+      memset(&s, 0, sizeof s);
+      CHECK_EQ(mrtq_vta_add_params_init(0.031f, -3, 0.047f, 11, 0.05f, 4, &p), MRTQ_OK, "params");
+      for (i = 0; i < n; i++) a[i] = (int8_t)th_range(-128, 127), b[i] = (int8_t)th_range(-128, 127);
+      CHECK_EQ(mrtq_vta_add_plan(&p, rnd, profiles[pi], &plan), MRTQ_OK, "plan");
+      CHECK_EQ(mrtq_vta_add_layout_of(&cfgs[ci], &plan, n, &lay), MRTQ_OK, "layout");
+      CHECK_EQ(lay.chunks, ci ? 3 : 40, "chunks"); /* 626 vectors of 32 in 256-row chunks; 1251 of 16 in 32 */
+      CHECK(mrtq_vta_sim_scratch_bytes(&cfgs[ci]) <= sizeof scratch && lay.dram_bytes <= sizeof dram);
+      CHECK_EQ(mrtq_vta_sim_init(&s, &cfgs[ci], profiles[pi], scratch, sizeof scratch, dram, sizeof dram), MRTQ_OK,
+               "init");
+      CHECK_EQ(mrtq_vta_add_run(&s, &p, rnd, a, b, n, got, words, 2048, &ni), MRTQ_OK, "run: %s", s.error);
+      CHECK_EQ(ni, lay.insns, "instruction count");
+      CHECK_EQ(mrtq_vta_add_ref(&p, rnd, a, b, n, want), MRTQ_OK, "ref");
+      for (i = 0; i < n; i++) CHECK_EQ(got[i], want[i], "config %d i=%zu", ci, i);
+      add_compared += (long long)n;
+    }
+  }
+  cfgs[0].log_acc_buff_size = 3; /* no room for an ACC entry */
+  {
+    mrtq_vta_add_layout lay;
+    mrtq_vta_add_params p;
+    mrtq_vta_rq_plan plan;
+    CHECK_EQ(mrtq_vta_add_params_init(0.031f, -3, 0.047f, 11, 0.05f, 4, &p), MRTQ_OK, "params");
+    CHECK_EQ(mrtq_vta_add_plan(&p, 0, MRTQ_VTA_PROFILE_SIM, &plan), MRTQ_OK, "plan");
+    CHECK_EQ(mrtq_vta_add_layout_of(&cfgs[0], &plan, 100, &lay), MRTQ_EINVAL, "bad configuration");
+    CHECK_EQ(mrtq_vta_add_layout_of(NULL, &plan, 100, &lay), MRTQ_EINVAL, "NULL configuration");
+  }
+}
+
 static void test_add_errors(void) {
   mrtq_vta_add_params p;
   mrtq_vta_sim s;
@@ -439,6 +489,7 @@ int main(void) {
   TH_RUN(test_delegate_sequence);
   TH_RUN(test_plan_errors);
   TH_RUN(test_add_driver);
+  TH_RUN(test_add_configs);
   TH_RUN(test_add_errors);
   printf("  total: %lld plan lanes and %lld ADD elements compared\n", lanes_compared, add_compared);
   return th_finish("test_vta_rq");
