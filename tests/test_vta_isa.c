@@ -30,6 +30,10 @@ __extension__ typedef struct {
 __extension__ typedef struct {
   uint32_t dst : 11, src : 11, wgt : 10;
 } o_uop;
+/* a 128-row ACC (log_acc_buff_size 13): dst 7 bits, src max(7, 11) = 11 bits */
+__extension__ typedef struct {
+  uint32_t dst : 7, src : 11, wgt : 10;
+} o_uop_small_acc;
 
 static uint32_t rbits(int w) { return (uint32_t)(th_rand64() & (((uint64_t)1 << w) - 1u)); }
 
@@ -138,6 +142,21 @@ static void test_uops(void) {
     CHECK_EQ(mrtq_vta_uop_decode(&cfg, word, &back), MRTQ_OK, "uop decode");
     CHECK(back.dst == u.dst && back.src == u.src && back.wgt == u.wgt);
   }
+  cfg.log_acc_buff_size = 13;
+  for (r = 0; r < 20000; r++) {
+    mrtq_vta_uop u, back = {0, 0, 0};
+    o_uop_small_acc o;
+    uint32_t word = 0, ow;
+    memset(&o, 0, sizeof o); /* 28 of 32 bits are fields */
+    u.dst = rbits(7), u.src = rbits(11), u.wgt = rbits(10);
+    o.dst = u.dst, o.src = u.src, o.wgt = u.wgt;
+    memcpy(&ow, &o, 4);
+    CHECK_EQ(mrtq_vta_uop_encode(&cfg, &u, &word), MRTQ_OK, "uop");
+    CHECK_EQ(word, ow, "uop word, small ACC");
+    CHECK_EQ(mrtq_vta_uop_decode(&cfg, word, &back), MRTQ_OK, "uop decode");
+    CHECK(back.dst == u.dst && back.src == u.src && back.wgt == u.wgt);
+  }
+  cfg = mrtq_vta_config_default();
   {
     mrtq_vta_uop u = {2048, 0, 0};
     uint32_t word;

@@ -206,23 +206,30 @@ typedef struct mrtq_vta_uop {
   uint32_t dst, src, wgt;
 } mrtq_vta_uop;
 
-/* 32-bit micro-op: dst in bits [0, A), src in [A, 2A), wgt in [2A, 2A + W),
- * A = log2 ACC depth, W = log2 WGT depth (11, 11, 10 by default). Errors:
- * NULL/invalid configuration or 2A + W > 32 -> MRTQ_EINVAL; an index that does
- * not fit -> MRTQ_ERANGE. */
+/* 32-bit micro-op: dst in bits [0, A), src in [A, A + S), wgt in [A + S,
+ * A + S + W), A = log2 ACC depth, S = max(A, log2 INP depth) (src indexes INP
+ * for GEMM, ACC for ALU), W = log2 WGT depth (11, 11, 10 by default).
+ * Errors: NULL/invalid configuration or A + S + W > 32 -> MRTQ_EINVAL; an
+ * index that does not fit -> MRTQ_ERANGE. */
 MRTQ_API mrtq_status mrtq_vta_uop_encode(const mrtq_vta_config *cfg, const mrtq_vta_uop *u, uint32_t *out) {
   mrtq_vta_depths d;
-  if (!u || !out || mrtq_vta_depths_of(cfg, &d) != MRTQ_OK || 2 * d.acc + d.wgt > 32) return MRTQ_EINVAL;
-  if ((uint64_t)u->dst >> d.acc || (uint64_t)u->src >> d.acc || (uint64_t)u->wgt >> d.wgt) return MRTQ_ERANGE;
-  *out = (uint32_t)((uint64_t)u->dst | ((uint64_t)u->src << d.acc) | ((uint64_t)u->wgt << (2 * d.acc)));
+  int sw;
+  if (!u || !out || mrtq_vta_depths_of(cfg, &d) != MRTQ_OK) return MRTQ_EINVAL;
+  sw = d.acc > d.inp ? d.acc : d.inp;
+  if (d.acc + sw + d.wgt > 32) return MRTQ_EINVAL;
+  if ((uint64_t)u->dst >> d.acc || (uint64_t)u->src >> sw || (uint64_t)u->wgt >> d.wgt) return MRTQ_ERANGE;
+  *out = (uint32_t)((uint64_t)u->dst | ((uint64_t)u->src << d.acc) | ((uint64_t)u->wgt << (d.acc + sw)));
   return MRTQ_OK;
 }
 MRTQ_API mrtq_status mrtq_vta_uop_decode(const mrtq_vta_config *cfg, uint32_t in, mrtq_vta_uop *u) {
   mrtq_vta_depths d;
-  if (!u || mrtq_vta_depths_of(cfg, &d) != MRTQ_OK || 2 * d.acc + d.wgt > 32) return MRTQ_EINVAL;
+  int sw;
+  if (!u || mrtq_vta_depths_of(cfg, &d) != MRTQ_OK) return MRTQ_EINVAL;
+  sw = d.acc > d.inp ? d.acc : d.inp;
+  if (d.acc + sw + d.wgt > 32) return MRTQ_EINVAL;
   u->dst = in & (uint32_t)(((uint64_t)1 << d.acc) - 1u);
-  u->src = (in >> d.acc) & (uint32_t)(((uint64_t)1 << d.acc) - 1u);
-  u->wgt = (uint32_t)(((uint64_t)in >> (2 * d.acc)) & (((uint64_t)1 << d.wgt) - 1u));
+  u->src = (uint32_t)(((uint64_t)in >> d.acc) & (((uint64_t)1 << sw) - 1u));
+  u->wgt = (uint32_t)(((uint64_t)in >> (d.acc + sw)) & (((uint64_t)1 << d.wgt) - 1u));
   return MRTQ_OK;
 }
 
