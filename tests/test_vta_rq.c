@@ -36,8 +36,11 @@ typedef struct {
   int ok, r, k;
   int64_t m;
 } chan_t;
-/* r, M', k' per the doc; ok = 0 where the doc says MRTQ_ERANGE */
-static chan_t o_chan(int32_t M, int32_t s, int in_bits, int pow2, int per_channel, int nudge) {
+/* r, M', k' per the doc; ok = 0 where the doc says MRTQ_ERANGE; `mul`: the
+ * target multiplies, so a pre-shift is replaced by the exact two-half
+ * product where k' >= 16 (+1 for nudge) for every channel (checked per
+ * channel here; the per-channel test only uses shifts where all agree) */
+static chan_t o_chan(int32_t M, int32_t s, int in_bits, int pow2, int per_channel, int nudge, int mul) {
   chan_t c;
   int k = 15 - s;
   c.ok = 1;
@@ -53,6 +56,7 @@ static chan_t o_chan(int32_t M, int32_t s, int in_bits, int pow2, int per_channe
     c.r = in_bits - 32 + bitlen(m) > 0 ? in_bits - 32 + bitlen(m) : 0;
     c.k = k - u - c.r;
     if (c.k < 0) c.ok = 0;
+    if (mul && c.r > 0 && k - u >= 16 + nudge) c.r = 0, c.k = k - u, c.ok = 1; /* exact */
   }
   if (per_channel && c.k < (nudge ? 1 : 0)) c.ok = 0;
   return c;
@@ -163,7 +167,8 @@ static void test_plans_per_tensor(void) {
     qmin = u8 ? (int32_t)th_range(0, 20) : (int32_t)th_range(-128, -100);
     qmax = u8 ? (int32_t)th_range(230, 255) : (int32_t)th_range(100, 127);
     pow2 = o.allow_pow2 && (o.target == MRTQ_VTA_PROFILE_HLS || o.target == MRTQ_VTA_PROFILE_CHISEL);
-    c = o_chan(m.mult, m.shift, o.in_bits, pow2, 0, nudge);
+    c = o_chan(m.mult, m.shift, o.in_bits, pow2, 0, nudge,
+               o.target == MRTQ_VTA_PROFILE_SIM || o.target == MRTQ_VTA_PROFILE_OPENCL);
     st = mrtq_vta_rq_plan_build(&m, 1, zp, qmin, qmax, &o, &plan);
     CHECK_EQ(st, c.ok ? MRTQ_OK : MRTQ_ERANGE, "trial %d M=%d s=%d bits=%d pow2=%d", trial, m.mult, m.shift,
              o.in_bits, pow2);
@@ -216,7 +221,7 @@ static void test_plans_per_tensor(void) {
 static void test_plans_per_channel(void) {
   static int32_t x[ROWS_MAX * 16], rows[64 * 16];
   mrtq_vta_sim s;
-  int trial;
+  int trial, wides = 0;
   long long n = 0;
   cfg = mrtq_vta_config_default();
   for (trial = 0; trial < 200; trial++) {
@@ -225,20 +230,25 @@ static void test_plans_per_channel(void) {
     mrtq_mult m[48];
     size_t nch = (size_t)th_range(17, 48), ch, blocks = (nch + 15) / 16, per = 64 / ((nch + 15) / 16), j, l;
     int32_t zp = (int32_t)th_range(-20, 20);
-    int pow2 = trial % 3 == 2, nudge = (int)(th_rand32() & 1u), i;
+    int pow2 = trial % 3 == 2, nudge = (int)(th_rand32() & 1u), i, wide;
     mrtq_status st;
     o.target = pow2 ? profiles[th_rand32() % 4u] : (th_rand32() & 1u) ? MRTQ_VTA_PROFILE_SIM : MRTQ_VTA_PROFILE_OPENCL;
     o.rounding = nudge;
     o.allow_pow2 = pow2;
-    o.in_bits = (int)th_range(8, 20);
+    o.in_bits = (int)th_range(8, 32);
     for (ch = 0; ch < nch; ch++) m[ch].mult = rand_mult(), m[ch].shift = (int32_t)th_range(-15, -1);
     if (pow2 && (o.target == MRTQ_VTA_PROFILE_SIM || o.target == MRTQ_VTA_PROFILE_OPENCL)) o.allow_pow2 = 0, pow2 = 0;
     st = mrtq_vta_rq_plan_build(m, nch, zp, -128, 127, &o, &plan);
-    if (o.in_bits > 17 && !pow2) { /* pre-shift r = in_bits - 17 may leave a shift < 1 for nudge: skip those */
+    wide = 0;
+    if (o.in_bits > 17 && !pow2) { /* exact two-half product if every channel's shift allows, else pre-shift */
       int bad = 0;
-      for (ch = 0; ch < nch; ch++) bad |= !o_chan(m[ch].mult, m[ch].shift, o.in_bits, 0, 1, nudge).ok;
+      wide = 1;
+      for (ch = 0; ch < nch; ch++) wide &= 15 - m[ch].shift >= 16 + nudge;
+      for (ch = 0; ch < nch; ch++) bad |= !o_chan(m[ch].mult, m[ch].shift, o.in_bits, 0, 1, nudge, wide).ok;
       CHECK_EQ(st, bad ? MRTQ_ERANGE : MRTQ_OK, "per-channel status");
       if (bad) continue;
+      if (st == MRTQ_OK) CHECK_EQ(plan.wide, wide, "wide");
+      wides += wide;
     }
     CHECK_EQ(st, MRTQ_OK, "per-channel plan, trial %d", trial);
     if (st != MRTQ_OK) continue;
@@ -254,7 +264,7 @@ static void test_plans_per_channel(void) {
           size_t e = (j * per + (size_t)i) * 16 + l, c = j * 16 + l;
           int32_t want;
           if (c >= nch) continue; /* padding channels: multiplier 0 */
-          want = o_value(o_chan(m[c].mult, m[c].shift, o.in_bits, pow2, 1, nudge), nudge, zp, -128, 127, x[e]);
+          want = o_value(o_chan(m[c].mult, m[c].shift, o.in_bits, pow2, 1, nudge, wide), nudge, zp, -128, 127, x[e]);
           CHECK_EQ(s.acc[e], want, "trial %d channel %zu x=%d", trial, c, x[e]);
           CHECK_EQ(mrtq_vta_rq_ref(&plan, m[c], x[e]), want, "formula");
           {
@@ -263,7 +273,7 @@ static void test_plans_per_channel(void) {
             for (q = 0; q < plan.nparams; q++) pv[q] = rows[(j * (size_t)plan.nparams + (size_t)q) * 16 + l];
             CHECK_EQ(mrtq_vta_rq_steps_eval(&plan, x[e], pv), want, "interpreter");
           }
-          if (!pow2 && o.in_bits <= 17) {
+          if (!pow2 && (o.in_bits <= 17 || wide) && (nudge || llabs((long long)x[e] * m[c].mult) <= INT32_MAX)) {
             int64_t y = (int64_t)(nudge ? mrtq_mul_q15_rndnu(x[e], m[c]) : mrtq_mul_q15_vta(x[e], m[c])) + zp;
             CHECK_EQ(want, y < -128 ? -128 : y > 127 ? 127 : y, "core");
           }
@@ -271,8 +281,8 @@ static void test_plans_per_channel(void) {
         }
   }
   lanes_compared += n;
-  CHECK(n > 100000);
-  printf("  per channel: %lld lanes compared\n", n);
+  CHECK(n > 100000 && wides > 10);
+  printf("  per channel: %lld lanes compared, %d plans with the exact two-half product\n", n, wides);
 }
 
 /* The delegate's exact sequence (alkali-csd-fw vta-delegate-ops.cpp, aluAdd):

@@ -676,6 +676,7 @@ enum { MRTQ_VTA_OPND_IMM = 0, MRTQ_VTA_OPND_COPY = 1, MRTQ_VTA_OPND_PARAM = 2 };
 typedef struct mrtq_vta_step {
   int kind, alu_opcode, operand;
   int32_t imm; /* immediate (16-bit signed), or parameter row index */
+  int on_copy; /* the destination is the scratch rows (and OPND_COPY then names the data rows) */
 } mrtq_vta_step;
 
 #define MRTQ_VTA_MAX_STEPS 64
@@ -705,6 +706,7 @@ typedef struct mrtq_vta_rq_plan {
   int per_channel;     /* 1: multipliers and shifts come from parameter rows */
   int nparams;         /* parameter rows per channel block */
   int pre_shift;       /* r: floor shift before the multiply, so the product fits 32 bits */
+  int wide;            /* 1: the exact product in two halves instead of a pre-shift (see below) */
   int32_t mult;        /* per tensor: the multiplier applied (M'), 1 for POW2 */
   int shift;           /* per tensor: the shift after the multiply (k'), negative = left */
   int32_t zp, qmin, qmax;
@@ -717,8 +719,8 @@ MRTQ_API int mrtq__vta_has_mul(mrtq_vta_profile t) { return t == MRTQ_VTA_PROFIL
 /* The per-channel quantities of a plan for multiplier m: pre-shift r, applied
  * multiplier M' and shift k' (k' < 0: left). MRTQ_ERANGE when the plan cannot
  * carry m exactly as documented. */
-MRTQ_API mrtq_status mrtq__vta_rq_chan(const mrtq_vta_rq_opts *o, int method, int per_channel, mrtq_mult m, int *r,
-                                       int32_t *mp, int *kp) {
+MRTQ_API mrtq_status mrtq__vta_rq_chan(const mrtq_vta_rq_opts *o, int method, int per_channel, int wide, mrtq_mult m,
+                                       int *r, int32_t *mp, int *kp) {
   int64_t k = (int64_t)15 - m.shift;
   int b = o->in_bits;
   if (o->delegate) { /* as the delegate: no pre-shift, shift as given (any sign) */
@@ -736,20 +738,23 @@ MRTQ_API mrtq_status mrtq__vta_rq_chan(const mrtq_vta_rq_opts *o, int method, in
     int u = 0, rr = 0;
     if (!per_channel)
       while (!(mm & 1) && u < k) mm >>= 1, u++; /* fold trailing zeros into the shift: exact */
-    while (b - 1 - rr > 0 && ((int64_t)mm << (b - 1 - rr)) >= ((int64_t)1 << 31)) rr++;
+    while (!wide && b - 1 - rr > 0 && ((int64_t)mm << (b - 1 - rr)) >= ((int64_t)1 << 31)) rr++;
     *r = rr, *mp = mm, *kp = (int)(k - u - rr);
-    if (*kp < 0) return MRTQ_ERANGE;
+    if (*kp < (wide ? 16 + (o->rounding == MRTQ_VTA_ROUND_NUDGE) : 0)) return MRTQ_ERANGE;
   }
   if (per_channel && *kp < (o->rounding == MRTQ_VTA_ROUND_NUDGE ? 1 : 0)) return MRTQ_ERANGE;
   return MRTQ_OK;
 }
 
-MRTQ_API void mrtq__vta_step(mrtq_vta_rq_plan *p, int kind, int op, int operand, int32_t imm) {
+MRTQ_API void mrtq__vta_step_on(mrtq_vta_rq_plan *p, int on_copy, int kind, int op, int operand, int32_t imm) {
   if (p->nsteps < MRTQ_VTA_MAX_STEPS) {
     mrtq_vta_step *s = &p->step[p->nsteps];
-    s->kind = kind, s->alu_opcode = op, s->operand = operand, s->imm = imm;
+    s->kind = kind, s->alu_opcode = op, s->operand = operand, s->imm = imm, s->on_copy = on_copy;
   }
   p->nsteps++;
+}
+MRTQ_API void mrtq__vta_step(mrtq_vta_rq_plan *p, int kind, int op, int operand, int32_t imm) {
+  mrtq__vta_step_on(p, 0, kind, op, operand, imm);
 }
 
 /* SHR by an immediate amount, split so that the HLS core reads every piece
@@ -777,9 +782,13 @@ MRTQ_API void mrtq__vta_shr_imm(mrtq_vta_rq_plan *p, int amount) {
  * leave int32 for a b-bit accumulator: r = smallest with 2^(b-1-r) * M < 2^31),
  * the multiply (MUL M', or SAVE + SHR/ADD steps for the binary digits of M',
  * or nothing for POW2), the shift (floor: SHR k'; nudge: SHR k'-1, ADD 1,
- * SHR 1), then ADD zp (which cannot wrap), MIN qmax, MAX qmin. Per tensor, trailing zero bits of M
- * are folded into the shift (exact). `delegate` reproduces the VTA TFLite
- * delegate's five instructions for any {mult, shift} (wrapping as it does).
+ * SHR 1), then ADD zp (which cannot wrap), MIN qmax, MAX qmin. Per tensor,
+ * trailing zero bits of M are folded into the shift (exact). On a target with
+ * MUL, when a pre-shift would be needed but every k' >= 16 (17 for nudge), the
+ * plan instead forms the exact floor(x M / 2^16) from two halves of x
+ * (plan->wide: 11 more ALU steps and the scratch rows), losing nothing for any
+ * 32-bit x. `delegate` reproduces the VTA TFLite delegate's five instructions
+ * for any {mult, shift} (wrapping as it does).
  *
  * Targets without MUL (HLS, Chisel) use the binary shift-add form per tensor,
  * or, when allow_pow2 is set, the nearest power of two (the method is reported
@@ -812,14 +821,50 @@ MRTQ_API mrtq_status mrtq_vta_rq_plan_build(const mrtq_mult *m, size_t nch, int3
   for (c = 0; c < nch; c++) { /* every channel must be carried */
     int r, k;
     int32_t mm;
-    mrtq_status st = mrtq__vta_rq_chan(o, p.method, p.per_channel, m[c], &r, &mm, &k);
+    mrtq_status st = mrtq__vta_rq_chan(o, p.method, p.per_channel, 0, m[c], &r, &mm, &k);
     if (st != MRTQ_OK) return st;
     if (c == 0) p.pre_shift = r, p.mult = mm, p.shift = k;
     if (r != p.pre_shift) return MRTQ_ERANGE; /* per channel r only depends on the accumulator */
   }
+  if (!o->delegate && p.method == MRTQ_VTA_BY_MUL && p.pre_shift > 0) { /* exact instead, where the shift allows */
+    int ok = 1;
+    for (c = 0; c < nch && ok; c++) {
+      int r, k;
+      int32_t mm;
+      ok = mrtq__vta_rq_chan(o, p.method, p.per_channel, 1, m[c], &r, &mm, &k) == MRTQ_OK;
+      if (ok && c == 0) p.pre_shift = 0, p.mult = mm, p.shift = k;
+    }
+    p.wide = ok;
+    if (!ok) mrtq__vta_rq_chan(o, p.method, p.per_channel, 0, m[0], &p.pre_shift, &p.mult, &p.shift);
+  }
   if (o->delegate) {
     mrtq__vta_step(&p, MRTQ_VTA_STEP_ALU, MRTQ_VTA_ALU_MUL, MRTQ_VTA_OPND_IMM, p.mult);
     mrtq__vta_step(&p, MRTQ_VTA_STEP_ALU, MRTQ_VTA_ALU_SHR, MRTQ_VTA_OPND_IMM, p.shift);
+  } else if (p.wide) {
+    /* x = xh 2^16 + xl with xh = floor((x + 2^15) / 2^16), xl in [-2^15, 2^15)
+     * (the sign-extended low half); then floor(x M / 2^16) = xh M +
+     * floor(xl M / 2^16) exactly, every partial within int32. */
+    int opnd = p.per_channel ? MRTQ_VTA_OPND_PARAM : MRTQ_VTA_OPND_IMM;
+    int32_t mv = p.per_channel ? p.nparams++ : p.mult;
+    mrtq__vta_step(&p, MRTQ_VTA_STEP_SAVE, 0, MRTQ_VTA_OPND_IMM, 0);
+    mrtq__vta_shr_imm(&p, 1);
+    mrtq__vta_step(&p, MRTQ_VTA_STEP_ALU, MRTQ_VTA_ALU_ADD, MRTQ_VTA_OPND_IMM, 16384);
+    mrtq__vta_shr_imm(&p, 15);
+    mrtq__vta_step(&p, MRTQ_VTA_STEP_ALU, MRTQ_VTA_ALU_MUL, opnd, mv);
+    mrtq__vta_step_on(&p, 1, MRTQ_VTA_STEP_ALU, MRTQ_VTA_ALU_SHR, MRTQ_VTA_OPND_IMM, -16);
+    mrtq__vta_step_on(&p, 1, MRTQ_VTA_STEP_ALU, MRTQ_VTA_ALU_SHR, MRTQ_VTA_OPND_IMM, 16);
+    mrtq__vta_step_on(&p, 1, MRTQ_VTA_STEP_ALU, MRTQ_VTA_ALU_MUL, opnd, mv);
+    mrtq__vta_step_on(&p, 1, MRTQ_VTA_STEP_ALU, MRTQ_VTA_ALU_SHR, MRTQ_VTA_OPND_IMM, 16);
+    mrtq__vta_step(&p, MRTQ_VTA_STEP_ALU, MRTQ_VTA_ALU_ADD, MRTQ_VTA_OPND_COPY, 0);
+    if (p.per_channel) {
+      mrtq__vta_step(&p, MRTQ_VTA_STEP_ALU, MRTQ_VTA_ALU_SHR, MRTQ_VTA_OPND_PARAM, p.nparams++);
+    } else {
+      mrtq__vta_shr_imm(&p, p.shift - 16 - (o->rounding == MRTQ_VTA_ROUND_NUDGE));
+    }
+    if (o->rounding == MRTQ_VTA_ROUND_NUDGE) {
+      mrtq__vta_step(&p, MRTQ_VTA_STEP_ALU, MRTQ_VTA_ALU_ADD, MRTQ_VTA_OPND_IMM, 1);
+      mrtq__vta_shr_imm(&p, 1);
+    }
   } else {
     mrtq__vta_shr_imm(&p, p.pre_shift);
     if (p.per_channel) {
@@ -892,8 +937,10 @@ MRTQ_API mrtq_status mrtq_vta_rq_param_rows(const mrtq_vta_rq_plan *plan, const 
       int32_t *row = rows + j * (size_t)plan->nparams * lanes + l;
       int r = 0, k = 0, q = 0;
       int32_t mm = 0;
-      if (c < nch && mrtq__vta_rq_chan(&plan->opts, plan->method, 1, m[c], &r, &mm, &k) != MRTQ_OK) return MRTQ_ERANGE;
+      if (c < nch && mrtq__vta_rq_chan(&plan->opts, plan->method, 1, plan->wide, m[c], &r, &mm, &k) != MRTQ_OK)
+        return MRTQ_ERANGE;
       if (c < nch && plan->opts.rounding == MRTQ_VTA_ROUND_NUDGE) k -= 1;
+      if (c < nch && plan->wide) k -= 16;
       if (plan->method == MRTQ_VTA_BY_MUL) row[(size_t)q++ * lanes] = mm;
       if (plan->opts.target == MRTQ_VTA_PROFILE_HLS) {
         row[(size_t)q++ * lanes] = k < 15 ? k : 15;
@@ -917,16 +964,18 @@ MRTQ_API int32_t mrtq_vta_rq_steps_eval(const mrtq_vta_rq_plan *plan, int32_t x,
     const mrtq_vta_step *s = &plan->step[i];
     int32_t b = s->operand == MRTQ_VTA_OPND_IMM ? s->imm : s->operand == MRTQ_VTA_OPND_COPY ? copy
                                                                                             : (params ? params[s->imm] : 0);
+    int32_t *d = s->on_copy ? &copy : &a;
     if (s->kind == MRTQ_VTA_STEP_SAVE) {
       copy = a;
       continue;
     }
+    if (s->on_copy && s->operand == MRTQ_VTA_OPND_COPY) b = a;
     switch (s->alu_opcode) {
-      case MRTQ_VTA_ALU_MIN: a = a < b ? a : b; break;
-      case MRTQ_VTA_ALU_MAX: a = a > b ? a : b; break;
-      case MRTQ_VTA_ALU_ADD: a = mrtq__wrap32((uint32_t)a + (uint32_t)b); break;
-      case MRTQ_VTA_ALU_SHR: a = mrtq__vta_shr(a, b, hls); break;
-      default: a = mrtq__wrap32((uint32_t)a * (uint32_t)b); break;
+      case MRTQ_VTA_ALU_MIN: *d = *d < b ? *d : b; break;
+      case MRTQ_VTA_ALU_MAX: *d = *d > b ? *d : b; break;
+      case MRTQ_VTA_ALU_ADD: *d = mrtq__wrap32((uint32_t)*d + (uint32_t)b); break;
+      case MRTQ_VTA_ALU_SHR: *d = mrtq__vta_shr(*d, b, hls); break;
+      default: *d = mrtq__wrap32((uint32_t)*d * (uint32_t)b); break;
     }
   }
   return a;
@@ -953,7 +1002,7 @@ MRTQ_API int32_t mrtq_vta_rq_ref(const mrtq_vta_rq_plan *plan, mrtq_mult m, int3
     return t > plan->qmin ? t : plan->qmin;
   }
   if (plan->per_channel) {
-    if (mrtq__vta_rq_chan(&plan->opts, plan->method, 1, m, &r, &mm, &k) != MRTQ_OK) return 0;
+    if (mrtq__vta_rq_chan(&plan->opts, plan->method, 1, plan->wide, m, &r, &mm, &k) != MRTQ_OK) return 0;
   } else {
     r = plan->pre_shift, mm = plan->mult, k = plan->shift;
   }
@@ -1079,11 +1128,12 @@ MRTQ_API size_t mrtq_vta_emit_rq(mrtq_vta_prog *p, const mrtq_vta_rq_plan *plan,
       }
     } else {
       mrtq_vta_insn in;
-      uint32_t src = s->operand == MRTQ_VTA_OPND_COPY ? copy : s->operand == MRTQ_VTA_OPND_PARAM ? param + (uint32_t)s->imm : 0;
+      uint32_t to = s->on_copy ? copy : dst, other = s->on_copy ? dst : copy;
+      uint32_t src = s->operand == MRTQ_VTA_OPND_COPY ? other : s->operand == MRTQ_VTA_OPND_PARAM ? param + (uint32_t)s->imm : 0;
       memset(&in, 0, sizeof in);
       in.opcode = MRTQ_VTA_ALU, in.iter_out = rows, in.iter_in = 1, in.dst_factor_out = 1;
       in.src_factor_out = s->operand == MRTQ_VTA_OPND_COPY ? 1 : 0;
-      in.uop_bgn = mrtq_vta_prog_uop(p, dst, src, 0), in.uop_end = in.uop_bgn + 1;
+      in.uop_bgn = mrtq_vta_prog_uop(p, to, src, 0), in.uop_end = in.uop_bgn + 1;
       in.alu_opcode = (uint32_t)s->alu_opcode;
       in.use_imm = s->operand == MRTQ_VTA_OPND_IMM;
       in.imm = in.use_imm ? s->imm : 0;
@@ -1295,6 +1345,483 @@ MRTQ_API mrtq_status mrtq_vta_add_run(mrtq_vta_sim *sim, const mrtq_vta_add_para
   if (st != MRTQ_OK) return st;
   if (ninsn) *ninsn = prog.n;
   for (i = 0; i < n; i++) out[i] = (int8_t)sim->dram[l.out_off + i];
+  return MRTQ_OK;
+}
+
+/* ==== CONV2D on VTA ====
+ * A quantized 2-D convolution (groups 1) mapped onto GEMM + ALU, following the
+ * seed's loop nest: per batch block and output-channel block, the block's
+ * weights go to WGT SRAM and its bias and requant parameters to ACC; per output
+ * row, the ACC row set is reset, the input rows it needs (every input-channel
+ * block, kernel rows only) are loaded into INP, one GEMM instruction runs the
+ * micro-op loops (kernel rows x columns, over output columns and input-channel
+ * blocks), then the ALU epilogue (bias, requant plan) and a STORE.
+ *
+ * Zero points: the host packs X' = X (int8) or X - 128 (uint8) with the
+ * spatial padding filled by the zero point zx' (so padded positions are real
+ * zeros), and W' = W - zw (which must fit int8). Then
+ *   sum (X - zx)(W - zw) = sum X' W' - zx' sum W'_o,
+ * and the last term is a per-channel constant folded into the bias row. */
+
+enum { MRTQ_VTA_NCHW = 0, MRTQ_VTA_NHWC = 1 }; /* activations; weights OIHW / OHWI alike */
+
+typedef struct mrtq_vta_conv_shape {
+  size_t n, c, h, w;        /* input */
+  size_t o, kh, kw;         /* output channels, kernel */
+  size_t stride_h, stride_w, pad_h, pad_w, dil_h, dil_w;
+} mrtq_vta_conv_shape;
+
+typedef struct mrtq_vta_conv_quant {
+  int x_unsigned, w_unsigned; /* uint8 activations / weights */
+  int32_t zx, zw;             /* zero points (per tensor) */
+  const int32_t *bias;        /* o int32 values, or NULL */
+  const mrtq_mult *m;         /* Q15 multipliers: 1 (per tensor) or o (per channel) */
+  size_t nm;                  /* 1 or o */
+  int32_t zp, qmin, qmax;     /* output zero point and bounds (8-bit) */
+  int rounding;               /* MRTQ_VTA_ROUND_FLOOR / _NUDGE */
+} mrtq_vta_conv_quant;
+
+/* Everything the driver decided for a layer, and what it will cost. */
+typedef struct mrtq_vta_conv_plan {
+  mrtq_vta_conv_shape s;
+  size_t ho, wo, hp, wp;              /* output size; padded input size */
+  size_t nb, cb, ob;                  /* batch, input-channel, output-channel blocks */
+  size_t k;                           /* reduction length c * kh * kw */
+  size_t inp_half, inp_bufs, acc_sets; /* INP entries per buffer; buffers (1 or 2); ACC row sets (1 or 2) */
+  size_t wgt_entries, param_rows;     /* WGT entries per output block; ACC rows of bias + plan parameters */
+  size_t x_bytes, w_bytes, p_bytes, y_bytes; /* packed DRAM sizes */
+  size_t x_off, w_off, p_off, y_off, dram_bytes; /* DRAM layout (bytes; micro-ops at 0) */
+  size_t insns, uops;                 /* program size */
+  uint64_t load_bytes[6], store_bytes, gemm_ops, alu_ops; /* cost estimate (equal to the simulator's counters) */
+  int in_bits;                        /* precision of the value requantized */
+  mrtq_vta_rq_plan rq;
+  char why[160];                      /* why a layer does not fit, with the smallest SRAM sizes that would */
+} mrtq_vta_conv_plan;
+
+MRTQ_API int mrtq__vta_log2_ceil(uint64_t v) {
+  int k = 0;
+  while (((uint64_t)1 << k) < v && k < 63) k++;
+  return k;
+}
+
+/* Plan a layer. Errors: NULL, a zero dimension, stride or dilation 0, a kernel
+ * larger than the padded input -> MRTQ_EINVAL (MRTQ_ESHAPE for the shape
+ * ones); zero points outside the operand type, a weight W - zw outside int8,
+ * a requant the plan builder refuses -> its status; a sum that could overflow
+ * int32 -> MRTQ_EOVERFLOW; a layer whose tiles do not fit the configured SRAMs
+ * or instruction fields -> MRTQ_ERANGE with plan->why naming the smallest
+ * log2 SRAM sizes that would fit; a configuration other than 8-bit data and
+ * 32-bit accumulators -> MRTQ_EUNSUPPORTED. */
+MRTQ_API mrtq_status mrtq_vta_conv_plan_build(const mrtq_vta_config *cfg, mrtq_vta_profile target,
+                                              const mrtq_vta_conv_shape *s, const mrtq_vta_conv_quant *q,
+                                              const int8_t *w_any, mrtq_vta_conv_plan *plan) {
+  mrtq_vta_conv_plan p;
+  mrtq_vta_depths d;
+  mrtq_vta_rq_opts o = mrtq_vta_rq_opts_default();
+  size_t bo, bi, batch, rows, i, nsave = 0, extra;
+  uint64_t bound, wmax;
+  mrtq__buf b;
+  mrtq_status st;
+  if (!cfg || !s || !q || !plan || !q->m || (q->nm != 1 && q->nm != s->o)) return MRTQ_EINVAL;
+  if (mrtq_vta_depths_of(cfg, &d) != MRTQ_OK) return MRTQ_EINVAL;
+  if (mrtq_vta_sim_scratch_bytes(cfg) == 0) return MRTQ_EUNSUPPORTED;
+  if (!s->n || !s->c || !s->h || !s->w || !s->o || !s->kh || !s->kw || !s->stride_h || !s->stride_w || !s->dil_h ||
+      !s->dil_w || s->h > 65535 || s->w > 65535 || s->c > 65535 || s->o > 65535 || s->n > 65535 || s->kh > 255 ||
+      s->kw > 255 || s->pad_h > 255 || s->pad_w > 255 || s->stride_h > 255 || s->stride_w > 255 || s->dil_h > 255 ||
+      s->dil_w > 255)
+    return MRTQ_ESHAPE;
+  memset(&p, 0, sizeof p);
+  p.s = *s;
+  p.hp = s->h + 2 * s->pad_h, p.wp = s->w + 2 * s->pad_w;
+  if ((s->kh - 1) * s->dil_h + 1 > p.hp || (s->kw - 1) * s->dil_w + 1 > p.wp) return MRTQ_ESHAPE;
+  p.ho = (p.hp - (s->kh - 1) * s->dil_h - 1) / s->stride_h + 1;
+  p.wo = (p.wp - (s->kw - 1) * s->dil_w - 1) / s->stride_w + 1;
+  if ((q->x_unsigned ? q->zx < 0 || q->zx > 255 : q->zx < -128 || q->zx > 127) ||
+      (q->w_unsigned ? q->zw < 0 || q->zw > 255 : q->zw < -128 || q->zw > 127))
+    return MRTQ_EINVAL;
+  batch = (size_t)1 << cfg->log_batch, bi = (size_t)1 << cfg->log_block_in, bo = (size_t)1 << cfg->log_block_out;
+  p.nb = (s->n + batch - 1) / batch, p.cb = (s->c + bi - 1) / bi, p.ob = (s->o + bo - 1) / bo;
+  p.k = s->c * s->kh * s->kw;
+  /* the weights must be representable as W - zw in int8 (checked on the data when given) */
+  wmax = 0;
+  if (w_any) {
+    size_t nw = s->o * s->c * s->kh * s->kw;
+    for (i = 0; i < nw; i++) {
+      int32_t v = (q->w_unsigned ? (int32_t)(uint8_t)w_any[i] : (int32_t)w_any[i]) - q->zw;
+      if (v < -128 || v > 127) return MRTQ_ERANGE;
+      if ((uint64_t)(v < 0 ? -v : v) > wmax) wmax = (uint64_t)(v < 0 ? -v : v);
+    }
+  } else {
+    wmax = 128;
+  }
+  /* |y| <= K * 255 * max|W'| + |bias| (the folded bias term included) */
+  bound = (uint64_t)p.k * 255u * wmax;
+  {
+    uint64_t bmax = 0;
+    if (q->bias)
+      for (i = 0; i < s->o; i++) {
+        uint64_t v = q->bias[i] < 0 ? (uint64_t)0 - (uint64_t)(int64_t)q->bias[i] : (uint64_t)q->bias[i];
+        if (v > bmax) bmax = v;
+      }
+    bound += bmax + (uint64_t)p.k * 128u * 256u; /* + |zx' sum W'| <= K * 256 * 128 */
+  }
+  if (bound >= ((uint64_t)1 << 31)) return MRTQ_EOVERFLOW;
+  p.in_bits = mrtq__vta_log2_ceil(bound + 1) + 1;
+  /* the requant plan (per tensor or per channel) */
+  o.target = target;
+  o.rounding = q->rounding;
+  o.in_bits = p.in_bits;
+  o.allow_pow2 = 0;
+  st = mrtq_vta_rq_plan_build(q->m, q->nm, q->zp, q->qmin, q->qmax, &o, &p.rq);
+  if (st != MRTQ_OK) return st;
+  /* tiles */
+  p.inp_half = p.cb * s->kh * p.wp;
+  p.wgt_entries = p.cb * s->kh * s->kw;
+  p.param_rows = 1 + (size_t)p.rq.nparams;
+  for (i = 0; i < (size_t)p.rq.nsteps; i++) nsave += p.rq.step[i].kind == MRTQ_VTA_STEP_SAVE;
+  rows = (size_t)1 << d.acc;
+  extra = p.param_rows + (nsave ? p.wo : 0); /* parameters, and scratch rows for a shift-add multiply */
+  p.inp_bufs = 2 * p.inp_half <= ((size_t)1 << d.inp) ? 2 : 1;
+  p.acc_sets = 2 * p.wo + extra <= rows ? 2 : 1;
+  p.uops = p.inp_bufs * p.acc_sets * s->kh * s->kw + p.acc_sets * (6 + 2 * (size_t)p.rq.nparams);
+  b.p = p.why, b.cap = sizeof p.why, b.len = 0;
+  if (p.inp_half > ((size_t)1 << d.inp) || p.wgt_entries > ((size_t)1 << d.wgt) || p.wo + extra > rows ||
+      p.uops > ((size_t)1 << d.uop) || p.wo > 16383 || p.cb > 16383 || s->kh * p.wp >= ((size_t)1 << d.inp) ||
+      s->stride_w >= ((size_t)1 << d.inp) || s->kh * s->kw >= ((size_t)1 << d.wgt) || s->dil_h * p.wp > 65535) {
+    /* smallest log2 byte sizes: INP and WGT entries of batch * block_in (block_out * block_in) bytes,
+     * ACC rows of 4 * batch * block_out bytes, micro-ops of 4 bytes */
+    int li = mrtq__vta_log2_ceil((uint64_t)p.inp_half * batch * bi);
+    int lw = mrtq__vta_log2_ceil((uint64_t)p.wgt_entries * bo * bi);
+    int la = mrtq__vta_log2_ceil((uint64_t)(p.wo + extra) * 4u * batch * bo);
+    int lu = mrtq__vta_log2_ceil((uint64_t)(s->kh * s->kw + 6 + 2 * (size_t)p.rq.nparams) * 4u);
+    mrtq__put(&b, "layer does not fit: needs at least log_inp_buff_size ");
+    mrtq__put_int(&b, li > cfg->log_inp_buff_size ? li : cfg->log_inp_buff_size);
+    mrtq__put(&b, ", log_wgt_buff_size ");
+    mrtq__put_int(&b, lw > cfg->log_wgt_buff_size ? lw : cfg->log_wgt_buff_size);
+    mrtq__put(&b, ", log_acc_buff_size ");
+    mrtq__put_int(&b, la > cfg->log_acc_buff_size ? la : cfg->log_acc_buff_size);
+    mrtq__put(&b, ", log_uop_buff_size ");
+    mrtq__put_int(&b, lu > cfg->log_uop_buff_size ? lu : cfg->log_uop_buff_size);
+    p.why[b.len < sizeof p.why ? b.len : sizeof p.why - 1] = 0;
+    *plan = p;
+    return MRTQ_ERANGE;
+  }
+  /* DRAM layout: micro-ops, input [nb][cb][hp][wp][batch][bi], weights [ob][cb][kh][kw][bo][bi],
+   * parameter rows [ob][param_rows][batch][bo] int32, output [nb][ob][ho][wo][batch][bo] */
+  {
+    size_t eb_acc = 4 * batch * bo, al = eb_acc > bo * bi ? eb_acc : bo * bi, u = (p.uops * 4 + al - 1) / al * al;
+    while (u % (batch * bi) || u % (bo * bi) || u % eb_acc || u % (batch * bo)) u += al; /* element-aligned */
+    p.x_bytes = p.nb * p.cb * p.hp * p.wp * batch * bi;
+    p.w_bytes = p.ob * p.wgt_entries * bo * bi;
+    p.p_bytes = p.ob * p.param_rows * eb_acc;
+    p.y_bytes = p.nb * p.ob * p.ho * p.wo * batch * bo;
+    p.x_off = u;
+    p.w_off = (p.x_off + p.x_bytes + al - 1) / al * al;
+    p.p_off = (p.w_off + p.w_bytes + al - 1) / al * al;
+    p.y_off = (p.p_off + p.p_bytes + al - 1) / al * al;
+    p.dram_bytes = p.y_off + p.y_bytes;
+    if ((uint64_t)p.dram_bytes > 0xffffffffu) return MRTQ_ERANGE; /* DRAM addresses are 32-bit element indices */
+  }
+  /* program size and cost */
+  {
+    size_t blocks = p.nb * p.ob, per_row = 1 + 1 + p.cb + 1 + (size_t)p.rq.nsteps + nsave + 1; /* reset, GEMM, loads, bias, plan, store */
+    size_t drains = (p.ho < p.inp_bufs ? p.ho : p.inp_bufs) + (p.ho < p.acc_sets ? p.ho : p.acc_sets);
+    p.insns = 1 + blocks * (2 + p.ho * per_row + drains) + 1;
+    p.load_bytes[MRTQ_VTA_MEM_UOP] = (uint64_t)p.uops * 4u; /* at most: the table after deduplication */
+    p.load_bytes[MRTQ_VTA_MEM_WGT] = (uint64_t)blocks * p.wgt_entries * bo * bi;
+    p.load_bytes[MRTQ_VTA_MEM_ACC] = (uint64_t)blocks * p.param_rows * 4u * batch * bo;
+    p.load_bytes[MRTQ_VTA_MEM_INP] = (uint64_t)blocks * p.ho * p.cb * s->kh * p.wp * batch * bi;
+    p.store_bytes = (uint64_t)blocks * p.ho * p.wo * batch * bo;
+    p.gemm_ops = (uint64_t)blocks * p.ho * p.wo * p.cb * s->kh * s->kw;
+    p.alu_ops = (uint64_t)blocks * p.ho * p.wo * (1u + (uint64_t)p.rq.nsteps);
+  }
+  *plan = p;
+  return MRTQ_OK;
+}
+
+/* The packed input: x (n*c*h*w values, NCHW or NHWC; int8 or uint8 per
+ * q->x_unsigned) into [nb][cb][hp][wp][batch][block_in] int8 at dst
+ * (plan->x_bytes), X' = X - 128 for uint8, the spatial padding filled with the
+ * zero point zx' = zx (- 128), missing channels and batch entries 0. */
+MRTQ_API mrtq_status mrtq_vta_conv_pack_input(const mrtq_vta_config *cfg, const mrtq_vta_conv_plan *p,
+                                              const mrtq_vta_conv_quant *q, const void *x, int layout, int8_t *dst) {
+  const uint8_t *xb = (const uint8_t *)x;
+  size_t batch, bi, nb, cb, yy, xx, bb, ii;
+  int off;
+  if (!cfg || !p || !q || !x || !dst || (layout != MRTQ_VTA_NCHW && layout != MRTQ_VTA_NHWC)) return MRTQ_EINVAL;
+  batch = (size_t)1 << cfg->log_batch, bi = (size_t)1 << cfg->log_block_in;
+  off = q->x_unsigned ? 128 : 0;
+  for (nb = 0; nb < p->nb; nb++)
+    for (cb = 0; cb < p->cb; cb++)
+      for (yy = 0; yy < p->hp; yy++)
+        for (xx = 0; xx < p->wp; xx++)
+          for (bb = 0; bb < batch; bb++)
+            for (ii = 0; ii < bi; ii++) {
+              size_t n = nb * batch + bb, c = cb * bi + ii;
+              int32_t v = 0;
+              if (n < p->s.n && c < p->s.c) {
+                if (yy < p->s.pad_h || yy >= p->s.pad_h + p->s.h || xx < p->s.pad_w || xx >= p->s.pad_w + p->s.w) {
+                  v = q->zx - off;
+                } else {
+                  size_t y0 = yy - p->s.pad_h, x0 = xx - p->s.pad_w;
+                  size_t at = layout == MRTQ_VTA_NCHW ? ((n * p->s.c + c) * p->s.h + y0) * p->s.w + x0
+                                                      : ((n * p->s.h + y0) * p->s.w + x0) * p->s.c + c;
+                  v = (q->x_unsigned ? (int32_t)xb[at] : (int32_t)(int8_t)xb[at]) - off;
+                }
+              }
+              *dst++ = (int8_t)v;
+            }
+  return MRTQ_OK;
+}
+
+/* The packed weights: w (o*c*kh*kw values, OIHW for NCHW or OHWI for NHWC)
+ * into [ob][cb][kh][kw][block_out][block_in] int8 (plan->w_bytes) as
+ * W' = W - zw, missing channels 0. MRTQ_ERANGE if some W - zw leaves int8. */
+MRTQ_API mrtq_status mrtq_vta_conv_pack_weights(const mrtq_vta_config *cfg, const mrtq_vta_conv_plan *p,
+                                                const mrtq_vta_conv_quant *q, const void *w, int layout, int8_t *dst) {
+  const uint8_t *wb = (const uint8_t *)w;
+  size_t bi, bo, ob, cb, ky, kx, oo, ii;
+  if (!cfg || !p || !q || !w || !dst || (layout != MRTQ_VTA_NCHW && layout != MRTQ_VTA_NHWC)) return MRTQ_EINVAL;
+  bi = (size_t)1 << cfg->log_block_in, bo = (size_t)1 << cfg->log_block_out;
+  for (ob = 0; ob < p->ob; ob++)
+    for (cb = 0; cb < p->cb; cb++)
+      for (ky = 0; ky < p->s.kh; ky++)
+        for (kx = 0; kx < p->s.kw; kx++)
+          for (oo = 0; oo < bo; oo++)
+            for (ii = 0; ii < bi; ii++) {
+              size_t o = ob * bo + oo, c = cb * bi + ii;
+              int32_t v = 0;
+              if (o < p->s.o && c < p->s.c) {
+                size_t at = layout == MRTQ_VTA_NCHW ? ((o * p->s.c + c) * p->s.kh + ky) * p->s.kw + kx
+                                                    : ((o * p->s.kh + ky) * p->s.kw + kx) * p->s.c + c;
+                v = (q->w_unsigned ? (int32_t)wb[at] : (int32_t)(int8_t)wb[at]) - q->zw;
+                if (v < -128 || v > 127) return MRTQ_ERANGE;
+              }
+              *dst++ = (int8_t)v;
+            }
+  return MRTQ_OK;
+}
+
+/* The ACC parameter rows: per output block, the bias row (bias_o - zx' sum W'_o
+ * per lane) and the requant plan's rows, int32 [ob][param_rows][batch][block_out]
+ * (plan->p_bytes bytes at dst, any alignment). */
+MRTQ_API mrtq_status mrtq_vta_conv_pack_params(const mrtq_vta_config *cfg, const mrtq_vta_conv_plan *p,
+                                               const mrtq_vta_conv_quant *q, const void *w, int layout,
+                                               uint8_t *dst) {
+  const uint8_t *wb = (const uint8_t *)w;
+  size_t bo, lanes, ob, l, c, t, kk = p ? p->s.kh * p->s.kw : 0;
+  int32_t rows[3 * 256];
+  if (!cfg || !p || !q || !w || !dst || (layout != MRTQ_VTA_NCHW && layout != MRTQ_VTA_NHWC)) return MRTQ_EINVAL;
+  bo = (size_t)1 << cfg->log_block_out, lanes = bo << cfg->log_batch;
+  if (lanes > 256 || p->rq.nparams > 3) return MRTQ_EUNSUPPORTED;
+  for (ob = 0; ob < p->ob; ob++) {
+    for (l = 0; l < lanes; l++) {
+      size_t o = ob * bo + l % bo;
+      int64_t v = 0, sw = 0;
+      if (o < p->s.o) {
+        for (c = 0; c < p->s.c; c++)
+          for (t = 0; t < kk; t++) {
+            size_t at = layout == MRTQ_VTA_NCHW ? (o * p->s.c + c) * kk + t : (o * kk + t) * p->s.c + c;
+            sw += (q->w_unsigned ? (int32_t)wb[at] : (int32_t)(int8_t)wb[at]) - q->zw;
+          }
+        v = (q->bias ? q->bias[o] : 0) - (int64_t)(q->zx - (q->x_unsigned ? 128 : 0)) * sw;
+      }
+      rows[l] = (int32_t)v; /* within int32: the plan's overflow bound covers it */
+    }
+    if (p->rq.per_channel) {
+      size_t first = ob * bo, nch = p->s.o - first < bo ? p->s.o - first : bo;
+      mrtq_status st = mrtq_vta_rq_param_rows(&p->rq, cfg, q->m + first, nch, rows + lanes);
+      if (st != MRTQ_OK) return st;
+    }
+    memcpy(dst + ob * p->param_rows * lanes * 4, rows, p->param_rows * lanes * 4);
+  }
+  return MRTQ_OK;
+}
+
+/* The output [nb][ob][ho][wo][batch][block_out] bytes back to n*o*ho*wo
+ * values (NCHW or NHWC), as the int8/uint8 bytes they are. */
+MRTQ_API mrtq_status mrtq_vta_conv_unpack_output(const mrtq_vta_config *cfg, const mrtq_vta_conv_plan *p,
+                                                 const uint8_t *src, int layout, void *y) {
+  uint8_t *yb = (uint8_t *)y;
+  size_t batch, bo, n, o, yy, xx;
+  if (!cfg || !p || !src || !y || (layout != MRTQ_VTA_NCHW && layout != MRTQ_VTA_NHWC)) return MRTQ_EINVAL;
+  batch = (size_t)1 << cfg->log_batch, bo = (size_t)1 << cfg->log_block_out;
+  for (n = 0; n < p->s.n; n++)
+    for (o = 0; o < p->s.o; o++)
+      for (yy = 0; yy < p->ho; yy++)
+        for (xx = 0; xx < p->wo; xx++) {
+          size_t from = ((((n / batch) * p->ob + o / bo) * p->ho + yy) * p->wo + xx) * batch * bo + (n % batch) * bo + o % bo;
+          size_t to = layout == MRTQ_VTA_NCHW ? ((n * p->s.o + o) * p->ho + yy) * p->wo + xx
+                                              : ((n * p->ho + yy) * p->wo + xx) * p->s.o + o;
+          yb[to] = src[from];
+        }
+  return MRTQ_OK;
+}
+
+/* Append micro-ops without deduplication (a GEMM range must be contiguous). */
+MRTQ_API uint32_t mrtq__vta_uop_append(mrtq_vta_prog *p, uint32_t dst, uint32_t src, uint32_t wgt) {
+  mrtq_vta_uop u;
+  uint32_t w = 0;
+  if (p->status != MRTQ_OK) return 0;
+  u.dst = dst, u.src = src, u.wgt = wgt;
+  if (p->nuop >= p->uop_cap || p->nuop >= ((size_t)1 << (p->cfg.log_uop_buff_size - 2))) {
+    p->status = MRTQ_ERANGE;
+    return 0;
+  }
+  p->status = mrtq_vta_uop_encode(&p->cfg, &u, &w);
+  p->uops[p->nuop] = w;
+  return (uint32_t)p->nuop++;
+}
+
+/* Build a layer's program (prog initialized with plan->insns words and
+ * plan->uops micro-ops) and write its micro-op table into dram; the packed
+ * input, weights and parameters must be at plan->x_off, w_off, p_off. */
+MRTQ_API mrtq_status mrtq_vta_conv_build(mrtq_vta_prog *p, const mrtq_vta_conv_plan *cp, uint8_t *dram,
+                                         size_t dram_bytes) {
+  const mrtq_vta_conv_shape *s;
+  size_t batch, bi, bo, eb_inp, eb_wgt, eb_acc, eb_out, blk, y, c, h, a;
+  uint32_t gemm_uop[2][2], wo, pb, cbase;
+  mrtq_vta_insn in;
+  if (!p || !cp || !dram) return MRTQ_EINVAL;
+  if (p->status != MRTQ_OK) return p->status;
+  if (cp->dram_bytes > dram_bytes || p->cap < cp->insns) return MRTQ_ERANGE;
+  s = &cp->s;
+  batch = (size_t)1 << p->cfg.log_batch, bi = (size_t)1 << p->cfg.log_block_in, bo = (size_t)1 << p->cfg.log_block_out;
+  eb_inp = batch * bi, eb_wgt = bo * bi, eb_acc = 4 * batch * bo, eb_out = batch * bo;
+  wo = (uint32_t)cp->wo;
+  pb = (uint32_t)(cp->acc_sets * cp->wo);
+  cbase = pb + (uint32_t)cp->param_rows;
+  /* the GEMM micro-op ranges first: one per (INP buffer, ACC set) */
+  for (h = 0; h < cp->inp_bufs; h++)
+    for (a = 0; a < cp->acc_sets; a++) {
+      size_t ky, kx;
+      gemm_uop[h][a] = (uint32_t)p->nuop;
+      for (ky = 0; ky < s->kh; ky++)
+        for (kx = 0; kx < s->kw; kx++)
+          mrtq__vta_uop_append(p, (uint32_t)(a * cp->wo), (uint32_t)(h * cp->inp_half + ky * cp->wp + kx * s->dil_w),
+                               (uint32_t)(ky * s->kw + kx));
+    }
+  for (blk = 0; blk < cp->nb * cp->ob; blk++) {
+    size_t nbi = blk / cp->ob, obi = blk % cp->ob, last = 0;
+    memset(&in, 0, sizeof in);
+    in.opcode = MRTQ_VTA_LOAD, in.memory_type = MRTQ_VTA_MEM_WGT, in.sram_base = 0;
+    in.dram_base = (uint32_t)(cp->w_off / eb_wgt + obi * cp->wgt_entries);
+    in.y_size = 1, in.x_size = in.x_stride = (uint32_t)cp->wgt_entries;
+    mrtq_vta_prog_push(p, &in);
+    in.memory_type = MRTQ_VTA_MEM_ACC, in.sram_base = pb;
+    in.dram_base = (uint32_t)(cp->p_off / eb_acc + obi * cp->param_rows);
+    in.x_size = in.x_stride = (uint32_t)cp->param_rows;
+    mrtq_vta_prog_push(p, &in);
+    for (y = 0; y < cp->ho; y++) {
+      uint32_t ib, ab;
+      h = y % cp->inp_bufs, a = y % cp->acc_sets;
+      ib = (uint32_t)(h * cp->inp_half), ab = (uint32_t)(a * cp->wo);
+      for (c = 0; c < cp->cb; c++) { /* the kernel rows of every input-channel block */
+        memset(&in, 0, sizeof in);
+        in.opcode = MRTQ_VTA_LOAD, in.memory_type = MRTQ_VTA_MEM_INP;
+        in.sram_base = ib + (uint32_t)(c * s->kh * cp->wp);
+        in.dram_base = (uint32_t)(cp->x_off / eb_inp + ((nbi * cp->cb + c) * cp->hp + y * s->stride_h) * cp->wp);
+        in.y_size = (uint32_t)s->kh, in.x_size = (uint32_t)cp->wp, in.x_stride = (uint32_t)(s->dil_h * cp->wp);
+        in.pop_next = c == 0 && y >= cp->inp_bufs; /* the buffer's previous GEMM is done */
+        in.push_next = c + 1 == cp->cb;
+        mrtq_vta_prog_push(p, &in);
+      }
+      memset(&in, 0, sizeof in); /* reset the row set (after its previous store) */
+      in.opcode = MRTQ_VTA_GEMM, in.reset = 1, in.iter_out = wo, in.iter_in = 1, in.dst_factor_out = 1;
+      in.uop_bgn = mrtq_vta_prog_uop(p, ab, 0, 0), in.uop_end = in.uop_bgn + 1;
+      in.pop_next = y >= cp->acc_sets;
+      mrtq_vta_prog_push(p, &in);
+      memset(&in, 0, sizeof in);
+      in.opcode = MRTQ_VTA_GEMM, in.uop_bgn = gemm_uop[h][a], in.uop_end = in.uop_bgn + (uint32_t)(s->kh * s->kw);
+      in.iter_out = wo, in.dst_factor_out = 1, in.src_factor_out = (uint32_t)s->stride_w;
+      in.iter_in = (uint32_t)cp->cb, in.src_factor_in = (uint32_t)(s->kh * cp->wp);
+      in.wgt_factor_in = (uint32_t)(s->kh * s->kw);
+      in.pop_prev = 1, in.push_prev = 1; /* wait for the loads, then free the INP buffer */
+      mrtq_vta_prog_push(p, &in);
+      memset(&in, 0, sizeof in); /* + bias row */
+      in.opcode = MRTQ_VTA_ALU, in.alu_opcode = MRTQ_VTA_ALU_ADD, in.iter_out = wo, in.iter_in = 1;
+      in.dst_factor_out = 1, in.uop_bgn = mrtq_vta_prog_uop(p, ab, pb, 0), in.uop_end = in.uop_bgn + 1;
+      last = mrtq_vta_prog_push(p, &in);
+      if (cp->rq.nsteps) last = mrtq_vta_emit_rq(p, &cp->rq, ab, wo, cbase, pb + 1);
+      mrtq_vta_prog_deps(p, last, 0, 0, 0, 1);
+      memset(&in, 0, sizeof in);
+      in.opcode = MRTQ_VTA_STORE, in.memory_type = MRTQ_VTA_MEM_OUT, in.sram_base = ab;
+      in.dram_base = (uint32_t)(cp->y_off / eb_out + ((nbi * cp->ob + obi) * cp->ho + y) * cp->wo);
+      in.y_size = 1, in.x_size = in.x_stride = wo, in.pop_prev = 1, in.push_prev = 1;
+      mrtq_vta_prog_push(p, &in);
+    }
+    for (y = 0; y < (cp->ho < cp->inp_bufs ? cp->ho : cp->inp_bufs); y++) { /* drain: all GEMMs done */
+      memset(&in, 0, sizeof in);
+      in.opcode = MRTQ_VTA_LOAD, in.memory_type = MRTQ_VTA_MEM_INP, in.pop_next = 1; /* x_size 0: no data */
+      mrtq_vta_prog_push(p, &in);
+    }
+    for (y = 0; y < (cp->ho < cp->acc_sets ? cp->ho : cp->acc_sets); y++) { /* drain: all stores done */
+      memset(&in, 0, sizeof in);
+      in.opcode = MRTQ_VTA_GEMM, in.pop_next = 1;
+      mrtq_vta_prog_push(p, &in);
+    }
+  }
+  memset(&in, 0, sizeof in);
+  in.opcode = MRTQ_VTA_FINISH;
+  mrtq_vta_prog_push(p, &in);
+  return mrtq_vta_prog_finish(p, dram, dram_bytes, 0);
+}
+
+/* Pack, build, run on the simulator and unpack: y gets n*o*ho*wo bytes in
+ * `layout` (weights OIHW for NCHW, OHWI for NHWC). words: plan->insns
+ * instructions, uops: plan->uops micro-ops of scratch. */
+MRTQ_API mrtq_status mrtq_vta_conv_run(mrtq_vta_sim *sim, const mrtq_vta_conv_plan *cp, const mrtq_vta_conv_quant *q,
+                                       const void *x, const void *w, int layout, void *y, mrtq_vta_word *words,
+                                       size_t cap, uint32_t *uops, size_t uop_cap) {
+  mrtq_vta_prog prog;
+  mrtq_status st;
+  if (!sim || !cp || !q || !x || !w || !y || !words || !uops) return MRTQ_EINVAL;
+  if (cp->dram_bytes > sim->dram_bytes || cap < cp->insns || uop_cap < cp->uops) return MRTQ_ERANGE;
+  memset(&prog, 0, sizeof prog);
+  memset(sim->dram, 0, cp->dram_bytes);
+  st = mrtq_vta_conv_pack_input(&sim->cfg, cp, q, x, layout, (int8_t *)(void *)(sim->dram + cp->x_off));
+  if (st == MRTQ_OK) st = mrtq_vta_conv_pack_weights(&sim->cfg, cp, q, w, layout, (int8_t *)(void *)(sim->dram + cp->w_off));
+  if (st == MRTQ_OK) st = mrtq_vta_conv_pack_params(&sim->cfg, cp, q, w, layout, sim->dram + cp->p_off);
+  if (st == MRTQ_OK) st = mrtq_vta_prog_init(&prog, &sim->cfg, words, cap, uops, uop_cap);
+  if (st == MRTQ_OK) st = mrtq_vta_conv_build(&prog, cp, sim->dram, sim->dram_bytes);
+  if (st == MRTQ_OK) st = mrtq_vta_sim_run(sim, words, prog.n);
+  if (st == MRTQ_OK) st = mrtq_vta_conv_unpack_output(&sim->cfg, cp, sim->dram + cp->y_off, layout, y);
+  return st;
+}
+
+/* The layer on the CPU, the statement the program must equal:
+ *   acc = sum over c, ky, kx of (X - zx)(W - zw) (padded positions: X = zx)
+ *         + bias_o, exact;  out = mrtq_vta_rq_ref(plan->rq, m_o, acc). */
+MRTQ_API mrtq_status mrtq_vta_conv_ref(const mrtq_vta_conv_plan *cp, const mrtq_vta_conv_quant *q, const void *x,
+                                       const void *w, int layout, void *y) {
+  const uint8_t *xb = (const uint8_t *)x, *wb = (const uint8_t *)w;
+  uint8_t *yb = (uint8_t *)y;
+  const mrtq_vta_conv_shape *s;
+  size_t n, o, oy, ox, c, ky, kx;
+  if (!cp || !q || !x || !w || !y || (layout != MRTQ_VTA_NCHW && layout != MRTQ_VTA_NHWC)) return MRTQ_EINVAL;
+  s = &cp->s;
+  for (n = 0; n < s->n; n++)
+    for (o = 0; o < s->o; o++)
+      for (oy = 0; oy < cp->ho; oy++)
+        for (ox = 0; ox < cp->wo; ox++) {
+          int64_t acc = q->bias ? q->bias[o] : 0;
+          size_t to;
+          for (c = 0; c < s->c; c++)
+            for (ky = 0; ky < s->kh; ky++)
+              for (kx = 0; kx < s->kw; kx++) {
+                size_t iy = oy * s->stride_h + ky * s->dil_h, ix = ox * s->stride_w + kx * s->dil_w, xa, wa;
+                int32_t xv, wv;
+                if (iy < s->pad_h || iy >= s->pad_h + s->h || ix < s->pad_w || ix >= s->pad_w + s->w) continue;
+                iy -= s->pad_h, ix -= s->pad_w;
+                xa = layout == MRTQ_VTA_NCHW ? ((n * s->c + c) * s->h + iy) * s->w + ix : ((n * s->h + iy) * s->w + ix) * s->c + c;
+                wa = layout == MRTQ_VTA_NCHW ? ((o * s->c + c) * s->kh + ky) * s->kw + kx : ((o * s->kh + ky) * s->kw + kx) * s->c + c;
+                xv = q->x_unsigned ? (int32_t)xb[xa] : (int32_t)(int8_t)xb[xa];
+                wv = q->w_unsigned ? (int32_t)wb[wa] : (int32_t)(int8_t)wb[wa];
+                acc += (int64_t)(xv - q->zx) * (wv - q->zw);
+              }
+          to = layout == MRTQ_VTA_NCHW ? ((n * s->o + o) * cp->ho + oy) * cp->wo + ox : ((n * cp->ho + oy) * cp->wo + ox) * s->o + o;
+          yb[to] = (uint8_t)mrtq_vta_rq_ref(&cp->rq, q->m[q->nm == 1 ? 0 : o], (int32_t)acc);
+        }
   return MRTQ_OK;
 }
 

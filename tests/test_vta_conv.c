@@ -1,0 +1,283 @@
+/* CONV2D on VTA (mrtq/vta.h): random layers (odd channel counts, padding,
+ * stride 1 and 2, dilation, batch, every signedness and zero point, per tensor
+ * and per channel, floor and nudge, NCHW and NHWC, three targets, two
+ * configurations) and ResNet-18 layer shapes run on the simulator and compared
+ * byte for byte with
+ *   - an oracle written here: the convolution summed directly over an
+ *     explicitly padded copy of the input in 64-bit, then the requant plan's
+ *     formula (mrtq_vta_rq_ref, itself proven against the simulator in
+ *     test_vta_rq.c) and, where the plan needs no pre-shift, the scalar core;
+ *   - mrtq_vta_conv_ref (the library's statement of the layer);
+ * plus the plan's cost estimate against the simulator's counters, and layers
+ * that do not fit refused with sizes that do fit. */
+#include <stdlib.h>
+
+#include "harness.h"
+#include "mrtq.h"
+#include "mrtq/vta.h"
+
+static unsigned char scratch[600 * 1024];
+static unsigned char dram_buf[4 << 20];
+static mrtq_vta_word words[1 << 16];
+static uint32_t uops[4096];
+static long long compared, layers;
+
+typedef struct {
+  mrtq_vta_conv_shape s;
+  mrtq_vta_conv_quant q;
+  mrtq_mult m[512];
+  int32_t bias[512];
+  int layout;
+} layer_t;
+
+/* The oracle: pad the input explicitly with its zero point, then sum. */
+static void oracle(const mrtq_vta_conv_plan *p, const layer_t *L, const uint8_t *x, const uint8_t *w, uint8_t *y) {
+  const mrtq_vta_conv_shape *s = &L->s;
+  size_t hp = s->h + 2 * s->pad_h, wp = s->w + 2 * s->pad_w, n, c, i, j, o, oy, ox, ky, kx;
+  int32_t *xp = (int32_t *)malloc(s->n * s->c * hp * wp * sizeof(int32_t));
+  if (!xp) return;
+  for (n = 0; n < s->n; n++)
+    for (c = 0; c < s->c; c++)
+      for (i = 0; i < hp; i++)
+        for (j = 0; j < wp; j++) {
+          int32_t v = L->q.zx; /* padding = the zero point: real 0 */
+          if (i >= s->pad_h && i < s->pad_h + s->h && j >= s->pad_w && j < s->pad_w + s->w) {
+            size_t yy = i - s->pad_h, xx = j - s->pad_w;
+            size_t at = L->layout == MRTQ_VTA_NCHW ? ((n * s->c + c) * s->h + yy) * s->w + xx
+                                                  : ((n * s->h + yy) * s->w + xx) * s->c + c;
+            v = L->q.x_unsigned ? (int32_t)x[at] : (int32_t)(int8_t)x[at];
+          }
+          xp[((n * s->c + c) * hp + i) * wp + j] = v;
+        }
+  for (n = 0; n < s->n; n++)
+    for (o = 0; o < s->o; o++)
+      for (oy = 0; oy < p->ho; oy++)
+        for (ox = 0; ox < p->wo; ox++) {
+          int64_t acc = L->q.bias ? L->q.bias[o] : 0;
+          mrtq_mult m = L->m[L->q.nm == 1 ? 0 : o];
+          int32_t got;
+          size_t to;
+          for (ky = 0; ky < s->kh; ky++)
+            for (kx = 0; kx < s->kw; kx++)
+              for (c = 0; c < s->c; c++) {
+                size_t wa = L->layout == MRTQ_VTA_NCHW ? ((o * s->c + c) * s->kh + ky) * s->kw + kx
+                                                      : ((o * s->kh + ky) * s->kw + kx) * s->c + c;
+                int32_t wv = (L->q.w_unsigned ? (int32_t)w[wa] : (int32_t)(int8_t)w[wa]) - L->q.zw;
+                int32_t xv = xp[((n * s->c + c) * hp + oy * s->stride_h + ky * s->dil_h) * wp + ox * s->stride_w +
+                                kx * s->dil_w] - L->q.zx;
+                acc += (int64_t)xv * wv;
+              }
+          CHECK(acc >= INT32_MIN && acc <= INT32_MAX);
+          got = mrtq_vta_rq_ref(&p->rq, m, (int32_t)acc);
+          if (p->rq.pre_shift == 0 && L->q.rounding == MRTQ_VTA_ROUND_NUDGE) { /* the scalar core */
+            int64_t v = (int64_t)mrtq_mul_q15_rndnu((int32_t)acc, m) + L->q.zp;
+            CHECK_EQ(got, v < L->q.qmin ? L->q.qmin : v > L->q.qmax ? L->q.qmax : v, "core");
+          }
+          to = L->layout == MRTQ_VTA_NCHW ? ((n * s->o + o) * p->ho + oy) * p->wo + ox
+                                          : ((n * p->ho + oy) * p->wo + ox) * s->o + o;
+          y[to] = (uint8_t)got;
+        }
+  free(xp);
+}
+
+/* Plan, run on the simulator, compare with the oracle and the library's
+ * reference; cost estimate against the counters. Returns the plan status. */
+static mrtq_status run_layer(const mrtq_vta_config *cfg, mrtq_vta_profile prof, layer_t *L, const uint8_t *x,
+                             const uint8_t *w, int print) {
+  mrtq_vta_conv_plan p;
+  mrtq_vta_sim sim;
+  mrtq_status st;
+  size_t ny, i, bad = 0;
+  uint8_t *y_sim, *y_ref, *y_or;
+  memset(&p, 0, sizeof p);
+  memset(&sim, 0, sizeof sim);
+  st = mrtq_vta_conv_plan_build(cfg, prof, &L->s, &L->q, (const int8_t *)w, &p);
+  if (st != MRTQ_OK) return st;
+  ny = L->s.n * L->s.o * p.ho * p.wo;
+  y_sim = (uint8_t *)malloc(ny), y_ref = (uint8_t *)malloc(ny), y_or = (uint8_t *)malloc(ny);
+  CHECK(y_sim && y_ref && y_or && p.dram_bytes <= sizeof dram_buf && p.insns <= sizeof words / sizeof words[0]);
+  if (!y_sim || !y_ref || !y_or || p.dram_bytes > sizeof dram_buf) {
+    free(y_sim), free(y_ref), free(y_or);
+    return MRTQ_ERANGE;
+  }
+  CHECK_EQ(mrtq_vta_sim_init(&sim, cfg, prof, scratch, sizeof scratch, dram_buf, p.dram_bytes), MRTQ_OK, "init");
+  CHECK_EQ(mrtq_vta_conv_run(&sim, &p, &L->q, x, w, L->layout, y_sim, words, sizeof words / sizeof words[0], uops,
+                             sizeof uops / sizeof uops[0]),
+           MRTQ_OK, "run: %s (insn %zu)", sim.error, sim.error_insn);
+  CHECK_EQ(mrtq_vta_conv_ref(&p, &L->q, x, w, L->layout, y_ref), MRTQ_OK, "ref");
+  oracle(&p, L, x, w, y_or);
+  for (i = 0; i < ny; i++) {
+    bad += y_sim[i] != y_or[i];
+    if (y_sim[i] != y_or[i] && bad < 4) CHECK_EQ(y_sim[i], y_or[i], "output %zu", i);
+    if (y_ref[i] != y_or[i]) CHECK_EQ(y_ref[i], y_or[i], "reference %zu", i);
+  }
+  CHECK_EQ(bad, 0, "mismatching outputs");
+  /* the plan's cost estimate is what the simulator counted */
+  CHECK_EQ(sim.gemm_ops, p.gemm_ops, "GEMM micro-op executions");
+  CHECK_EQ(sim.alu_ops, p.alu_ops, "ALU micro-op executions");
+  CHECK_EQ(sim.load_bytes[MRTQ_VTA_MEM_INP], p.load_bytes[MRTQ_VTA_MEM_INP], "INP bytes");
+  CHECK_EQ(sim.load_bytes[MRTQ_VTA_MEM_WGT], p.load_bytes[MRTQ_VTA_MEM_WGT], "WGT bytes");
+  CHECK_EQ(sim.load_bytes[MRTQ_VTA_MEM_ACC], p.load_bytes[MRTQ_VTA_MEM_ACC], "ACC bytes");
+  CHECK(sim.load_bytes[MRTQ_VTA_MEM_UOP] <= p.load_bytes[MRTQ_VTA_MEM_UOP]);
+  CHECK_EQ(sim.store_bytes, p.store_bytes, "OUT bytes");
+  CHECK_EQ(sim.finish_count, 1, "one FINISH");
+  compared += (long long)ny;
+  layers++;
+  if (print)
+    printf("  %zux%zux%zux%zu -> %zu, %zux%zu s%zu p%zu: %zu instructions, %llu uop bytes, %llu GEMM + %llu ALU "
+           "micro-ops, %llu B in / %llu B wgt / %llu B acc / %llu B out, pre-shift %d, %zu outputs equal\n",
+           L->s.n, L->s.c, L->s.h, L->s.w, L->s.o, L->s.kh, L->s.kw, L->s.stride_h, L->s.pad_h, p.insns,
+           (unsigned long long)sim.load_bytes[MRTQ_VTA_MEM_UOP], (unsigned long long)p.gemm_ops,
+           (unsigned long long)p.alu_ops, (unsigned long long)p.load_bytes[MRTQ_VTA_MEM_INP],
+           (unsigned long long)p.load_bytes[MRTQ_VTA_MEM_WGT], (unsigned long long)p.load_bytes[MRTQ_VTA_MEM_ACC],
+           (unsigned long long)p.store_bytes, p.rq.pre_shift, ny);
+  free(y_sim), free(y_ref), free(y_or);
+  return MRTQ_OK;
+}
+
+/* Random data: weights generated as W' = W - zw in int8, so they fit. */
+static void fill(layer_t *L, uint8_t *x, uint8_t *w, int small_acc) {
+  size_t nx = L->s.n * L->s.c * L->s.h * L->s.w, nw = L->s.o * L->s.c * L->s.kh * L->s.kw, i;
+  for (i = 0; i < nx; i++) x[i] = (uint8_t)th_rand32();
+  for (i = 0; i < nw; i++) {
+    int32_t v = (int32_t)th_range(small_acc ? -8 : -128, small_acc ? 8 : 127) + L->q.zw;
+    if (L->q.w_unsigned ? v < 0 || v > 255 : v < -128 || v > 127) v = L->q.zw;
+    w[i] = (uint8_t)v;
+  }
+}
+
+static void set_quant(layer_t *L, int per_channel, int rounding, double scale) {
+  size_t o;
+  L->q.m = L->m, L->q.nm = per_channel ? L->s.o : 1, L->q.bias = L->bias, L->q.rounding = rounding;
+  for (o = 0; o < L->s.o && o < 512; o++) {
+    mrtq_mult_q15(scale * (0.6 + 0.8 * (double)(th_rand32() % 1000u) / 1000.0), &L->m[o]);
+    L->bias[o] = (int32_t)th_range(-3000, 3000);
+  }
+  L->q.zp = (int32_t)th_range(-10, 10);
+  L->q.qmin = -128, L->q.qmax = 127;
+}
+
+static void test_random_layers(void) {
+  static uint8_t x[200000], w[200000];
+  mrtq_vta_config cfgs[2];
+  int trial, refused_hls = 0, ran = 0;
+  cfgs[0] = mrtq_vta_config_default();
+  cfgs[1] = mrtq_vta_config_default();
+  cfgs[1].log_batch = 1;
+  for (trial = 0; trial < 90; trial++) {
+    layer_t L;
+    int ci = trial % 5 == 4, per_channel = (int)(th_rand32() & 1u), small = (int)(th_rand32() % 3u == 0);
+    mrtq_vta_profile prof = trial % 3 == 0 ? MRTQ_VTA_PROFILE_HLS : trial % 3 == 1 ? MRTQ_VTA_PROFILE_SIM
+                                                                                   : MRTQ_VTA_PROFILE_OPENCL;
+    mrtq_status st;
+    memset(&L, 0, sizeof L);
+    L.s.n = (size_t)th_range(1, 3), L.s.c = (size_t)th_range(1, 40), L.s.o = (size_t)th_range(1, 40);
+    L.s.h = (size_t)th_range(1, 12), L.s.w = (size_t)th_range(1, 12);
+    L.s.kh = (size_t)th_range(1, 3), L.s.kw = (size_t)th_range(1, 3);
+    if (trial % 7 == 0) L.s.kh = L.s.kw = 5;
+    L.s.stride_h = (size_t)th_range(1, 2), L.s.stride_w = (size_t)th_range(1, 2);
+    L.s.pad_h = (size_t)th_range(0, 2), L.s.pad_w = (size_t)th_range(0, 2);
+    L.s.dil_h = trial % 6 == 5 ? 2 : 1, L.s.dil_w = trial % 6 == 5 ? 2 : 1;
+    while ((L.s.kh - 1) * L.s.dil_h + 1 > L.s.h + 2 * L.s.pad_h) L.s.pad_h++;
+    while ((L.s.kw - 1) * L.s.dil_w + 1 > L.s.w + 2 * L.s.pad_w) L.s.pad_w++;
+    L.layout = (int)(th_rand32() & 1u);
+    L.q.x_unsigned = (int)(th_rand32() & 1u), L.q.w_unsigned = (int)(th_rand32() & 1u);
+    L.q.zx = L.q.x_unsigned ? (int32_t)th_range(0, 255) : (int32_t)th_range(-128, 127);
+    L.q.zw = L.q.w_unsigned ? (int32_t)th_range(100, 155) : (th_rand32() & 1u) ? 0 : (int32_t)th_range(-5, 5);
+    /* small weights keep the accumulator within 17 bits: no pre-shift, the scalar core applies */
+    set_quant(&L, per_channel, (int)(th_rand32() & 1u), small ? 1.0 / 64 : 1.0 / 2048);
+    fill(&L, x, w, small);
+    st = run_layer(&cfgs[ci], prof, &L, x, w, 0);
+    if (prof == MRTQ_VTA_PROFILE_HLS && per_channel && L.s.o > 1) { /* no MUL: per-channel requant needs a power-of-two scale */
+      CHECK_EQ(st, MRTQ_EUNSUPPORTED, "HLS per channel");
+      refused_hls++;
+      continue;
+    }
+    CHECK_EQ(st, MRTQ_OK, "trial %d: %zux%zux%zux%zu o=%zu k=%zux%zu", trial, L.s.n, L.s.c, L.s.h, L.s.w, L.s.o,
+             L.s.kh, L.s.kw);
+    ran += st == MRTQ_OK;
+  }
+  CHECK(ran > 60 && refused_hls > 0);
+  printf("  random layers: %d run, %d refused (per channel on HLS), %lld outputs compared\n", ran, refused_hls,
+         compared);
+}
+
+/* ResNet-18's convolution shapes (ImageNet, batch 1), per-channel nudge. The
+ * 56x56 and 28x28 stages run at their real size; conv1 (7x7/2 on 224x224) is
+ * cut to 58 input rows to keep the test short (same width, channels, kernel). */
+static void test_resnet18(void) {
+  static uint8_t x[224 * 224 * 64], w[512 * 512 * 9];
+  static const size_t shapes[][7] = {
+      /* c, h, w, o, k, stride, pad */
+      {3, 58, 224, 64, 7, 2, 3},  {64, 56, 56, 64, 3, 1, 1},  {64, 56, 56, 128, 3, 2, 1}, {64, 56, 56, 128, 1, 2, 0},
+      {128, 28, 28, 128, 3, 1, 1}, {128, 28, 28, 256, 3, 2, 1}, {256, 14, 14, 256, 3, 1, 1},
+      {256, 14, 14, 512, 3, 2, 1}, {512, 7, 7, 512, 3, 1, 1},
+  };
+  mrtq_vta_config cfg = mrtq_vta_config_default();
+  size_t i;
+  for (i = 0; i < sizeof shapes / sizeof shapes[0]; i++) {
+    layer_t L;
+    mrtq_status st;
+    memset(&L, 0, sizeof L);
+    L.s.n = 1, L.s.c = shapes[i][0], L.s.h = shapes[i][1], L.s.w = shapes[i][2], L.s.o = shapes[i][3];
+    L.s.kh = L.s.kw = shapes[i][4], L.s.stride_h = L.s.stride_w = shapes[i][5];
+    L.s.pad_h = L.s.pad_w = shapes[i][6], L.s.dil_h = L.s.dil_w = 1;
+    L.layout = i % 2 ? MRTQ_VTA_NHWC : MRTQ_VTA_NCHW;
+    L.q.zx = (int32_t)th_range(-20, 20);
+    set_quant(&L, 1, MRTQ_VTA_ROUND_NUDGE, 1.0 / 4096);
+    fill(&L, x, w, 0);
+    st = run_layer(&cfg, MRTQ_VTA_PROFILE_SIM, &L, x, w, 1);
+    CHECK_EQ(st, MRTQ_OK, "ResNet-18 layer %zu", i);
+  }
+}
+
+static void test_refusals(void) {
+  mrtq_vta_config cfg = mrtq_vta_config_default(), fit;
+  layer_t L;
+  mrtq_vta_conv_plan p;
+  static int8_t w[64 * 64 * 9];
+  memset(&L, 0, sizeof L);
+  memset(&p, 0, sizeof p);
+  L.s.n = 1, L.s.c = 64, L.s.h = 8, L.s.w = 600, L.s.o = 16, L.s.kh = L.s.kw = 3;
+  L.s.stride_h = L.s.stride_w = 1, L.s.pad_h = L.s.pad_w = 1, L.s.dil_h = L.s.dil_w = 1;
+  set_quant(&L, 0, MRTQ_VTA_ROUND_FLOOR, 1.0 / 4096);
+  /* 4 channel blocks x 3 rows x 602 columns = 7224 INP entries > 2048 */
+  CHECK_EQ(mrtq_vta_conv_plan_build(&cfg, MRTQ_VTA_PROFILE_SIM, &L.s, &L.q, NULL, &p), MRTQ_ERANGE, "INP too small");
+  CHECK(strstr(p.why, "log_inp_buff_size 17") != NULL);
+  fit = cfg;
+  fit.log_inp_buff_size = 17; /* the size the message names is enough */
+  CHECK_EQ(mrtq_vta_conv_plan_build(&fit, MRTQ_VTA_PROFILE_SIM, &L.s, &L.q, NULL, &p), MRTQ_OK, "fits");
+  fit.log_inp_buff_size = 16; /* and one less is not */
+  CHECK_EQ(mrtq_vta_conv_plan_build(&fit, MRTQ_VTA_PROFILE_SIM, &L.s, &L.q, NULL, &p), MRTQ_ERANGE, "one less");
+  /* weights of a 16-channel block: 2000 channels x 9 > 1024 WGT entries */
+  L.s.w = 8, L.s.c = 2000; /* 125 blocks x 9 = 1125 entries */
+  CHECK_EQ(mrtq_vta_conv_plan_build(&cfg, MRTQ_VTA_PROFILE_SIM, &L.s, &L.q, NULL, &p), MRTQ_ERANGE, "WGT too small");
+  CHECK(strstr(p.why, "log_wgt_buff_size 19") != NULL);
+  /* the accumulator could overflow */
+  L.s.c = 40000, L.s.kh = L.s.kw = 1, L.s.pad_h = L.s.pad_w = 0;
+  CHECK_EQ(mrtq_vta_conv_plan_build(&cfg, MRTQ_VTA_PROFILE_SIM, &L.s, &L.q, NULL, &p), MRTQ_EOVERFLOW, "overflow");
+  /* shapes */
+  L.s.c = 8, L.s.kh = L.s.kw = 3;
+  L.s.stride_h = 0;
+  CHECK_EQ(mrtq_vta_conv_plan_build(&cfg, MRTQ_VTA_PROFILE_SIM, &L.s, &L.q, NULL, &p), MRTQ_ESHAPE, "stride 0");
+  L.s.stride_h = 1, L.s.h = 2;
+  CHECK_EQ(mrtq_vta_conv_plan_build(&cfg, MRTQ_VTA_PROFILE_SIM, &L.s, &L.q, NULL, &p), MRTQ_ESHAPE, "kernel > input");
+  L.s.h = 8, L.s.o = 0;
+  CHECK_EQ(mrtq_vta_conv_plan_build(&cfg, MRTQ_VTA_PROFILE_SIM, &L.s, &L.q, NULL, &p), MRTQ_ESHAPE, "no outputs");
+  L.s.o = 16;
+  CHECK_EQ(mrtq_vta_conv_plan_build(NULL, MRTQ_VTA_PROFILE_SIM, &L.s, &L.q, NULL, &p), MRTQ_EINVAL, "NULL config");
+  L.q.zx = 300;
+  CHECK_EQ(mrtq_vta_conv_plan_build(&cfg, MRTQ_VTA_PROFILE_SIM, &L.s, &L.q, NULL, &p), MRTQ_EINVAL, "zx");
+  L.q.zx = 0, L.q.zw = 127;
+  memset(w, 0xf0, sizeof w); /* -16 - 127 does not fit int8 */
+  L.s.c = 64, L.s.o = 64;
+  CHECK_EQ(mrtq_vta_conv_plan_build(&cfg, MRTQ_VTA_PROFILE_SIM, &L.s, &L.q, w, &p), MRTQ_ERANGE, "W - zw");
+}
+
+int main(void) {
+  TH_RUN(test_random_layers);
+  TH_RUN(test_resnet18);
+  TH_RUN(test_refusals);
+  printf("  total: %lld layers, %lld outputs compared, 0 mismatches allowed\n", layers, compared);
+  return th_finish("test_vta_conv");
+}
