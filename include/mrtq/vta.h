@@ -1404,14 +1404,20 @@ MRTQ_API int mrtq__vta_log2_ceil(uint64_t v) {
   return k;
 }
 
-/* Plan a layer. Errors: NULL, a zero dimension, stride or dilation 0, a kernel
- * larger than the padded input -> MRTQ_EINVAL (MRTQ_ESHAPE for the shape
- * ones); zero points outside the operand type, a weight W - zw outside int8,
- * a requant the plan builder refuses -> its status; a sum that could overflow
- * int32 -> MRTQ_EOVERFLOW; a layer whose tiles do not fit the configured SRAMs
- * or instruction fields -> MRTQ_ERANGE with plan->why naming the smallest
- * log2 SRAM sizes that would fit; a configuration other than 8-bit data and
- * 32-bit accumulators -> MRTQ_EUNSUPPORTED. */
+/* Plan a layer (groups 1: depthwise layers are not mapped). w_any: the raw
+ * weights (o*c*kh*kw bytes, either layout) to check W - zw and bound the sum
+ * with the real weights, or NULL for the worst case |W'| = 128.
+ * Errors: NULL pointers, q->nm not 1 or o, a zero point outside its operand's
+ * type, an invalid configuration -> MRTQ_EINVAL; a zero dimension, stride or
+ * dilation 0, a dimension beyond the ISA's fields (65535 pixels or channels,
+ * 255 kernel, stride, padding, dilation), a dilated kernel larger than the
+ * padded input -> MRTQ_ESHAPE; a weight with W - zw outside int8 ->
+ * MRTQ_ERANGE; a sum that could overflow int32 -> MRTQ_EOVERFLOW; a requant the
+ * plan builder refuses -> its status (per-channel on a core without MUL:
+ * MRTQ_EUNSUPPORTED); tiles that do not fit the configured SRAMs or the
+ * instruction fields -> MRTQ_ERANGE with plan->why naming the smallest log2
+ * SRAM sizes that would fit; data widths other than 8-bit with 32-bit
+ * accumulators, or batch * BLOCK_OUT > 256 -> MRTQ_EUNSUPPORTED. */
 MRTQ_API mrtq_status mrtq_vta_conv_plan_build(const mrtq_vta_config *cfg, mrtq_vta_profile target,
                                               const mrtq_vta_conv_shape *s, const mrtq_vta_conv_quant *q,
                                               const int8_t *w_any, mrtq_vta_conv_plan *plan) {
@@ -1440,6 +1446,7 @@ MRTQ_API mrtq_status mrtq_vta_conv_plan_build(const mrtq_vta_config *cfg, mrtq_v
       (q->w_unsigned ? q->zw < 0 || q->zw > 255 : q->zw < -128 || q->zw > 127))
     return MRTQ_EINVAL;
   batch = (size_t)1 << cfg->log_batch, bi = (size_t)1 << cfg->log_block_in, bo = (size_t)1 << cfg->log_block_out;
+  if (batch * bo > 256) return MRTQ_EUNSUPPORTED; /* the parameter rows are packed through a 256-lane buffer */
   p.nb = (s->n + batch - 1) / batch, p.cb = (s->c + bi - 1) / bi, p.ob = (s->o + bo - 1) / bo;
   p.k = s->c * s->kh * s->kw;
   /* the weights must be representable as W - zw in int8 (checked on the data when given) */
@@ -1613,7 +1620,7 @@ MRTQ_API mrtq_status mrtq_vta_conv_pack_params(const mrtq_vta_config *cfg, const
   int32_t rows[3 * 256];
   if (!cfg || !p || !q || !w || !dst || (layout != MRTQ_VTA_NCHW && layout != MRTQ_VTA_NHWC)) return MRTQ_EINVAL;
   bo = (size_t)1 << cfg->log_block_out, lanes = bo << cfg->log_batch;
-  if (lanes > 256 || p->rq.nparams > 3) return MRTQ_EUNSUPPORTED;
+  if (lanes > 256 || p->param_rows > 3) return MRTQ_EUNSUPPORTED; /* bias + at most 2 plan rows */
   for (ob = 0; ob < p->ob; ob++) {
     for (l = 0; l < lanes; l++) {
       size_t o = ob * bo + l % bo;
