@@ -4,6 +4,7 @@
  * bounds and profile errors, and a requantization program checked against
  * mrtq_mul_q15_vta on the CPU. */
 #include <math.h>
+#include <stdlib.h>
 
 #include "harness.h"
 #include "mrtq.h"
@@ -231,6 +232,54 @@ static void test_bounds_and_profiles(void) {
   CHECK_EQ(mrtq_vta_sim_init(&s, &cfg, MRTQ_VTA_PROFILE_SIM, scratch, 1000, dram, sizeof dram), MRTQ_EINVAL, "small scratch");
 }
 
+/* Random instruction streams (every field random, then loop counts and sizes
+ * cut small so a run stays short) over a DRAM buffer of exactly 64 KiB on the
+ * heap: every run ends with a status, never a crash or an access outside the
+ * buffers (the sanitizer build checks), and a failure names its reason. */
+static void test_random_programs(void) {
+  mrtq_vta_sim s;
+  const size_t dram_bytes = 64 * 1024;
+  unsigned char *d = (unsigned char *)malloc(dram_bytes);
+  int trial, ok = 0, failed = 0;
+  if (!d) return;
+  cfg = mrtq_vta_config_default();
+  for (trial = 0; trial < 20000; trial++) {
+    mrtq_vta_word w[8];
+    size_t n = (size_t)th_range(1, 8), i;
+    mrtq_status st;
+    if (trial % 500 == 0) {
+      size_t k;
+      for (k = 0; k < dram_bytes; k++) d[k] = (unsigned char)th_rand32();
+    }
+    CHECK_EQ(mrtq_vta_sim_init(&s, &cfg, (mrtq_vta_profile)(trial % 4), scratch, sizeof scratch, d, dram_bytes),
+             MRTQ_OK, "init");
+    for (i = 0; i < n; i++) {
+      mrtq_vta_insn in;
+      w[i].w[0] = th_rand64(), w[i].w[1] = th_rand64();
+      w[i].w[0] = (w[i].w[0] & ~(uint64_t)7) | (uint64_t)th_range(0, 4); /* mostly valid opcodes */
+      memset(&in, 0, sizeof in);
+      if (mrtq_vta_decode(&cfg, &w[i], &in) == MRTQ_OK) {
+        in.iter_out &= 7u, in.iter_in &= 7u, in.uop_end = in.uop_bgn + (in.uop_end & 7u);
+        in.x_size &= 31u, in.y_size &= 7u;
+        if (th_rand32() % 4u) { /* often in range and without tokens */
+          in.dram_base &= 0xffu, in.sram_base &= 0x7ffu, in.memory_type %= 6u;
+          in.pop_prev = in.pop_next = in.push_prev = in.push_next = 0;
+          in.dst_factor_out &= 3u, in.dst_factor_in &= 3u, in.src_factor_out &= 3u, in.src_factor_in &= 3u;
+          in.x_stride = in.x_size;
+        }
+        if (mrtq_vta_encode(&cfg, &in, &w[i]) != MRTQ_OK) w[i].w[0] = 3; /* FINISH */
+      }
+    }
+    st = mrtq_vta_sim_run(&s, w, n);
+    CHECK(st == MRTQ_OK || st == MRTQ_EINVAL || st == MRTQ_ERANGE || st == MRTQ_EUNSUPPORTED);
+    if (st != MRTQ_OK) CHECK(s.error[0] != 0 && s.error_insn < n);
+    ok += st == MRTQ_OK, failed += st != MRTQ_OK;
+  }
+  CHECK(ok > 1000 && failed > 1000);
+  printf("  random programs: %d ran, %d refused with a reason\n", ok, failed);
+  free(d);
+}
+
 /* The delegate's requant sequence on 16 lanes -- MUL imm, SHR imm (15 - shift),
  * ADD imm zp, MIN 127, MAX -128, STORE -- equals mrtq_mul_q15_vta + zp + clamp
  * computed on the CPU. */
@@ -274,5 +323,6 @@ int main(void) {
   TH_RUN(test_dependencies);
   TH_RUN(test_bounds_and_profiles);
   TH_RUN(test_requant_program);
+  TH_RUN(test_random_programs);
   return th_finish("test_vta_sim");
 }
