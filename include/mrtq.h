@@ -19,6 +19,7 @@
  *     mrtq/requant.h     the requantization families, quantize/dequantize,
  *                        and their array forms (mrtq_rq, SIMD twins)
  *     mrtq/scale.h       qparams from ranges (MRT, ONNX, TFLite), calibration
+ *     mrtq/eltwise.h     NumPy broadcasting; TFLite's quantized ADD and MUL
  *
  * CONFIGURATION MACROS (define before the first include)
  *   MRTQ_API   linkage of every public function. Default `static inline`.
@@ -64,5 +65,6 @@
 #include "mrtq/fixedpoint.h"
 #include "mrtq/requant.h"
 #include "mrtq/scale.h"
+#include "mrtq/eltwise.h"
 
 #endif /* MRTQ_H */

@@ -1,0 +1,184 @@
+/* mrtq/eltwise.h -- elementwise quantized operators with NumPy-style
+ * broadcasting: TFLite's int8/uint8 ADD and MUL, bit-exact with TFLite's
+ * reference kernels (tensorflow/lite/kernels/internal/reference/
+ * integer_ops/add.h and mul.h, default build: double rounding). */
+#ifndef MRTQ_ELTWISE_H
+#define MRTQ_ELTWISE_H
+
+#include "requant.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define MRTQ_MAX_DIMS 8
+
+/* Broadcasting of two shapes (NumPy rules: aligned at the last dimension;
+ * each pair of sizes equal, or one of them 1). */
+typedef struct mrtq_bcast {
+  int ndim;
+  size_t out[MRTQ_MAX_DIMS];        /* output shape */
+  size_t sa[MRTQ_MAX_DIMS], sb[MRTQ_MAX_DIMS]; /* element strides of a and b (0 where broadcast) */
+  size_t n;                         /* output elements */
+} mrtq_bcast;
+
+/* Errors: NULL, a rank outside [0, MRTQ_MAX_DIMS] -> MRTQ_EINVAL; a zero
+ * dimension, incompatible sizes, or an element count overflowing size_t ->
+ * MRTQ_ESHAPE. A rank-0 shape is a scalar. */
+MRTQ_API mrtq_status mrtq_bcast_init(const size_t *shape_a, int nda, const size_t *shape_b, int ndb, mrtq_bcast *bc) {
+  int i, nd;
+  size_t ta = 1, tb = 1;
+  if (!bc || nda < 0 || ndb < 0 || nda > MRTQ_MAX_DIMS || ndb > MRTQ_MAX_DIMS || (nda && !shape_a) ||
+      (ndb && !shape_b))
+    return MRTQ_EINVAL;
+  nd = nda > ndb ? nda : ndb;
+  bc->ndim = nd;
+  bc->n = 1;
+  for (i = nd - 1; i >= 0; i--) { /* from the last dimension */
+    int ia = i - (nd - nda), ib = i - (nd - ndb);
+    size_t a = ia >= 0 ? shape_a[ia] : 1, b = ib >= 0 ? shape_b[ib] : 1, o;
+    if (a == 0 || b == 0 || (a != b && a != 1 && b != 1)) return MRTQ_ESHAPE;
+    o = a > b ? a : b;
+    bc->out[i] = o;
+    bc->sa[i] = a == 1 ? 0 : ta;
+    bc->sb[i] = b == 1 ? 0 : tb;
+    if (ta > SIZE_MAX / a || tb > SIZE_MAX / b || bc->n > SIZE_MAX / o) return MRTQ_ESHAPE;
+    ta *= a, tb *= b, bc->n *= o;
+  }
+  return MRTQ_OK;
+}
+
+/* Element offsets of a and b for output element `at` (row-major). */
+MRTQ_API void mrtq__bcast_at(const mrtq_bcast *bc, size_t at, size_t *ia, size_t *ib) {
+  int i;
+  *ia = 0, *ib = 0;
+  for (i = bc->ndim - 1; i >= 0; i--) {
+    size_t k = at % bc->out[i];
+    at /= bc->out[i];
+    *ia += k * bc->sa[i], *ib += k * bc->sb[i];
+  }
+}
+
+/* ---- TFLite ADD ----
+ * With T = 2 max(s1, s2) and left shift L = 20 (all in double, as TFLite's
+ * Prepare): multipliers m1 = Q31(s1 / T), m2 = Q31(s2 / T), mo = Q31(T /
+ * (2^L s_out)) (mrtq_mult_q31; all shifts <= 0). Per element:
+ *   v1 = (a - zp1) * 2^L,  v2 = (b - zp2) * 2^L,
+ *   y = mul_q31_dbl(mul_q31_dbl(v1, m1) + mul_q31_dbl(v2, m2), mo) + zp_out,
+ *   out = clamp(y, qmin, qmax)
+ * (mul_q31_dbl: SRDHM, ties toward +inf, then RDIVPOT, ties away from 0). */
+typedef struct mrtq_tflite_add_params {
+  mrtq_mult m1, m2, mo;
+  int32_t zp1, zp2, zp_out, qmin, qmax;
+  int left_shift, is_unsigned;
+} mrtq_tflite_add_params;
+
+MRTQ_API int mrtq__zp_ok(int32_t zp, int is_unsigned) {
+  return is_unsigned ? zp >= 0 && zp <= 255 : zp >= -128 && zp <= 127;
+}
+
+/* Errors: NULL, a scale NaN, infinite or <= 0, a zero point or bound outside
+ * the type (int8, or uint8 when is_unsigned), qmin > qmax -> MRTQ_EINVAL; an
+ * output multiplier >= 1 (TFLite refuses it) or a multiplier that flushes to 0
+ * -> MRTQ_ERANGE. On error *p is zeroed. */
+MRTQ_API mrtq_status mrtq_tflite_add_init(double s1, int32_t zp1, double s2, int32_t zp2, double s_out, int32_t zp_out,
+                                          int32_t qmin, int32_t qmax, int is_unsigned, mrtq_tflite_add_params *p) {
+  double t, r1, r2, ro;
+  if (p) memset(p, 0, sizeof *p);
+  if (!p || mrtq__nonfinite(s1) || mrtq__nonfinite(s2) || mrtq__nonfinite(s_out) || !(s1 > 0) || !(s2 > 0) ||
+      !(s_out > 0) || !mrtq__zp_ok(zp1, is_unsigned) || !mrtq__zp_ok(zp2, is_unsigned) ||
+      !mrtq__zp_ok(zp_out, is_unsigned) || !mrtq__zp_ok(qmin, is_unsigned) || !mrtq__zp_ok(qmax, is_unsigned) ||
+      qmin > qmax)
+    return MRTQ_EINVAL;
+  p->left_shift = 20;
+  t = 2 * (s1 > s2 ? s1 : s2);
+  r1 = s1 / t, r2 = s2 / t, ro = t / ((double)(1 << p->left_shift) * s_out);
+  if (!(ro < 1.0)) return MRTQ_ERANGE;
+  mrtq_mult_q31(r1, &p->m1);
+  mrtq_mult_q31(r2, &p->m2);
+  mrtq_mult_q31(ro, &p->mo);
+  if (p->m1.mult == 0 || p->m2.mult == 0 || p->mo.mult == 0) return MRTQ_ERANGE;
+  p->zp1 = zp1, p->zp2 = zp2, p->zp_out = zp_out, p->qmin = qmin, p->qmax = qmax, p->is_unsigned = is_unsigned;
+  return MRTQ_OK;
+}
+
+/* One element (a, b: the stored int8/uint8 values). */
+MRTQ_API int32_t mrtq_tflite_add_one(const mrtq_tflite_add_params *p, int32_t a, int32_t b) {
+  int32_t v1 = (a - p->zp1) * (1 << p->left_shift), v2 = (b - p->zp2) * (1 << p->left_shift); /* |.| <= 255 * 2^20 */
+  int32_t sum = mrtq_mul_q31_dbl(v1, p->m1) + mrtq_mul_q31_dbl(v2, p->m2);  /* each |.| <= 2^27 */
+  return mrtq__clamp64((int64_t)mrtq_mul_q31_dbl(sum, p->mo) + p->zp_out, p->qmin, p->qmax);
+}
+
+/* ---- TFLite MUL ----
+ * m = Q31(s1 s2 / s_out) (double), y = mul_q31_dbl((a - zp1)(b - zp2), m) +
+ * zp_out, clamped. */
+typedef struct mrtq_tflite_mul_params {
+  mrtq_mult m;
+  int32_t zp1, zp2, zp_out, qmin, qmax;
+  int is_unsigned;
+} mrtq_tflite_mul_params;
+
+/* Errors as mrtq_tflite_add_init; MRTQ_ERANGE for a multiplier that flushes to
+ * 0 or has shift > 15 (TFLite's left shift would overflow int32). On error *p
+ * is zeroed. */
+MRTQ_API mrtq_status mrtq_tflite_mul_init(double s1, int32_t zp1, double s2, int32_t zp2, double s_out, int32_t zp_out,
+                                          int32_t qmin, int32_t qmax, int is_unsigned, mrtq_tflite_mul_params *p) {
+  if (p) memset(p, 0, sizeof *p);
+  if (!p || mrtq__nonfinite(s1) || mrtq__nonfinite(s2) || mrtq__nonfinite(s_out) || !(s1 > 0) || !(s2 > 0) ||
+      !(s_out > 0) || !mrtq__zp_ok(zp1, is_unsigned) || !mrtq__zp_ok(zp2, is_unsigned) ||
+      !mrtq__zp_ok(zp_out, is_unsigned) || !mrtq__zp_ok(qmin, is_unsigned) || !mrtq__zp_ok(qmax, is_unsigned) ||
+      qmin > qmax)
+    return MRTQ_EINVAL;
+  if (mrtq__nonfinite(s1 * s2 / s_out) || mrtq_mult_q31(s1 * s2 / s_out, &p->m) != MRTQ_OK || p->m.mult == 0 ||
+      p->m.shift > 15)
+    return MRTQ_ERANGE;
+  p->zp1 = zp1, p->zp2 = zp2, p->zp_out = zp_out, p->qmin = qmin, p->qmax = qmax, p->is_unsigned = is_unsigned;
+  return MRTQ_OK;
+}
+
+MRTQ_API int32_t mrtq_tflite_mul_one(const mrtq_tflite_mul_params *p, int32_t a, int32_t b) {
+  return mrtq__clamp64((int64_t)mrtq_mul_q31_dbl((a - p->zp1) * (b - p->zp2), p->m) + p->zp_out, p->qmin, p->qmax);
+}
+
+/* Broadcast loops over raw bytes (int8 or uint8 per the parameters). */
+MRTQ_API mrtq_status mrtq__eltwise(int op, const void *prm, int is_unsigned, const void *a, const size_t *shape_a,
+                                   int nda, const void *b, const size_t *shape_b, int ndb, void *out) {
+  mrtq_bcast bc;
+  mrtq_status st = mrtq_bcast_init(shape_a, nda, shape_b, ndb, &bc);
+  const uint8_t *pa = (const uint8_t *)a, *pb = (const uint8_t *)b;
+  uint8_t *po = (uint8_t *)out;
+  size_t i;
+  if (st != MRTQ_OK) return st;
+  if (!prm || !a || !b || !out) return MRTQ_EINVAL;
+  for (i = 0; i < bc.n; i++) {
+    size_t ia, ib;
+    int32_t x, y, r;
+    mrtq__bcast_at(&bc, i, &ia, &ib);
+    x = is_unsigned ? (int32_t)pa[ia] : (int32_t)(int8_t)pa[ia];
+    y = is_unsigned ? (int32_t)pb[ib] : (int32_t)(int8_t)pb[ib];
+    r = op ? mrtq_tflite_mul_one((const mrtq_tflite_mul_params *)prm, x, y) : mrtq_tflite_add_one((const mrtq_tflite_add_params *)prm, x, y);
+    po[i] = (uint8_t)r;
+  }
+  return MRTQ_OK;
+}
+
+/* out = a + b (TFLite ADD) over the broadcast of shape_a and shape_b; out
+ * holds the broadcast shape's elements. a, b, out are int8 or uint8 arrays as
+ * p->is_unsigned says. Errors: NULL -> MRTQ_EINVAL; shapes as
+ * mrtq_bcast_init. */
+MRTQ_API mrtq_status mrtq_tflite_add(const mrtq_tflite_add_params *p, const void *a, const size_t *shape_a, int nda,
+                                     const void *b, const size_t *shape_b, int ndb, void *out) {
+  return mrtq__eltwise(0, p, p ? p->is_unsigned : 0, a, shape_a, nda, b, shape_b, ndb, out);
+}
+
+/* out = a * b (TFLite MUL), as mrtq_tflite_add. */
+MRTQ_API mrtq_status mrtq_tflite_mul(const mrtq_tflite_mul_params *p, const void *a, const size_t *shape_a, int nda,
+                                     const void *b, const size_t *shape_b, int ndb, void *out) {
+  return mrtq__eltwise(1, p, p ? p->is_unsigned : 0, a, shape_a, nda, b, shape_b, ndb, out);
+}
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* MRTQ_ELTWISE_H */

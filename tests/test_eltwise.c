@@ -1,0 +1,150 @@
+/* TFLite ADD and MUL (mrtq/eltwise.h) and NumPy broadcasting, against
+ * oracles written here: the TFLite reference formula evaluated with the
+ * 128-bit SRDHM / RDIVPOT of oracle.h, the parameters derived here from the
+ * scales in double (the Q31 encoder itself is tested against TFLite's rules in
+ * test_fixedpoint.c), broadcasting by explicit nested index loops, and a
+ * hand-checked case. */
+#include <math.h>
+
+#include "harness.h"
+#include "mrtq.h"
+#include "oracle.h"
+
+static int32_t o_mul_dbl(int32_t x, mrtq_mult m) { /* TFLite MultiplyByQuantizedMultiplier, default build */
+  int64_t xs = m.shift > 0 ? (int64_t)x * ((int64_t)1 << m.shift) : x;
+  return o_rdivpot(o_srdhm((int32_t)xs, m.mult), m.shift > 0 ? 0 : -m.shift);
+}
+static int32_t o_clamp(int64_t v, int32_t lo, int32_t hi) { return (int32_t)(v < lo ? lo : v > hi ? hi : v); }
+
+static int32_t o_add(double s1, int32_t z1, double s2, int32_t z2, double so, int32_t zo, int32_t lo, int32_t hi,
+                     int32_t a, int32_t b) {
+  double t = 2 * (s1 > s2 ? s1 : s2);
+  mrtq_mult m1, m2, mo;
+  mrtq_mult_q31(s1 / t, &m1), mrtq_mult_q31(s2 / t, &m2), mrtq_mult_q31(t / (1048576.0 * so), &mo);
+  return o_clamp((int64_t)o_mul_dbl(o_mul_dbl((a - z1) * 1048576, m1) + o_mul_dbl((b - z2) * 1048576, m2), mo) + zo, lo,
+                 hi);
+}
+static int32_t o_mul(double s1, int32_t z1, double s2, int32_t z2, double so, int32_t zo, int32_t lo, int32_t hi,
+                     int32_t a, int32_t b) {
+  mrtq_mult m;
+  mrtq_mult_q31(s1 * s2 / so, &m);
+  return o_clamp((int64_t)o_mul_dbl((a - z1) * (b - z2), m) + zo, lo, hi);
+}
+
+static double rand_scale(void) { return (float)ldexp(1.0 + (double)(th_rand32() % 10000u) / 10000.0, -(int)th_range(2, 12)); }
+
+/* every pair of stored values, for random parameter sets, int8 and uint8 */
+static void test_all_pairs(void) {
+  static uint8_t a[256 * 256], b[256 * 256], out[256 * 256];
+  size_t shape[1] = {256 * 256};
+  int trial;
+  long long n = 0;
+  for (trial = 0; trial < 24; trial++) {
+    int u = trial % 2, mul = trial / 2 % 2, i;
+    int32_t lo = u ? 0 : -128, hi = u ? 255 : 127;
+    int32_t z1 = (int32_t)th_range(lo, hi), z2 = (int32_t)th_range(lo, hi), zo = (int32_t)th_range(lo, hi);
+    int32_t qmin = trial % 3 ? lo : zo, qmax = hi; /* some with a fused ReLU: min = zero point */
+    double s1 = rand_scale(), s2 = rand_scale(), so = mul ? s1 * s2 * (0.5 + (double)(th_rand32() % 100u) / 20.0)
+                                                       : (s1 > s2 ? s1 : s2) * (0.5 + (double)(th_rand32() % 100u) / 40.0);
+    mrtq_tflite_add_params pa;
+    mrtq_tflite_mul_params pm;
+    for (i = 0; i < 65536; i++) a[i] = (uint8_t)(i >> 8), b[i] = (uint8_t)i;
+    if (mul) {
+      CHECK_EQ(mrtq_tflite_mul_init(s1, z1, s2, z2, so, zo, qmin, qmax, u, &pm), MRTQ_OK, "mul init");
+      CHECK_EQ(mrtq_tflite_mul(&pm, a, shape, 1, b, shape, 1, out), MRTQ_OK, "mul");
+    } else {
+      CHECK_EQ(mrtq_tflite_add_init(s1, z1, s2, z2, so, zo, qmin, qmax, u, &pa), MRTQ_OK, "add init");
+      CHECK_EQ(mrtq_tflite_add(&pa, a, shape, 1, b, shape, 1, out), MRTQ_OK, "add");
+    }
+    for (i = 0; i < 65536; i++) {
+      int32_t x = u ? a[i] : (int8_t)a[i], y = u ? b[i] : (int8_t)b[i];
+      int32_t want = mul ? o_mul(s1, z1, s2, z2, so, zo, qmin, qmax, x, y) : o_add(s1, z1, s2, z2, so, zo, qmin, qmax, x, y);
+      int32_t got = u ? out[i] : (int8_t)out[i];
+      if (got != want) CHECK_EQ(got, want, "trial %d %s a=%d b=%d", trial, mul ? "mul" : "add", x, y);
+      n++;
+    }
+    CHECK(n > 0);
+  }
+  printf("  %lld element pairs compared\n", n);
+}
+
+/* hand-checked: s1 = s2 = 0.5, s_out = 1, zero points 0: T = 1, m1 = m2 =
+ * {2^30, 0}, mo = Q31(2^-20) = {2^30, -19}; a = 3, b = 5: SRDHM(3 * 2^20, 2^30)
+ * = 3 * 2^19, likewise 5 * 2^19, sum 2^22, SRDHM(2^22, 2^30) = 2^21, RDIVPOT(2^21,
+ * 19) = 4 = 0.5 * 3 + 0.5 * 5. MUL with s_out = 0.25: 0.25 * 15 / 0.25 = 15. */
+static void test_hand(void) {
+  mrtq_tflite_add_params pa;
+  mrtq_tflite_mul_params pm;
+  CHECK_EQ(mrtq_tflite_add_init(0.5, 0, 0.5, 0, 1.0, 0, -128, 127, 0, &pa), MRTQ_OK, "init");
+  CHECK(pa.m1.mult == (1 << 30) && pa.m1.shift == 0 && pa.mo.mult == (1 << 30) && pa.mo.shift == -19);
+  CHECK_EQ(mrtq_tflite_add_one(&pa, 3, 5), 4, "3 + 5 halves");
+  CHECK_EQ(mrtq_tflite_add_one(&pa, 127, 127), 127, "saturates");
+  CHECK_EQ(mrtq_tflite_mul_init(0.5, 0, 0.5, 0, 0.25, 0, -128, 127, 0, &pm), MRTQ_OK, "init");
+  CHECK_EQ(mrtq_tflite_mul_one(&pm, 3, 5), 15, "3 * 5");
+  CHECK_EQ(mrtq_tflite_mul_one(&pm, -3, 5), -15, "-3 * 5");
+}
+
+/* broadcasting: 4-D shapes with 1s, missing leading dimensions, scalars */
+static void test_broadcast(void) {
+  static int8_t a[4 * 3 * 5 * 2], b[4 * 3 * 5 * 2], out[4 * 3 * 5 * 2];
+  mrtq_tflite_add_params p;
+  int trial;
+  CHECK_EQ(mrtq_tflite_add_init(0.03, 3, 0.07, -9, 0.08, 1, -128, 127, 0, &p), MRTQ_OK, "init");
+  for (trial = 0; trial < 300; trial++) {
+    size_t full[4] = {4, 3, 5, 2}, sa[4], sb[4], i0, i1, i2, i3, k;
+    int nda = (int)th_range(0, 4), ndb = (int)th_range(0, 4), d;
+    for (k = 0; k < sizeof a; k++) a[k] = (int8_t)th_rand32(), b[k] = (int8_t)th_rand32();
+    for (d = 0; d < 4; d++) { /* a's and b's dims: the full size or 1, aligned at the end */
+      sa[d] = th_rand32() % 3u ? full[d] : 1;
+      sb[d] = (sa[d] == 1 || th_rand32() % 3u) ? full[d] : 1;
+    }
+    CHECK_EQ(mrtq_tflite_add(&p, a, sa + 4 - nda, nda, b, sb + 4 - ndb, ndb, out), MRTQ_OK, "broadcast add");
+    {
+      size_t od[4], n = 0;
+      for (d = 0; d < 4; d++) {
+        size_t x = d >= 4 - nda ? sa[d] : 1, y = d >= 4 - ndb ? sb[d] : 1;
+        od[d] = x > y ? x : y;
+      }
+      for (i0 = 0; i0 < od[0]; i0++)
+        for (i1 = 0; i1 < od[1]; i1++)
+          for (i2 = 0; i2 < od[2]; i2++)
+            for (i3 = 0; i3 < od[3]; i3++) {
+              size_t idx[4] = {i0, i1, i2, i3}, ia = 0, ib = 0;
+              for (d = 0; d < 4; d++) { /* row-major offsets, index 0 on size-1 and missing dims */
+                size_t x = d >= 4 - nda ? sa[d] : 1, y = d >= 4 - ndb ? sb[d] : 1;
+                ia = ia * x + (x == 1 ? 0 : idx[d]);
+                ib = ib * y + (y == 1 ? 0 : idx[d]);
+              }
+              CHECK_EQ(out[n], o_add(0.03, 3, 0.07, -9, 0.08, 1, -128, 127, a[ia], b[ib]), "trial %d at %zu", trial, n);
+              n++;
+            }
+    }
+  }
+  {
+    size_t s1[2] = {3, 4}, s2[2] = {2, 4}, z[2] = {0, 4};
+    CHECK_EQ(mrtq_tflite_add(&p, a, s1, 2, b, s2, 2, out), MRTQ_ESHAPE, "3 vs 2");
+    CHECK_EQ(mrtq_tflite_add(&p, a, z, 2, b, s2, 2, out), MRTQ_ESHAPE, "zero dim");
+    CHECK_EQ(mrtq_tflite_add(&p, a, s1, 9, b, s2, 2, out), MRTQ_EINVAL, "rank 9");
+    CHECK_EQ(mrtq_tflite_add(&p, NULL, s1, 2, b, s1, 2, out), MRTQ_EINVAL, "NULL");
+  }
+}
+
+static void test_bad_params(void) {
+  mrtq_tflite_add_params pa;
+  mrtq_tflite_mul_params pm;
+  CHECK_EQ(mrtq_tflite_add_init(0, 0, 0.1, 0, 0.1, 0, -128, 127, 0, &pa), MRTQ_EINVAL, "scale 0");
+  CHECK_EQ(mrtq_tflite_add_init(0.1, 200, 0.1, 0, 0.1, 0, -128, 127, 0, &pa), MRTQ_EINVAL, "zp");
+  CHECK_EQ(mrtq_tflite_add_init(0.1, 200, 0.1, 0, 0.1, 0, 0, 255, 1, &pa), MRTQ_OK, "uint8 zp");
+  CHECK_EQ(mrtq_tflite_add_init(0.1, 0, 0.1, 0, 0.1, 0, 5, 4, 0, &pa), MRTQ_EINVAL, "qmin > qmax");
+  CHECK_EQ(mrtq_tflite_add_init(1.0, 0, 1.0, 0, 1e-7, 0, -128, 127, 0, &pa), MRTQ_ERANGE, "output multiplier >= 1");
+  CHECK_EQ(mrtq_tflite_mul_init(1.0, 0, 1.0, 0, 1e-6, 0, -128, 127, 0, &pm), MRTQ_ERANGE, "shift > 15");
+  CHECK_EQ(mrtq_tflite_mul_init(NAN, 0, 1.0, 0, 1.0, 0, -128, 127, 0, &pm), MRTQ_EINVAL, "NaN");
+}
+
+int main(void) {
+  TH_RUN(test_hand);
+  TH_RUN(test_all_pairs);
+  TH_RUN(test_broadcast);
+  TH_RUN(test_bad_params);
+  return th_finish("test_eltwise");
+}
