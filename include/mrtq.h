@@ -20,6 +20,7 @@
  *                        and their array forms (mrtq_rq, SIMD twins)
  *     mrtq/scale.h       qparams from ranges (MRT, ONNX, TFLite), calibration
  *     mrtq/eltwise.h     NumPy broadcasting; TFLite's quantized ADD and MUL
+ *     mrtq/pool.h        max pooling, TFLite and MRT average pooling
  *
  * CONFIGURATION MACROS (define before the first include)
  *   MRTQ_API   linkage of every public function. Default `static inline`.
@@ -66,5 +67,6 @@
 #include "mrtq/requant.h"
 #include "mrtq/scale.h"
 #include "mrtq/eltwise.h"
+#include "mrtq/pool.h"
 
 #endif /* MRTQ_H */

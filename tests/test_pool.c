@@ -1,0 +1,137 @@
+/* Pooling (mrtq/pool.h) against oracles written here: each input is first
+ * copied into an explicitly padded NCHW array whose padding cells are marked,
+ * then max / TFLite average (exact rational rounding, ties away from zero,
+ * from oracle.h) / MRT average (sum with zero padding, then mrtq_rq_apply,
+ * whose families are tested on their own) are computed per window; random
+ * shapes, both layouts, int8 and uint8, and the shape errors. */
+#include <stdlib.h>
+
+#include "harness.h"
+#include "mrtq.h"
+#include "oracle.h"
+
+#define PADCELL 1000 /* marks a padding cell in the oracle's copy */
+
+static void test_random(void) {
+  static uint8_t x[4000], out_max[8000], out_avg[8000], out_rq[8000];
+  int trial;
+  long long n_cmp = 0;
+  for (trial = 0; trial < 400; trial++) {
+    mrtq_pool2d p;
+    mrtq_rq rq;
+    size_t ho = 0, wo = 0, hp, wp, nx, i, n, c, oy, ox, ky, kx;
+    int32_t *xp, qmin, qmax, zx;
+    mrtq_status st;
+    memset(&p, 0, sizeof p);
+    p.n = (size_t)th_range(1, 2), p.c = (size_t)th_range(1, 5), p.h = (size_t)th_range(1, 12), p.w = (size_t)th_range(1, 12);
+    p.kh = (size_t)th_range(1, 4), p.kw = (size_t)th_range(1, 4), p.stride_h = (size_t)th_range(1, 3), p.stride_w = (size_t)th_range(1, 3);
+    p.pad_top = (size_t)th_range(0, (int64_t)p.kh - 1), p.pad_bottom = (size_t)th_range(0, (int64_t)p.kh - 1);
+    p.pad_left = (size_t)th_range(0, (int64_t)p.kw - 1), p.pad_right = (size_t)th_range(0, (int64_t)p.kw - 1);
+    p.layout = (int)(th_rand32() & 1u), p.is_unsigned = (int)(th_rand32() & 1u);
+    qmin = p.is_unsigned ? (int32_t)th_range(0, 30) : (int32_t)th_range(-128, -100);
+    qmax = p.is_unsigned ? (int32_t)th_range(200, 255) : (int32_t)th_range(100, 127);
+    zx = p.is_unsigned ? (int32_t)th_range(0, 255) : (int32_t)th_range(-128, 127);
+    st = mrtq_pool2d_out(&p, &ho, &wo);
+    if (p.kh > p.h + p.pad_top + p.pad_bottom || p.kw > p.w + p.pad_left + p.pad_right) {
+      CHECK_EQ(st, MRTQ_ESHAPE, "window larger than the padded input");
+      continue;
+    }
+    CHECK_EQ(st, MRTQ_OK, "shape");
+    hp = p.h + p.pad_top + p.pad_bottom, wp = p.w + p.pad_left + p.pad_right;
+    CHECK_EQ(ho, (hp - p.kh) / p.stride_h + 1, "ho");
+    nx = p.n * p.c * p.h * p.w;
+    for (i = 0; i < nx; i++) x[i] = (uint8_t)th_rand32();
+    CHECK_EQ(mrtq_rq_init(&rq, (mrtq_scheme)(trial % 5), 1.0 / (double)(p.kh * p.kw) * 0.9, (int32_t)th_range(-5, 5),
+                          p.is_unsigned ? 0 : -128, p.is_unsigned ? 255 : 127),
+             MRTQ_OK, "rq");
+    CHECK_EQ(mrtq_maxpool2d(&p, x, qmin, qmax, out_max), MRTQ_OK, "max");
+    CHECK_EQ(mrtq_avgpool2d_tflite(&p, x, qmin, qmax, out_avg), MRTQ_OK, "avg");
+    CHECK_EQ(mrtq_avgpool2d_rq(&p, x, zx, &rq, out_rq), MRTQ_OK, "avg rq");
+    /* the oracle's padded NCHW copy */
+    xp = (int32_t *)malloc(p.n * p.c * hp * wp * sizeof(int32_t));
+    if (!xp) return;
+    for (n = 0; n < p.n; n++)
+      for (c = 0; c < p.c; c++)
+        for (oy = 0; oy < hp; oy++)
+          for (ox = 0; ox < wp; ox++) {
+            int32_t v = PADCELL;
+            if (oy >= p.pad_top && oy < p.pad_top + p.h && ox >= p.pad_left && ox < p.pad_left + p.w) {
+              size_t yy = oy - p.pad_top, xx = ox - p.pad_left;
+              size_t at = p.layout == MRTQ_POOL_NCHW ? ((n * p.c + c) * p.h + yy) * p.w + xx : ((n * p.h + yy) * p.w + xx) * p.c + c;
+              v = p.is_unsigned ? (int32_t)x[at] : (int32_t)(int8_t)x[at];
+            }
+            xp[((n * p.c + c) * hp + oy) * wp + ox] = v;
+          }
+    for (n = 0; n < p.n; n++)
+      for (c = 0; c < p.c; c++)
+        for (oy = 0; oy < ho; oy++)
+          for (ox = 0; ox < wo; ox++) {
+            int32_t mx = INT32_MIN, cnt = 0, got_max, got_avg, got_rq, lo = p.is_unsigned ? 0 : -128, hi = p.is_unsigned ? 255 : 127;
+            int64_t sum = 0, sumz = 0, avg;
+            size_t at = p.layout == MRTQ_POOL_NCHW ? ((n * p.c + c) * ho + oy) * wo + ox : ((n * ho + oy) * wo + ox) * p.c + c;
+            for (ky = 0; ky < p.kh; ky++)
+              for (kx = 0; kx < p.kw; kx++) {
+                int32_t v = xp[((n * p.c + c) * hp + oy * p.stride_h + ky) * wp + ox * p.stride_w + kx];
+                if (v == PADCELL) continue; /* padding: never the max, not counted, a real zero for MRT */
+                if (v > mx) mx = v;
+                sum += v, sumz += v - zx, cnt++;
+              }
+            CHECK(cnt > 0);
+            got_max = p.is_unsigned ? out_max[at] : (int8_t)out_max[at];
+            got_avg = p.is_unsigned ? out_avg[at] : (int8_t)out_avg[at];
+            got_rq = p.is_unsigned ? out_rq[at] : (int8_t)out_rq[at];
+            CHECK_EQ(got_max, mx < qmin ? qmin : mx > qmax ? qmax : mx, "max trial %d", trial);
+            avg = (int64_t)o_round_half_away(sum, cnt);
+            CHECK_EQ(got_avg, avg < qmin ? qmin : avg > qmax ? qmax : avg, "avg trial %d sum %lld cnt %d", trial, (long long)sum, cnt);
+            CHECK_EQ(got_rq, mrtq_rq_apply(&rq, (int32_t)sumz, lo, hi), "rq trial %d", trial);
+            n_cmp += 3;
+          }
+    free(xp);
+  }
+  printf("  %lld pooled outputs compared\n", n_cmp);
+}
+
+static void test_errors(void) {
+  mrtq_pool2d p;
+  mrtq_rq rq;
+  uint8_t x[64] = {0}, o[64];
+  size_t ho, wo;
+  memset(&p, 0, sizeof p);
+  p.n = 1, p.c = 1, p.h = 4, p.w = 4, p.kh = 2, p.kw = 2, p.stride_h = 2, p.stride_w = 2;
+  CHECK_EQ(mrtq_pool2d_out(&p, &ho, &wo), MRTQ_OK, "2x2/2");
+  CHECK(ho == 2 && wo == 2);
+  p.pad_top = 2;
+  CHECK_EQ(mrtq_pool2d_out(&p, &ho, &wo), MRTQ_ESHAPE, "padding >= window");
+  p.pad_top = 0, p.stride_w = 0;
+  CHECK_EQ(mrtq_pool2d_out(&p, &ho, &wo), MRTQ_ESHAPE, "stride 0");
+  p.stride_w = 2, p.kh = 5;
+  CHECK_EQ(mrtq_pool2d_out(&p, &ho, &wo), MRTQ_ESHAPE, "window > input");
+  p.kh = 2, p.layout = 7;
+  CHECK_EQ(mrtq_pool2d_out(&p, &ho, &wo), MRTQ_EINVAL, "layout");
+  p.layout = MRTQ_POOL_NCHW;
+  CHECK_EQ(mrtq_maxpool2d(&p, NULL, -128, 127, o), MRTQ_EINVAL, "NULL");
+  CHECK_EQ(mrtq_maxpool2d(&p, x, 5, 4, o), MRTQ_EINVAL, "qmin > qmax");
+  CHECK_EQ(mrtq_rq_init(&rq, MRTQ_Q31_DBL, 0.25, 0, -128, 127), MRTQ_OK, "rq");
+  CHECK_EQ(mrtq_avgpool2d_rq(&p, x, 200, &rq, o), MRTQ_EINVAL, "zx outside int8");
+  p.kh = p.kw = 3000, p.h = p.w = 3000;
+  CHECK_EQ(mrtq_avgpool2d_rq(&p, x, 0, &rq, o), MRTQ_EOVERFLOW, "window sum could overflow");
+  /* hand-checked: 2x2 windows of {1, 2, 3, 4} average 2.5 -> 3; {-1, -2, -3, -4} -> -3 */
+  {
+    int8_t v[4] = {1, 2, 3, 4}, w[4] = {-1, -2, -3, -4}, r = 0;
+    mrtq_pool2d q;
+    memset(&q, 0, sizeof q);
+    q.n = q.c = 1, q.h = q.w = 2, q.kh = q.kw = 2, q.stride_h = q.stride_w = 1;
+    CHECK_EQ(mrtq_avgpool2d_tflite(&q, v, -128, 127, &r), MRTQ_OK, "avg");
+    CHECK_EQ(r, 3, "2.5 rounds away from zero");
+    CHECK_EQ(mrtq_avgpool2d_tflite(&q, w, -128, 127, &r), MRTQ_OK, "avg");
+    CHECK_EQ(r, -3, "-2.5 rounds away from zero");
+    CHECK_EQ(mrtq_maxpool2d(&q, w, -128, 127, &r), MRTQ_OK, "max");
+    CHECK_EQ(r, -1, "max");
+  }
+}
+
+int main(void) {
+  TH_RUN(test_random);
+  TH_RUN(test_errors);
+  return th_finish("test_pool");
+}
