@@ -21,6 +21,7 @@
  *     mrtq/scale.h       qparams from ranges (MRT, ONNX, TFLite), calibration
  *     mrtq/eltwise.h     NumPy broadcasting; TFLite's quantized ADD and MUL
  *     mrtq/pool.h        max pooling, TFLite and MRT average pooling
+ *     mrtq/shape.h       constant padding, concatenation with rescaling, merge scales
  *
  * CONFIGURATION MACROS (define before the first include)
  *   MRTQ_API   linkage of every public function. Default `static inline`.
@@ -68,5 +69,6 @@
 #include "mrtq/scale.h"
 #include "mrtq/eltwise.h"
 #include "mrtq/pool.h"
+#include "mrtq/shape.h"
 
 #endif /* MRTQ_H */

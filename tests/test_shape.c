@@ -1,0 +1,121 @@
+/* Padding and concatenation (mrtq/shape.h) against explicit index loops
+ * written here; concatenation's rescaling against mrtq_rq_apply element by
+ * element (the families are tested on their own); merge-scale choices. */
+#include <stdlib.h>
+
+#include "harness.h"
+#include "mrtq.h"
+
+static void test_pad(void) {
+  static int8_t x[6 * 5 * 4], out[12 * 11 * 10];
+  int trial;
+  long long n = 0;
+  for (trial = 0; trial < 300; trial++) {
+    size_t s[3], b[3], a[3], o[3], i, j, k;
+    int8_t v = (int8_t)th_rand32();
+    for (i = 0; i < 3; i++) s[i] = (size_t)th_range(1, 6 - (int64_t)i), b[i] = (size_t)th_range(0, 3), a[i] = (size_t)th_range(0, 3);
+    for (i = 0; i < s[0] * s[1] * s[2]; i++) x[i] = (int8_t)th_rand32();
+    CHECK_EQ(mrtq_pad(x, s, 3, b, a, 1, &v, out), MRTQ_OK, "pad");
+    for (i = 0; i < 3; i++) o[i] = s[i] + b[i] + a[i];
+    for (i = 0; i < o[0]; i++)
+      for (j = 0; j < o[1]; j++)
+        for (k = 0; k < o[2]; k++) {
+          int in = i >= b[0] && i < b[0] + s[0] && j >= b[1] && j < b[1] + s[1] && k >= b[2] && k < b[2] + s[2];
+          int8_t want = in ? x[((i - b[0]) * s[1] + (j - b[1])) * s[2] + (k - b[2])] : v;
+          CHECK_EQ(out[(i * o[1] + j) * o[2] + k], want, "trial %d (%zu,%zu,%zu)", trial, i, j, k);
+          n++;
+        }
+  }
+  {
+    size_t s[2] = {2, 0}, b[2] = {0, 0};
+    int8_t v = 0;
+    CHECK_EQ(mrtq_pad(x, s, 2, b, b, 1, &v, out), MRTQ_ESHAPE, "zero dim");
+    CHECK_EQ(mrtq_pad(x, s, 9, b, b, 1, &v, out), MRTQ_EINVAL, "rank 9");
+    CHECK_EQ(mrtq_pad(NULL, s, 2, b, b, 1, &v, out), MRTQ_EINVAL, "NULL");
+  }
+  /* the constant: round half to even of pv / scale, plus zp */
+  CHECK_EQ(mrtq_pad_value(0.25f, 0.5f, 3, -128, 127), 3, "0.5 -> 0 (even)");
+  CHECK_EQ(mrtq_pad_value(0.75f, 0.5f, 3, -128, 127), 5, "1.5 -> 2");
+  CHECK_EQ(mrtq_pad_value(0.0f, 0.1f, -7, -128, 127), -7, "real 0 is the zero point");
+  printf("  %lld padded elements compared\n", n);
+}
+
+static void test_concat(void) {
+  static int8_t in[3][4 * 7 * 5], out[4 * 21 * 5];
+  int trial;
+  long long n = 0;
+  for (trial = 0; trial < 200; trial++) {
+    size_t shp[3][3], k, i, j, l, nin = (size_t)th_range(1, 3);
+    int axis = (int)th_range(0, 2), u = (int)(th_rand32() & 1u);
+    const void *xs[3];
+    const size_t *ss[3];
+    int32_t zx[3];
+    mrtq_rq rqs[3];
+    const mrtq_rq *rp[3];
+    double scales[3], so = 0;
+    size_t base[3] = {(size_t)th_range(1, 4), (size_t)th_range(1, 7), (size_t)th_range(1, 5)}, tot = 0;
+    for (k = 0; k < nin; k++) {
+      for (i = 0; i < 3; i++) shp[k][i] = (int)i == axis ? (size_t)th_range(1, 7 - (int64_t)(i == 1 ? 0 : 2)) : base[i];
+      if (shp[k][axis] > (axis == 1 ? 7u : axis == 0 ? 4u : 5u)) shp[k][axis] = 1;
+      for (i = 0; i < shp[k][0] * shp[k][1] * shp[k][2]; i++) in[k][i] = (int8_t)th_rand32();
+      xs[k] = in[k], ss[k] = shp[k], tot += shp[k][axis];
+      zx[k] = u ? (int32_t)th_range(0, 255) : (int32_t)th_range(-128, 127);
+      scales[k] = 0.01 * (double)th_range(1, 9);
+    }
+    CHECK_EQ(mrtq_merge_scale(scales, nin, (int)(trial & 1), &so), MRTQ_OK, "merge scale");
+    for (k = 0; k < nin; k++) {
+      CHECK_EQ(mrtq_rq_init(&rqs[k], (mrtq_scheme)(trial % 5), scales[k] / so, (int32_t)th_range(-3, 3), u ? 0 : -128,
+                            u ? 255 : 127),
+               MRTQ_OK, "rq");
+      rp[k] = (k == 1 && trial % 3 == 0) ? NULL : &rqs[k]; /* sometimes a plain copy */
+    }
+    CHECK_EQ(mrtq_concat(xs, ss, nin, 3, axis, zx, rp, u, out), MRTQ_OK, "concat");
+    { /* each input element, at its place in the output */
+      size_t o[3], first = 0;
+      o[0] = base[0], o[1] = base[1], o[2] = base[2];
+      o[axis] = tot;
+      for (k = 0; k < nin; k++) {
+        for (i = 0; i < shp[k][0]; i++)
+          for (j = 0; j < shp[k][1]; j++)
+            for (l = 0; l < shp[k][2]; l++) {
+              size_t p3[3], at = (i * shp[k][1] + j) * shp[k][2] + l;
+              int32_t v = u ? (int32_t)(uint8_t)in[k][at] : (int32_t)in[k][at];
+              uint8_t want = rp[k] ? (uint8_t)mrtq_rq_apply(rp[k], v - zx[k], u ? 0 : -128, u ? 255 : 127)
+                                   : (uint8_t)in[k][at];
+              p3[0] = i, p3[1] = j, p3[2] = l;
+              p3[axis] += first;
+              CHECK_EQ((uint8_t)out[(p3[0] * o[1] + p3[1]) * o[2] + p3[2]], want, "trial %d axis %d input %zu", trial,
+                       axis, k);
+              n++;
+            }
+        first += shp[k][axis];
+      }
+    }
+  }
+  {
+    double sc[3] = {0.1, 0.05, 0.2}, r = 0;
+    CHECK_EQ(mrtq_merge_scale(sc, 3, MRTQ_MERGE_MIN_SCALE, &r), MRTQ_OK, "min");
+    CHECK(r == 0.05);
+    CHECK_EQ(mrtq_merge_scale(sc, 3, MRTQ_MERGE_MAX_SCALE, &r), MRTQ_OK, "max");
+    CHECK(r == 0.2);
+    sc[1] = -1;
+    CHECK_EQ(mrtq_merge_scale(sc, 3, MRTQ_MERGE_MAX_SCALE, &r), MRTQ_EINVAL, "negative");
+  }
+  {
+    size_t s1[2] = {2, 3}, s2[2] = {3, 3};
+    const size_t *ss[2] = {s1, s2};
+    const void *xs[2] = {in[0], in[1]};
+    int32_t zx[2] = {0, 0};
+    const mrtq_rq *rp[2] = {NULL, NULL};
+    CHECK_EQ(mrtq_concat(xs, ss, 2, 2, 1, zx, rp, 0, out), MRTQ_ESHAPE, "mismatch off axis");
+    CHECK_EQ(mrtq_concat(xs, ss, 2, 2, 0, zx, rp, 0, out), MRTQ_OK, "along axis 0");
+    CHECK_EQ(mrtq_concat(xs, ss, 2, 2, 2, zx, rp, 0, out), MRTQ_EINVAL, "axis");
+  }
+  printf("  %lld concatenated elements compared\n", n);
+}
+
+int main(void) {
+  TH_RUN(test_pad);
+  TH_RUN(test_concat);
+  return th_finish("test_shape");
+}
