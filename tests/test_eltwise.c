@@ -141,7 +141,31 @@ static void test_bad_params(void) {
   CHECK_EQ(mrtq_tflite_mul_init(NAN, 0, 1.0, 0, 1.0, 0, -128, 127, 0, &pm), MRTQ_EINVAL, "NaN");
 }
 
+/* ReLU / ReLU6 / clamp: bounds from exact rounding of lo/scale, hi/scale */
+static void test_clamp(void) {
+  int32_t lo = 0, hi = 0, i;
+  uint8_t x[256], o[256];
+  CHECK_EQ(mrtq_clamp_bounds(0.0f, INFINITY, 0.05f, -10, 0, &lo, &hi), MRTQ_OK, "relu");
+  CHECK(lo == -10 && hi == 127);
+  CHECK_EQ(mrtq_clamp_bounds(0.0f, 6.0f, 0.05f, -10, 0, &lo, &hi), MRTQ_OK, "relu6");
+  CHECK(lo == -10 && hi == 110); /* 6 / 0.05 = 120 (float: 119.99999 or 120.00001, rounds to 120) - 10 */
+  CHECK_EQ(mrtq_clamp_bounds(-1.0f, 1.0f, 0.4f, 100, 1, &lo, &hi), MRTQ_OK, "uint8");
+  CHECK(lo == 98 && hi == 102); /* -2.5 -> -2 and 2.5 -> 2 (ties to even) */
+  for (i = 0; i < 256; i++) x[i] = (uint8_t)i;
+  CHECK_EQ(mrtq_clamp_q(x, 256, 98, 102, 1, o), MRTQ_OK, "apply");
+  for (i = 0; i < 256; i++) CHECK_EQ(o[i], i < 98 ? 98 : i > 102 ? 102 : i, "u8 %d", i);
+  CHECK_EQ(mrtq_clamp_q(x, 256, -10, 110, 0, o), MRTQ_OK, "apply s8");
+  for (i = 0; i < 256; i++) {
+    int32_t v = (int8_t)x[i];
+    CHECK_EQ((int8_t)o[i], v < -10 ? -10 : v > 110 ? 110 : v, "s8 %d", v);
+  }
+  CHECK_EQ(mrtq_clamp_bounds(1.0f, 0.0f, 0.1f, 0, 0, &lo, &hi), MRTQ_EINVAL, "lo > hi");
+  CHECK_EQ(mrtq_clamp_bounds(NAN, 1.0f, 0.1f, 0, 0, &lo, &hi), MRTQ_EINVAL, "NaN");
+  CHECK_EQ(mrtq_clamp_q(x, 4, 5, 4, 0, o), MRTQ_EINVAL, "empty range");
+}
+
 int main(void) {
+  TH_RUN(test_clamp);
   TH_RUN(test_hand);
   TH_RUN(test_all_pairs);
   TH_RUN(test_broadcast);

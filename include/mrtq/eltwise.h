@@ -1,7 +1,7 @@
-/* mrtq/eltwise.h -- elementwise quantized operators with NumPy-style
- * broadcasting: TFLite's int8/uint8 ADD and MUL, bit-exact with TFLite's
+/* mrtq/eltwise.h -- elementwise quantized operators (ReLU / clamp, and with
+ * NumPy-style broadcasting: TFLite's int8/uint8 ADD and MUL, bit-exact with TFLite's
  * reference kernels (tensorflow/lite/kernels/internal/reference/
- * integer_ops/add.h and mul.h, default build: double rounding). */
+ * integer_ops/add.h and mul.h, default build: double rounding)). */
 #ifndef MRTQ_ELTWISE_H
 #define MRTQ_ELTWISE_H
 
@@ -175,6 +175,37 @@ MRTQ_API mrtq_status mrtq_tflite_add(const mrtq_tflite_add_params *p, const void
 MRTQ_API mrtq_status mrtq_tflite_mul(const mrtq_tflite_mul_params *p, const void *a, const size_t *shape_a, int nda,
                                      const void *b, const size_t *shape_b, int ndb, void *out) {
   return mrtq__eltwise(1, p, p ? p->is_unsigned : 0, a, shape_a, nda, b, shape_b, ndb, out);
+}
+
+/* ---- ReLU and clamp on quantized values ----
+ * A real clamp [lo, hi] of a tensor with (scale, zp) is a clamp of the stored
+ * values to [q(lo), q(hi)], q = mrtq_quantize_f32 (round half to even) within
+ * the type; ReLU is lo = 0 (q = zp), hi = +inf (the type's maximum), ReLU6 is
+ * [0, 6]. mrtq_clamp_bounds gives the stored bounds (NaN bounds, lo > hi,
+ * scale not finite and positive, zp outside the type -> MRTQ_EINVAL);
+ * mrtq_clamp_q applies them to n stored values (in place allowed). */
+MRTQ_API mrtq_status mrtq_clamp_bounds(float lo, float hi, float scale, int32_t zp, int is_unsigned, int32_t *qlo,
+                                       int32_t *qhi) {
+  int32_t tmin = is_unsigned ? 0 : -128, tmax = is_unsigned ? 255 : 127;
+  if (!qlo || !qhi || lo != lo || hi != hi || !(lo <= hi) || mrtq__nonfinite_f32(scale) || !(scale > 0) ||
+      zp < tmin || zp > tmax)
+    return MRTQ_EINVAL;
+  *qlo = mrtq_quantize_f32(lo, scale, zp, tmin, tmax);
+  *qhi = mrtq_quantize_f32(hi, scale, zp, tmin, tmax);
+  return MRTQ_OK;
+}
+
+MRTQ_API mrtq_status mrtq_clamp_q(const void *x, size_t n, int32_t qlo, int32_t qhi, int is_unsigned, void *out) {
+  const uint8_t *s = (const uint8_t *)x;
+  uint8_t *d = (uint8_t *)out;
+  size_t i;
+  if ((!x || !out) && n) return MRTQ_EINVAL;
+  if (qlo > qhi) return MRTQ_EINVAL;
+  for (i = 0; i < n; i++) {
+    int32_t v = is_unsigned ? (int32_t)s[i] : (int32_t)(int8_t)s[i];
+    d[i] = (uint8_t)(v < qlo ? qlo : v > qhi ? qhi : v);
+  }
+  return MRTQ_OK;
 }
 
 #ifdef __cplusplus
