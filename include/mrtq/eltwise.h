@@ -77,6 +77,15 @@ MRTQ_API int mrtq__zp_ok(int32_t zp, int is_unsigned) {
   return is_unsigned ? zp >= 0 && zp <= 255 : zp >= -128 && zp <= 127;
 }
 
+/* The arguments every binary operator checks: three finite positive scales,
+ * zero points and bounds within the type, qmin <= qmax. */
+MRTQ_API int mrtq__binary_args_ok(double s1, int32_t zp1, double s2, int32_t zp2, double s_out, int32_t zp_out,
+                                  int32_t qmin, int32_t qmax, int is_unsigned) {
+  return !mrtq__nonfinite(s1) && !mrtq__nonfinite(s2) && !mrtq__nonfinite(s_out) && s1 > 0 && s2 > 0 && s_out > 0 &&
+         mrtq__zp_ok(zp1, is_unsigned) && mrtq__zp_ok(zp2, is_unsigned) && mrtq__zp_ok(zp_out, is_unsigned) &&
+         mrtq__zp_ok(qmin, is_unsigned) && mrtq__zp_ok(qmax, is_unsigned) && qmin <= qmax;
+}
+
 /* Errors: NULL, a scale NaN, infinite or <= 0, a zero point or bound outside
  * the type (int8, or uint8 when is_unsigned), qmin > qmax -> MRTQ_EINVAL; an
  * output multiplier >= 1 (TFLite refuses it) or a multiplier that flushes to 0
@@ -85,11 +94,7 @@ MRTQ_API mrtq_status mrtq_tflite_add_init(double s1, int32_t zp1, double s2, int
                                           int32_t qmin, int32_t qmax, int is_unsigned, mrtq_tflite_add_params *p) {
   double t, r1, r2, ro;
   if (p) memset(p, 0, sizeof *p);
-  if (!p || mrtq__nonfinite(s1) || mrtq__nonfinite(s2) || mrtq__nonfinite(s_out) || !(s1 > 0) || !(s2 > 0) ||
-      !(s_out > 0) || !mrtq__zp_ok(zp1, is_unsigned) || !mrtq__zp_ok(zp2, is_unsigned) ||
-      !mrtq__zp_ok(zp_out, is_unsigned) || !mrtq__zp_ok(qmin, is_unsigned) || !mrtq__zp_ok(qmax, is_unsigned) ||
-      qmin > qmax)
-    return MRTQ_EINVAL;
+  if (!p || !mrtq__binary_args_ok(s1, zp1, s2, zp2, s_out, zp_out, qmin, qmax, is_unsigned)) return MRTQ_EINVAL;
   p->left_shift = 20;
   t = 2 * (s1 > s2 ? s1 : s2);
   r1 = s1 / t, r2 = s2 / t, ro = t / ((double)(1 << p->left_shift) * s_out);
@@ -124,11 +129,7 @@ typedef struct mrtq_tflite_mul_params {
 MRTQ_API mrtq_status mrtq_tflite_mul_init(double s1, int32_t zp1, double s2, int32_t zp2, double s_out, int32_t zp_out,
                                           int32_t qmin, int32_t qmax, int is_unsigned, mrtq_tflite_mul_params *p) {
   if (p) memset(p, 0, sizeof *p);
-  if (!p || mrtq__nonfinite(s1) || mrtq__nonfinite(s2) || mrtq__nonfinite(s_out) || !(s1 > 0) || !(s2 > 0) ||
-      !(s_out > 0) || !mrtq__zp_ok(zp1, is_unsigned) || !mrtq__zp_ok(zp2, is_unsigned) ||
-      !mrtq__zp_ok(zp_out, is_unsigned) || !mrtq__zp_ok(qmin, is_unsigned) || !mrtq__zp_ok(qmax, is_unsigned) ||
-      qmin > qmax)
-    return MRTQ_EINVAL;
+  if (!p || !mrtq__binary_args_ok(s1, zp1, s2, zp2, s_out, zp_out, qmin, qmax, is_unsigned)) return MRTQ_EINVAL;
   if (mrtq__nonfinite(s1 * s2 / s_out) || mrtq_mult_q31(s1 * s2 / s_out, &p->m) != MRTQ_OK || p->m.mult == 0 ||
       p->m.shift > 15)
     return MRTQ_ERANGE;

@@ -68,25 +68,38 @@ MRTQ_API size_t mrtq__pool_out_at(const mrtq_pool2d *p, size_t ho, size_t wo, si
   return p->layout == MRTQ_POOL_NCHW ? ((n * p->c + ch) * ho + oy) * wo + ox : ((n * ho + oy) * wo + ox) * p->c + ch;
 }
 
-/* Max pooling: out = clamp(max of the window's valid elements, qmin, qmax)
- * (padding never wins; the shape rules guarantee a valid element). Input and
- * output share quantization. out holds n*c*ho*wo elements in the same layout.
- * Errors: as mrtq_pool2d_out; NULL data -> MRTQ_EINVAL. */
-MRTQ_API mrtq_status mrtq_maxpool2d(const mrtq_pool2d *p, const void *x, int32_t qmin, int32_t qmax, void *out) {
-  size_t ho, wo, n, ch, oy, ox;
-  mrtq_status st = mrtq_pool2d_out(p, &ho, &wo);
-  if (st != MRTQ_OK) return st;
-  if (!x || !out || qmin > qmax) return MRTQ_EINVAL;
+enum { MRTQ__POOL_MAX = 0, MRTQ__POOL_AVG_TFLITE = 1, MRTQ__POOL_AVG_RQ = 2 };
+
+/* The shared loop: one window per output element, reduced by `mode`. */
+MRTQ_API void mrtq__pool2d(const mrtq_pool2d *p, size_t ho, size_t wo, const uint8_t *x, int mode, int32_t qmin,
+                           int32_t qmax, int32_t zx, const mrtq_rq *rq, uint8_t *out) {
+  size_t n, ch, oy, ox;
   for (n = 0; n < p->n; n++)
     for (ch = 0; ch < p->c; ch++)
       for (oy = 0; oy < ho; oy++)
         for (ox = 0; ox < wo; ox++) {
-          int64_t sum;
-          int32_t mx;
+          int64_t s, c;
+          int32_t mx, v;
           size_t cnt;
-          mrtq__pool_window(p, (const uint8_t *)x, n, ch, oy, ox, 0, &sum, &mx, &cnt);
-          ((uint8_t *)out)[mrtq__pool_out_at(p, ho, wo, n, ch, oy, ox)] = (uint8_t)mrtq__clamp64(mx, qmin, qmax);
+          mrtq__pool_window(p, x, n, ch, oy, ox, zx, &s, &mx, &cnt);
+          c = (int64_t)cnt;
+          if (mode == MRTQ__POOL_MAX) v = mrtq__clamp64(mx, qmin, qmax);
+          else if (mode == MRTQ__POOL_AVG_TFLITE) v = mrtq__clamp64(s > 0 ? (s + c / 2) / c : (s - c / 2) / c, qmin, qmax);
+          else v = mrtq_rq_apply(rq, (int32_t)s, qmin, qmax);
+          out[mrtq__pool_out_at(p, ho, wo, n, ch, oy, ox)] = (uint8_t)v;
         }
+}
+
+/* Max pooling: out = clamp(max of the window's valid elements, qmin, qmax)
+ * (padding never wins; the shape rules guarantee a valid element). Input and
+ * output share quantization. out holds n*c*ho*wo elements in the same layout.
+ * Errors: as mrtq_pool2d_out; NULL data, qmin > qmax -> MRTQ_EINVAL. */
+MRTQ_API mrtq_status mrtq_maxpool2d(const mrtq_pool2d *p, const void *x, int32_t qmin, int32_t qmax, void *out) {
+  size_t ho, wo;
+  mrtq_status st = mrtq_pool2d_out(p, &ho, &wo);
+  if (st != MRTQ_OK) return st;
+  if (!x || !out || qmin > qmax) return MRTQ_EINVAL;
+  mrtq__pool2d(p, ho, wo, (const uint8_t *)x, MRTQ__POOL_MAX, qmin, qmax, 0, NULL, (uint8_t *)out);
   return MRTQ_OK;
 }
 
@@ -97,22 +110,11 @@ MRTQ_API mrtq_status mrtq_maxpool2d(const mrtq_pool2d *p, const void *x, int32_t
  * [qmin, qmax]. Input and output share quantization. Errors as
  * mrtq_maxpool2d. */
 MRTQ_API mrtq_status mrtq_avgpool2d_tflite(const mrtq_pool2d *p, const void *x, int32_t qmin, int32_t qmax, void *out) {
-  size_t ho, wo, n, ch, oy, ox;
+  size_t ho, wo;
   mrtq_status st = mrtq_pool2d_out(p, &ho, &wo);
   if (st != MRTQ_OK) return st;
   if (!x || !out || qmin > qmax) return MRTQ_EINVAL;
-  for (n = 0; n < p->n; n++)
-    for (ch = 0; ch < p->c; ch++)
-      for (oy = 0; oy < ho; oy++)
-        for (ox = 0; ox < wo; ox++) {
-          int64_t s, c;
-          int32_t mx;
-          size_t cnt;
-          mrtq__pool_window(p, (const uint8_t *)x, n, ch, oy, ox, 0, &s, &mx, &cnt);
-          c = (int64_t)cnt;
-          s = s > 0 ? (s + c / 2) / c : (s - c / 2) / c;
-          ((uint8_t *)out)[mrtq__pool_out_at(p, ho, wo, n, ch, oy, ox)] = (uint8_t)mrtq__clamp64(s, qmin, qmax);
-        }
+  mrtq__pool2d(p, ho, wo, (const uint8_t *)x, MRTQ__POOL_AVG_TFLITE, qmin, qmax, 0, NULL, (uint8_t *)out);
   return MRTQ_OK;
 }
 
@@ -124,23 +126,14 @@ MRTQ_API mrtq_status mrtq_avgpool2d_tflite(const mrtq_pool2d *p, const void *x, 
  * MRTQ_EOVERFLOW). Errors as mrtq_maxpool2d; rq NULL or zx outside the data
  * type -> MRTQ_EINVAL. */
 MRTQ_API mrtq_status mrtq_avgpool2d_rq(const mrtq_pool2d *p, const void *x, int32_t zx, const mrtq_rq *rq, void *out) {
-  size_t ho, wo, n, ch, oy, ox;
+  size_t ho, wo;
   int32_t lo, hi;
   mrtq_status st = mrtq_pool2d_out(p, &ho, &wo);
   if (st != MRTQ_OK) return st;
   lo = p->is_unsigned ? 0 : -128, hi = p->is_unsigned ? 255 : 127;
   if (!x || !out || !rq || zx < lo || zx > hi) return MRTQ_EINVAL;
   if (p->kh > (size_t)INT32_MAX / 255 / p->kw) return MRTQ_EOVERFLOW; /* |x - zx| <= 255 per element */
-  for (n = 0; n < p->n; n++)
-    for (ch = 0; ch < p->c; ch++)
-      for (oy = 0; oy < ho; oy++)
-        for (ox = 0; ox < wo; ox++) {
-          int64_t s;
-          int32_t mx;
-          size_t cnt;
-          mrtq__pool_window(p, (const uint8_t *)x, n, ch, oy, ox, zx, &s, &mx, &cnt);
-          ((uint8_t *)out)[mrtq__pool_out_at(p, ho, wo, n, ch, oy, ox)] = (uint8_t)mrtq_rq_apply(rq, (int32_t)s, lo, hi);
-        }
+  mrtq__pool2d(p, ho, wo, (const uint8_t *)x, MRTQ__POOL_AVG_RQ, lo, hi, zx, rq, (uint8_t *)out);
   return MRTQ_OK;
 }
 

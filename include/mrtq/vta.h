@@ -1089,14 +1089,25 @@ MRTQ_API void mrtq_vta_prog_deps(mrtq_vta_prog *p, size_t i, int pop_prev, int p
   mrtq_vta_encode(&p->cfg, &in, &p->words[i]);
 }
 
-/* One GEMM/ALU instruction running micro-op u over `rows` rows (the single
- * loop advances dst by dst_f and src by src_f per row). */
-MRTQ_API size_t mrtq__vta_loop(mrtq_vta_prog *p, uint32_t opcode, uint32_t u, uint32_t rows, uint32_t dst_f,
-                               uint32_t src_f) {
+/* ALU op over `rows` ACC rows from dst, one loop: dst advances by 1 and src
+ * by src_f per row; the operand is imm (use_imm) or ACC[src]. Returns the
+ * instruction's index. */
+MRTQ_API size_t mrtq__vta_alu_rows(mrtq_vta_prog *p, uint32_t op, int use_imm, int32_t imm, uint32_t dst, uint32_t src,
+                                   uint32_t src_f, uint32_t rows) {
   mrtq_vta_insn in;
   memset(&in, 0, sizeof in);
-  in.opcode = opcode, in.uop_bgn = u, in.uop_end = u + 1, in.iter_out = rows, in.iter_in = 1;
-  in.dst_factor_out = dst_f, in.src_factor_out = src_f;
+  in.opcode = MRTQ_VTA_ALU, in.alu_opcode = op, in.use_imm = use_imm != 0, in.imm = use_imm ? imm : 0;
+  in.uop_bgn = mrtq_vta_prog_uop(p, dst, use_imm ? 0 : src, 0), in.uop_end = in.uop_bgn + 1;
+  in.iter_out = rows, in.iter_in = 1, in.dst_factor_out = 1, in.src_factor_out = use_imm ? 0 : src_f;
+  return mrtq_vta_prog_push(p, &in);
+}
+
+/* GEMM reset (zero) of `rows` ACC rows from dst. */
+MRTQ_API size_t mrtq__vta_reset_rows(mrtq_vta_prog *p, uint32_t dst, uint32_t rows) {
+  mrtq_vta_insn in;
+  memset(&in, 0, sizeof in);
+  in.opcode = MRTQ_VTA_GEMM, in.reset = 1, in.iter_out = rows, in.iter_in = 1, in.dst_factor_out = 1;
+  in.uop_bgn = mrtq_vta_prog_uop(p, dst, 0, 0), in.uop_end = in.uop_bgn + 1;
   return mrtq_vta_prog_push(p, &in);
 }
 
@@ -1111,33 +1122,14 @@ MRTQ_API size_t mrtq_vta_emit_rq(mrtq_vta_prog *p, const mrtq_vta_rq_plan *plan,
   if (!p || !plan) return 0;
   for (i = 0; i < plan->nsteps && i < MRTQ_VTA_MAX_STEPS; i++) {
     const mrtq_vta_step *s = &plan->step[i];
-    if (s->kind == MRTQ_VTA_STEP_SAVE) {
-      mrtq_vta_insn in;
-      memset(&in, 0, sizeof in);
-      last = mrtq__vta_loop(p, MRTQ_VTA_GEMM, mrtq_vta_prog_uop(p, copy, 0, 0), rows, 1, 0);
-      if (p->status == MRTQ_OK) {
-        mrtq_vta_decode(&p->cfg, &p->words[last], &in);
-        in.reset = 1;
-        mrtq_vta_encode(&p->cfg, &in, &p->words[last]);
-      }
-      last = mrtq__vta_loop(p, MRTQ_VTA_ALU, mrtq_vta_prog_uop(p, copy, dst, 0), rows, 1, 1);
-      if (p->status == MRTQ_OK) {
-        mrtq_vta_decode(&p->cfg, &p->words[last], &in);
-        in.alu_opcode = MRTQ_VTA_ALU_ADD;
-        mrtq_vta_encode(&p->cfg, &in, &p->words[last]);
-      }
+    if (s->kind == MRTQ_VTA_STEP_SAVE) { /* copy = 0, then copy += data */
+      mrtq__vta_reset_rows(p, copy, rows);
+      last = mrtq__vta_alu_rows(p, MRTQ_VTA_ALU_ADD, 0, 0, copy, dst, 1, rows);
     } else {
-      mrtq_vta_insn in;
       uint32_t to = s->on_copy ? copy : dst, other = s->on_copy ? dst : copy;
       uint32_t src = s->operand == MRTQ_VTA_OPND_COPY ? other : s->operand == MRTQ_VTA_OPND_PARAM ? param + (uint32_t)s->imm : 0;
-      memset(&in, 0, sizeof in);
-      in.opcode = MRTQ_VTA_ALU, in.iter_out = rows, in.iter_in = 1, in.dst_factor_out = 1;
-      in.src_factor_out = s->operand == MRTQ_VTA_OPND_COPY ? 1 : 0;
-      in.uop_bgn = mrtq_vta_prog_uop(p, to, src, 0), in.uop_end = in.uop_bgn + 1;
-      in.alu_opcode = (uint32_t)s->alu_opcode;
-      in.use_imm = s->operand == MRTQ_VTA_OPND_IMM;
-      in.imm = in.use_imm ? s->imm : 0;
-      last = mrtq_vta_prog_push(p, &in);
+      last = mrtq__vta_alu_rows(p, (uint32_t)s->alu_opcode, s->operand == MRTQ_VTA_OPND_IMM, s->imm, to, src,
+                                s->operand == MRTQ_VTA_OPND_COPY ? 1 : 0, rows);
     }
   }
   return p->status == MRTQ_OK ? last : 0;
@@ -1285,12 +1277,7 @@ MRTQ_API mrtq_status mrtq_vta_add_build(mrtq_vta_prog *p, const mrtq_vta_rq_plan
     if (c >= 2) mrtq_vta_prog_deps(p, first, 0, 1, 0, 0); /* wait for the store of chunk c - 2 */
     in.sram_base = base + L, in.dram_base = (uint32_t)(l.b_off / (4 * l.lanes)) + v0;
     mrtq_vta_prog_push(p, &in);
-    last = mrtq__vta_loop(p, MRTQ_VTA_ALU, mrtq_vta_prog_uop(p, base, base + L, 0), rows, 1, 1);
-    if (p->status == MRTQ_OK) { /* ALU ADD dst = A, src = B */
-      mrtq_vta_decode(&p->cfg, &p->words[last], &in);
-      in.alu_opcode = MRTQ_VTA_ALU_ADD;
-      mrtq_vta_encode(&p->cfg, &in, &p->words[last]);
-    }
+    mrtq__vta_alu_rows(p, MRTQ_VTA_ALU_ADD, 0, 0, base, base + L, 1, rows); /* A += B */
     last = mrtq_vta_emit_rq(p, plan, base, rows, base + L, 0);
     mrtq_vta_prog_deps(p, last, 0, 0, 0, 1); /* results ready: compute -> store */
     memset(&in, 0, sizeof in);
@@ -1733,11 +1720,8 @@ MRTQ_API mrtq_status mrtq_vta_conv_build(mrtq_vta_prog *p, const mrtq_vta_conv_p
         in.push_next = c + 1 == cp->cb;
         mrtq_vta_prog_push(p, &in);
       }
-      memset(&in, 0, sizeof in); /* reset the row set (after its previous store) */
-      in.opcode = MRTQ_VTA_GEMM, in.reset = 1, in.iter_out = wo, in.iter_in = 1, in.dst_factor_out = 1;
-      in.uop_bgn = mrtq_vta_prog_uop(p, ab, 0, 0), in.uop_end = in.uop_bgn + 1;
-      in.pop_next = y >= cp->acc_sets;
-      mrtq_vta_prog_push(p, &in);
+      last = mrtq__vta_reset_rows(p, ab, wo); /* the row set, after its previous store */
+      if (y >= cp->acc_sets) mrtq_vta_prog_deps(p, last, 0, 1, 0, 0);
       memset(&in, 0, sizeof in);
       in.opcode = MRTQ_VTA_GEMM, in.uop_bgn = gemm_uop[h][a], in.uop_end = in.uop_bgn + (uint32_t)(s->kh * s->kw);
       in.iter_out = wo, in.dst_factor_out = 1, in.src_factor_out = (uint32_t)s->stride_w;
@@ -1745,10 +1729,7 @@ MRTQ_API mrtq_status mrtq_vta_conv_build(mrtq_vta_prog *p, const mrtq_vta_conv_p
       in.wgt_factor_in = (uint32_t)(s->kh * s->kw);
       in.pop_prev = 1, in.push_prev = 1; /* wait for the loads, then free the INP buffer */
       mrtq_vta_prog_push(p, &in);
-      memset(&in, 0, sizeof in); /* + bias row */
-      in.opcode = MRTQ_VTA_ALU, in.alu_opcode = MRTQ_VTA_ALU_ADD, in.iter_out = wo, in.iter_in = 1;
-      in.dst_factor_out = 1, in.uop_bgn = mrtq_vta_prog_uop(p, ab, pb, 0), in.uop_end = in.uop_bgn + 1;
-      last = mrtq_vta_prog_push(p, &in);
+      last = mrtq__vta_alu_rows(p, MRTQ_VTA_ALU_ADD, 0, 0, ab, pb, 0, wo); /* + the bias row */
       if (cp->rq.nsteps) last = mrtq_vta_emit_rq(p, &cp->rq, ab, wo, cbase, pb + 1);
       mrtq_vta_prog_deps(p, last, 0, 0, 0, 1);
       memset(&in, 0, sizeof in);
