@@ -22,6 +22,7 @@
  *     mrtq/eltwise.h     NumPy broadcasting; TFLite's quantized ADD and MUL
  *     mrtq/pool.h        max pooling, TFLite and MRT average pooling
  *     mrtq/shape.h       constant padding, concatenation with rescaling, merge scales
+ *     mrtq/precision.h   precision inference: output bit-widths, overflow-free K
  *
  * CONFIGURATION MACROS (define before the first include)
  *   MRTQ_API   linkage of every public function. Default `static inline`.
@@ -70,5 +71,6 @@
 #include "mrtq/eltwise.h"
 #include "mrtq/pool.h"
 #include "mrtq/shape.h"
+#include "mrtq/precision.h"
 
 #endif /* MRTQ_H */
