@@ -23,6 +23,7 @@
  *     mrtq/pool.h        max pooling, TFLite and MRT average pooling
  *     mrtq/shape.h       constant padding, concatenation with rescaling, merge scales
  *     mrtq/precision.h   precision inference: output bit-widths, overflow-free K
+ *     mrtq/conv.h        reference conv2d (groups, depthwise, NCHW/NHWC) and FC, expansion form
  *
  * CONFIGURATION MACROS (define before the first include)
  *   MRTQ_API   linkage of every public function. Default `static inline`.
@@ -72,5 +73,6 @@
 #include "mrtq/pool.h"
 #include "mrtq/shape.h"
 #include "mrtq/precision.h"
+#include "mrtq/conv.h"
 
 #endif /* MRTQ_H */
