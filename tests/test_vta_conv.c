@@ -14,18 +14,20 @@
 
 #include "harness.h"
 #include "mrtq.h"
+#include "mrtq/conv.h"
 #include "mrtq/vta.h"
 
 static unsigned char scratch[600 * 1024];
 static unsigned char dram_buf[4 << 20];
 static mrtq_vta_word words[1 << 16];
 static uint32_t uops[4096];
-static long long compared, layers;
+static long long compared, layers, cpu_compared;
 
 typedef struct {
   mrtq_vta_conv_shape s;
   mrtq_vta_conv_quant q;
   mrtq_mult m[512];
+  double scale[512]; /* the real scales m was encoded from */
   int32_t bias[512];
   int layout;
 } layer_t;
@@ -112,6 +114,25 @@ static mrtq_status run_layer(const mrtq_vta_config *cfg, mrtq_vta_profile prof, 
     if (y_ref[i] != y_or[i]) CHECK_EQ(y_ref[i], y_or[i], "reference %zu", i);
   }
   CHECK_EQ(bad, 0, "mismatching outputs");
+  if (L->q.rounding == MRTQ_VTA_ROUND_NUDGE && p.rq.pre_shift == 0) { /* exact requant on the device */
+    /* the CPU kernel (mrtq/conv.h) with MRTQ_Q15_RNDNU of the same scales gives the same bytes */
+    static mrtq_rq rq[512];
+    mrtq_conv2d_shape cs;
+    mrtq_qoperand qx, qw;
+    size_t o, cpu_bad = 0;
+    memset(&cs, 0, sizeof cs), memset(&qx, 0, sizeof qx), memset(&qw, 0, sizeof qw);
+    cs.n = L->s.n, cs.c = L->s.c, cs.h = L->s.h, cs.w = L->s.w, cs.o = L->s.o, cs.kh = L->s.kh, cs.kw = L->s.kw;
+    cs.stride_h = L->s.stride_h, cs.stride_w = L->s.stride_w, cs.pad_h = L->s.pad_h, cs.pad_w = L->s.pad_w;
+    cs.dil_h = L->s.dil_h, cs.dil_w = L->s.dil_w, cs.groups = 1, cs.layout = L->layout;
+    qx.data = x, qx.is_unsigned = L->q.x_unsigned, qx.zp = L->q.zx;
+    qw.data = w, qw.is_unsigned = L->q.w_unsigned, qw.zp = L->q.zw;
+    for (o = 0; o < L->q.nm; o++)
+      CHECK_EQ(mrtq_rq_init(&rq[o], MRTQ_Q15_RNDNU, L->scale[o], L->q.zp, L->q.qmin, L->q.qmax), MRTQ_OK, "rq");
+    CHECK_EQ(mrtq_conv2d_q8(&cs, &qx, &qw, L->q.bias, rq, L->q.nm, 0, y_ref), MRTQ_OK, "CPU kernel");
+    for (i = 0; i < ny; i++) cpu_bad += y_sim[i] != y_ref[i];
+    CHECK_EQ(cpu_bad, 0, "VTA against the CPU conv kernel");
+    cpu_compared += (long long)ny;
+  }
   /* the plan's cost estimate is what the simulator counted */
   CHECK_EQ(sim.gemm_ops, p.gemm_ops, "GEMM micro-op executions");
   CHECK_EQ(sim.alu_ops, p.alu_ops, "ALU micro-op executions");
@@ -150,7 +171,8 @@ static void set_quant(layer_t *L, int per_channel, int rounding, double scale) {
   size_t o;
   L->q.m = L->m, L->q.nm = per_channel ? L->s.o : 1, L->q.bias = L->bias, L->q.rounding = rounding;
   for (o = 0; o < L->s.o && o < 512; o++) {
-    mrtq_mult_q15(scale * (0.6 + 0.8 * (double)(th_rand32() % 1000u) / 1000.0), &L->m[o]);
+    L->scale[o] = scale * (0.6 + 0.8 * (double)(th_rand32() % 1000u) / 1000.0);
+    mrtq_mult_q15(L->scale[o], &L->m[o]);
     L->bias[o] = (int32_t)th_range(-3000, 3000);
   }
   L->q.zp = (int32_t)th_range(-10, 10);
@@ -278,6 +300,7 @@ int main(void) {
   TH_RUN(test_random_layers);
   TH_RUN(test_resnet18);
   TH_RUN(test_refusals);
-  printf("  total: %lld layers, %lld outputs compared, 0 mismatches allowed\n", layers, compared);
+  printf("  total: %lld layers, %lld outputs compared, 0 mismatches allowed; %lld of them also against the CPU conv "
+         "kernel (nudge rounding, Q15_RNDNU)\n", layers, compared, cpu_compared);
   return th_finish("test_vta_conv");
 }
