@@ -27,7 +27,7 @@ typedef struct {
 /* the direct definition, in 64-bit */
 static int64_t *oracle(const layer_t *L, size_t ho, size_t wo) {
   const mrtq_conv2d_shape *s = &L->s;
-  size_t hp = s->h + 2 * s->pad_h, wp = s->w + 2 * s->pad_w, cg = s->c / s->groups, og = s->o / s->groups;
+  size_t hp = s->h + s->pad_top + s->pad_bottom, wp = s->w + s->pad_left + s->pad_right, cg = s->c / s->groups, og = s->o / s->groups;
   size_t n, c, i, j, o, oy, ox, ky, kx;
   int32_t *xp = (int32_t *)malloc(s->n * s->c * hp * wp * sizeof(int32_t));
   int64_t *y = (int64_t *)malloc(s->n * s->o * ho * wo * sizeof(int64_t));
@@ -37,8 +37,8 @@ static int64_t *oracle(const layer_t *L, size_t ho, size_t wo) {
       for (i = 0; i < hp; i++)
         for (j = 0; j < wp; j++) {
           int32_t v = PADMARK;
-          if (i >= s->pad_h && i < s->pad_h + s->h && j >= s->pad_w && j < s->pad_w + s->w) {
-            size_t yy = i - s->pad_h, xx = j - s->pad_w;
+          if (i >= s->pad_top && i < s->pad_top + s->h && j >= s->pad_left && j < s->pad_left + s->w) {
+            size_t yy = i - s->pad_top, xx = j - s->pad_left;
             size_t at = s->layout == MRTQ_CONV_NCHW ? ((n * s->c + c) * s->h + yy) * s->w + xx : ((n * s->h + yy) * s->w + xx) * s->c + c;
             v = L->x.is_unsigned ? ((const uint8_t *)L->x.data)[at] : ((const int8_t *)L->x.data)[at];
           }
@@ -129,9 +129,10 @@ static void random_layer(layer_t *L, uint8_t *xb, uint8_t *wb) {
   L->s.kh = (size_t)th_range(1, 3), L->s.kw = (size_t)th_range(1, 3);
   L->s.stride_h = (size_t)th_range(1, 2), L->s.stride_w = (size_t)th_range(1, 2);
   L->s.dil_h = (size_t)th_range(1, 2), L->s.dil_w = (size_t)th_range(1, 2);
-  L->s.pad_h = (size_t)th_range(0, 3), L->s.pad_w = (size_t)th_range(0, 3);
-  while ((L->s.kh - 1) * L->s.dil_h + 1 > L->s.h + 2 * L->s.pad_h) L->s.pad_h++;
-  while ((L->s.kw - 1) * L->s.dil_w + 1 > L->s.w + 2 * L->s.pad_w) L->s.pad_w++;
+  L->s.pad_top = (size_t)th_range(0, 3), L->s.pad_bottom = (size_t)th_range(0, 3); /* sides independent */
+  L->s.pad_left = (size_t)th_range(0, 3), L->s.pad_right = (size_t)th_range(0, 3);
+  while ((L->s.kh - 1) * L->s.dil_h + 1 > L->s.h + L->s.pad_top + L->s.pad_bottom) L->s.pad_bottom++;
+  while ((L->s.kw - 1) * L->s.dil_w + 1 > L->s.w + L->s.pad_left + L->s.pad_right) L->s.pad_right++;
   L->s.layout = (int)(th_rand32() & 1u);
   L->x.is_unsigned = (int)(th_rand32() & 1u), L->w.is_unsigned = (int)(th_rand32() & 1u);
   L->x.zp = L->x.is_unsigned ? (int32_t)th_range(0, 255) : (int32_t)th_range(-128, 127);
@@ -197,7 +198,7 @@ static void test_real_layers(void) {
     long long before = compared;
     memset(&L, 0, sizeof L);
     L.s.n = 1, L.s.c = shapes[i][0], L.s.h = shapes[i][1], L.s.w = shapes[i][2], L.s.o = shapes[i][3];
-    L.s.kh = L.s.kw = shapes[i][4], L.s.stride_h = L.s.stride_w = shapes[i][5], L.s.pad_h = L.s.pad_w = shapes[i][6];
+    L.s.kh = L.s.kw = shapes[i][4], L.s.stride_h = L.s.stride_w = shapes[i][5], L.s.pad_top = L.s.pad_bottom = L.s.pad_left = L.s.pad_right = shapes[i][6];
     L.s.dil_h = L.s.dil_w = 1, L.s.groups = shapes[i][7], L.s.layout = i % 2 ? MRTQ_CONV_NHWC : MRTQ_CONV_NCHW;
     L.x.is_unsigned = 1, L.x.zp = 128, L.w.zp = 0, L.use_bias = 1;
     for (j = 0; j < L.s.o; j++) L.bias[j] = (int32_t)th_range(-5000, 5000);

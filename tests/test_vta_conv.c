@@ -122,7 +122,7 @@ static mrtq_status run_layer(const mrtq_vta_config *cfg, mrtq_vta_profile prof, 
     size_t o, cpu_bad = 0;
     memset(&cs, 0, sizeof cs), memset(&qx, 0, sizeof qx), memset(&qw, 0, sizeof qw);
     cs.n = L->s.n, cs.c = L->s.c, cs.h = L->s.h, cs.w = L->s.w, cs.o = L->s.o, cs.kh = L->s.kh, cs.kw = L->s.kw;
-    cs.stride_h = L->s.stride_h, cs.stride_w = L->s.stride_w, cs.pad_h = L->s.pad_h, cs.pad_w = L->s.pad_w;
+    cs.stride_h = L->s.stride_h, cs.stride_w = L->s.stride_w, cs.pad_top = cs.pad_bottom = L->s.pad_h, cs.pad_left = cs.pad_right = L->s.pad_w;
     cs.dil_h = L->s.dil_h, cs.dil_w = L->s.dil_w, cs.groups = 1, cs.layout = L->layout;
     qx.data = x, qx.is_unsigned = L->q.x_unsigned, qx.zp = L->q.zx;
     qw.data = w, qw.is_unsigned = L->q.w_unsigned, qw.zp = L->q.zw;

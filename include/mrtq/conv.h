@@ -30,13 +30,16 @@ typedef struct mrtq_qoperand {
 typedef struct mrtq_conv2d_shape {
   size_t n, c, h, w;        /* input */
   size_t o, kh, kw;         /* output channels, kernel */
-  size_t stride_h, stride_w, pad_h, pad_w, dil_h, dil_w;
+  size_t stride_h, stride_w, dil_h, dil_w;
+  size_t pad_top, pad_left, pad_bottom, pad_right; /* rows above / below, columns left / right */
   size_t groups;            /* 1: dense; c: depthwise (with o a multiple of c) */
   int layout;               /* MRTQ_CONV_NCHW or MRTQ_CONV_NHWC */
 } mrtq_conv2d_shape;
 
-/* Output height and width. Padding (pad_h rows above and below, pad_w columns
- * left and right) holds real zeros (the zero point). Errors: NULL or unknown
+/* Output height and width: (h + pad_top + pad_bottom - (kh - 1) dil_h - 1) /
+ * stride_h + 1 (floor), likewise for w. Padding holds real zeros (the zero
+ * point); the four sides are independent (TFLite's SAME padding puts the odd
+ * row or column at the bottom / right). Errors: NULL or unknown
  * layout -> MRTQ_EINVAL; a zero dimension, stride, dilation or group count,
  * c or o not a multiple of groups, a dilated kernel larger than the padded
  * input, sizes overflowing size_t -> MRTQ_ESHAPE. */
@@ -46,10 +49,11 @@ MRTQ_API mrtq_status mrtq_conv2d_out(const mrtq_conv2d_shape *s, size_t *ho, siz
   if (!s->n || !s->c || !s->h || !s->w || !s->o || !s->kh || !s->kw || !s->stride_h || !s->stride_w || !s->dil_h ||
       !s->dil_w || !s->groups || s->c % s->groups || s->o % s->groups)
     return MRTQ_ESHAPE;
-  if (s->h > SIZE_MAX / 8 || s->w > SIZE_MAX / 8 || s->pad_h > SIZE_MAX / 8 || s->pad_w > SIZE_MAX / 8 ||
+  if (s->h > SIZE_MAX / 8 || s->w > SIZE_MAX / 8 || s->pad_top > SIZE_MAX / 8 || s->pad_bottom > SIZE_MAX / 8 ||
+      s->pad_left > SIZE_MAX / 8 || s->pad_right > SIZE_MAX / 8 ||
       s->kh > SIZE_MAX / 8 / s->dil_h || s->kw > SIZE_MAX / 8 / s->dil_w)
     return MRTQ_ESHAPE;
-  hp = s->h + 2 * s->pad_h, wp = s->w + 2 * s->pad_w;
+  hp = s->h + s->pad_top + s->pad_bottom, wp = s->w + s->pad_left + s->pad_right;
   ekh = (s->kh - 1) * s->dil_h + 1, ekw = (s->kw - 1) * s->dil_w + 1;
   if (ekh > hp || ekw > wp) return MRTQ_ESHAPE;
   *ho = (hp - ekh) / s->stride_h + 1, *wo = (wp - ekw) / s->stride_w + 1;
@@ -102,7 +106,7 @@ MRTQ_API int32_t mrtq__conv_at(const mrtq_conv2d_shape *s, const mrtq_qoperand *
   for (ky = 0; ky < s->kh; ky++)
     for (kx = 0; kx < s->kw; kx++) {
       size_t iy = oy * s->stride_h + ky * s->dil_h, ix = ox * s->stride_w + kx * s->dil_w;
-      int pad = iy < s->pad_h || iy >= s->pad_h + s->h || ix < s->pad_w || ix >= s->pad_w + s->w;
+      int pad = iy < s->pad_top || iy >= s->pad_top + s->h || ix < s->pad_left || ix >= s->pad_left + s->w;
       for (c = 0; c < cg; c++) {
         size_t ci = g * cg + c, wa, xa;
         int32_t xv, wv;
@@ -111,7 +115,7 @@ MRTQ_API int32_t mrtq__conv_at(const mrtq_conv2d_shape *s, const mrtq_qoperand *
         if (pad) {
           xv = zx; /* a real zero */
         } else {
-          size_t yy = iy - s->pad_h, xx = ix - s->pad_w;
+          size_t yy = iy - s->pad_top, xx = ix - s->pad_left;
           xa = s->layout == MRTQ_CONV_NCHW ? ((n * s->c + ci) * s->h + yy) * s->w + xx : ((n * s->h + yy) * s->w + xx) * s->c + ci;
           xv = mrtq__q8(x->data, xa, x->is_unsigned);
         }
