@@ -4,7 +4,8 @@
  * with every term checked against int32 before the kernel runs
  * (MRTQ_EOVERFLOW instead of overflowing). Output: the int32 tensor (the
  * expansion scale is s_x * s_w) or 8-bit values through any requantization
- * family, per tensor or per output channel. */
+ * family, per tensor or per output channel. Also batched matrix
+ * multiplication (mrtq_matmul_*), the same expansion over k. */
 #ifndef MRTQ_CONV_H
 #define MRTQ_CONV_H
 
@@ -69,33 +70,42 @@ MRTQ_API int32_t mrtq__q8(const void *p, size_t at, int is_unsigned) {
   return is_unsigned ? (int32_t)((const uint8_t *)p)[at] : (int32_t)((const int8_t *)p)[at];
 }
 
-/* Check everything and bound the expansion's terms; *k gets the reduction
- * length (c / groups) * kh * kw. */
-MRTQ_API mrtq_status mrtq__conv_check(const mrtq_conv2d_shape *s, const mrtq_qoperand *x, const mrtq_qoperand *w,
-                                      const int32_t *bias, size_t *ho, size_t *wo, uint64_t *k) {
-  mrtq_status st = mrtq_conv2d_out(s, ho, wo);
+/* Zero points within their types and the expansion's worst case within
+ * int32: for a reduction of length k, |sum XW| + |zx sum W| + |zw sum X| +
+ * |k zx zw| + |bias| < 2^31 bounds every partial sum and the result. nw zero
+ * points (w->zp_ch, or w->zp when zp_ch is NULL) and nb bias values (bias may
+ * be NULL). */
+MRTQ_API mrtq_status mrtq__dot_check(uint64_t k, const mrtq_qoperand *x, const mrtq_qoperand *w, size_t nw,
+                                     const int32_t *bias, size_t nb) {
   uint64_t mx, mw, zx, zw = 0, b = 0, total;
   size_t o;
-  if (st != MRTQ_OK) return st;
   if (!x || !w || !x->data || !w->data) return MRTQ_EINVAL;
   if (x->is_unsigned ? x->zp < 0 || x->zp > 255 : x->zp < -128 || x->zp > 127) return MRTQ_EINVAL;
-  for (o = 0; o < (w->zp_ch ? s->o : 1); o++) {
+  for (o = 0; o < (w->zp_ch ? nw : 1); o++) {
     int32_t z = w->zp_ch ? w->zp_ch[o] : w->zp;
     if (w->is_unsigned ? z < 0 || z > 255 : z < -128 || z > 127) return MRTQ_EINVAL;
     if ((uint64_t)(z < 0 ? -z : z) > zw) zw = (uint64_t)(z < 0 ? -z : z);
   }
   if (bias)
-    for (o = 0; o < s->o; o++) {
+    for (o = 0; o < nb; o++) {
       uint64_t v = bias[o] < 0 ? (uint64_t)0 - (uint64_t)(int64_t)bias[o] : (uint64_t)bias[o];
       if (v > b) b = v;
     }
-  *k = (uint64_t)(s->c / s->groups) * s->kh * s->kw;
-  if (*k > ((uint64_t)1 << 40)) return MRTQ_EOVERFLOW;
+  if (k > ((uint64_t)1 << 40)) return MRTQ_EOVERFLOW;
   mx = x->is_unsigned ? 255 : 128, mw = w->is_unsigned ? 255 : 128;
   zx = (uint64_t)(x->zp < 0 ? -x->zp : x->zp);
-  /* |sum XW| + |zx sum W| + |zw sum X| + |K zx zw| + |bias|: every partial sum and the result stay below */
-  total = *k * mx * mw + zx * *k * mw + zw * *k * mx + *k * zx * zw + b;
+  total = k * mx * mw + zx * k * mw + zw * k * mx + k * zx * zw + b;
   return total > (uint64_t)INT32_MAX ? MRTQ_EOVERFLOW : MRTQ_OK;
+}
+
+/* Check everything and bound the expansion's terms; *k gets the reduction
+ * length (c / groups) * kh * kw. */
+MRTQ_API mrtq_status mrtq__conv_check(const mrtq_conv2d_shape *s, const mrtq_qoperand *x, const mrtq_qoperand *w,
+                                      const int32_t *bias, size_t *ho, size_t *wo, uint64_t *k) {
+  mrtq_status st = mrtq_conv2d_out(s, ho, wo);
+  if (st != MRTQ_OK) return st;
+  *k = (uint64_t)(s->c / s->groups) * s->kh * s->kw;
+  return mrtq__dot_check(*k, x, w, s->o, bias, s->o);
 }
 
 /* The expansion-form accumulator of one output element. */
@@ -206,6 +216,80 @@ MRTQ_API mrtq_status mrtq_fc_q8(size_t rows, size_t k, size_t o, const mrtq_qope
                                 const int32_t *bias, const mrtq_rq *rq, size_t nrq, int out_unsigned, void *out) {
   mrtq_conv2d_shape s = mrtq__fc_shape(rows, k, o);
   return mrtq_conv2d_q8(&s, x, w, bias, rq, nrq, out_unsigned, out);
+}
+
+/* ---- Batched matrix multiplication ----
+ * For each b < batch: Y[b] = (A[b] - za)(B[b] - zb) + bias, with A[b] an
+ * m x k and B[b] a k x n row-major matrix, Y[b] m x n; B is one matrix
+ * shared by every batch when b_shared (weights), else batch matrices.
+ *   acc[b][i][j] = sum_t (A[b][i][t] - za)(B[b][t][j] - zb_j) + bias[j]
+ * zb_j = b->zp_ch[j] (per column, n entries) or b->zp; bias (n entries) may
+ * be NULL. Computed in the expansion form
+ *   sum A B - za colsum_j(B) - zb_j rowsum_i(A) + k za zb_j + bias[j]
+ * with the int32 worst case checked first (as mrtq_conv2d_s32: k |A| |B| +
+ * |za| k |B| + |zb| k |A| + k |za zb| + |bias| < 2^31, else MRTQ_EOVERFLOW).
+ * Errors: NULL operands, data or acc, a zero point outside its type ->
+ * MRTQ_EINVAL; a zero size or element counts overflowing size_t ->
+ * MRTQ_ESHAPE. Nothing is written on error. */
+MRTQ_API mrtq_status mrtq__matmul_check(size_t batch, size_t m, size_t k, size_t n, const mrtq_qoperand *a,
+                                        const mrtq_qoperand *b, int b_shared, const int32_t *bias) {
+  size_t bb = b_shared ? 1 : batch;
+  if (!batch || !m || !k || !n) return MRTQ_ESHAPE;
+  if (batch > SIZE_MAX / m || batch * m > SIZE_MAX / k || batch * m > SIZE_MAX / n || bb > SIZE_MAX / k ||
+      bb * k > SIZE_MAX / n)
+    return MRTQ_ESHAPE;
+  return mrtq__dot_check((uint64_t)k, a, b, n, bias, n);
+}
+
+/* One batch of the expansion form: int32 values into out, or requantized
+ * bytes when rq is not NULL. */
+MRTQ_API void mrtq__matmul_batch(size_t bi, size_t m, size_t k, size_t n, const mrtq_qoperand *a,
+                                 const mrtq_qoperand *b, int b_shared, const int32_t *bias, const mrtq_rq *rq,
+                                 size_t nrq, int out_unsigned, void *out) {
+  size_t i, j, t, ab = bi * m * k, bb = b_shared ? 0 : bi * k * n;
+  int32_t lo = out_unsigned ? 0 : -128, hi = out_unsigned ? 255 : 127, za = a->zp;
+  for (j = 0; j < n; j++) {
+    int32_t zb = b->zp_ch ? b->zp_ch[j] : b->zp, colsum = 0;
+    for (t = 0; t < k; t++) colsum += mrtq__q8(b->data, bb + t * n + j, b->is_unsigned);
+    for (i = 0; i < m; i++) {
+      int32_t dot = 0, rowsum = 0, acc;
+      for (t = 0; t < k; t++) {
+        int32_t av = mrtq__q8(a->data, ab + i * k + t, a->is_unsigned);
+        dot += av * mrtq__q8(b->data, bb + t * n + j, b->is_unsigned);
+        rowsum += av;
+      }
+      acc = dot - za * colsum - zb * rowsum + (int32_t)k * za * zb + (bias ? bias[j] : 0);
+      if (rq)
+        ((uint8_t *)out)[(bi * m + i) * n + j] = (uint8_t)mrtq_rq_apply(&rq[nrq == 1 ? 0 : j], acc, lo, hi);
+      else
+        ((int32_t *)out)[(bi * m + i) * n + j] = acc;
+    }
+  }
+}
+
+/* The int32 result: batch x m x n values. Semantics and errors above. */
+MRTQ_API mrtq_status mrtq_matmul_s32(size_t batch, size_t m, size_t k, size_t n, const mrtq_qoperand *a,
+                                     const mrtq_qoperand *b, int b_shared, const int32_t *bias, int32_t *acc) {
+  size_t bi;
+  mrtq_status st = mrtq__matmul_check(batch, m, k, n, a, b, b_shared, bias);
+  if (st != MRTQ_OK) return st;
+  if (!acc) return MRTQ_EINVAL;
+  for (bi = 0; bi < batch; bi++) mrtq__matmul_batch(bi, m, k, n, a, b, b_shared, bias, NULL, 0, 0, acc);
+  return MRTQ_OK;
+}
+
+/* Requantized: out = mrtq_rq_apply(rq[j] (or rq[0] when nrq == 1), acc, type
+ * range) as int8, or uint8 when out_unsigned. Errors: as mrtq_matmul_s32; rq
+ * NULL or nrq neither 1 nor n -> MRTQ_EINVAL. */
+MRTQ_API mrtq_status mrtq_matmul_q8(size_t batch, size_t m, size_t k, size_t n, const mrtq_qoperand *a,
+                                    const mrtq_qoperand *b, int b_shared, const int32_t *bias, const mrtq_rq *rq,
+                                    size_t nrq, int out_unsigned, void *out) {
+  size_t bi;
+  mrtq_status st = mrtq__matmul_check(batch, m, k, n, a, b, b_shared, bias);
+  if (st != MRTQ_OK) return st;
+  if (!out || !rq || (nrq != 1 && nrq != n)) return MRTQ_EINVAL;
+  for (bi = 0; bi < batch; bi++) mrtq__matmul_batch(bi, m, k, n, a, b, b_shared, bias, rq, nrq, out_unsigned, out);
+  return MRTQ_OK;
 }
 
 #ifdef __cplusplus
