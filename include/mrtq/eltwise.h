@@ -1,7 +1,9 @@
 /* mrtq/eltwise.h -- elementwise quantized operators (ReLU / clamp, and with
  * NumPy-style broadcasting: TFLite's int8/uint8 ADD and MUL, bit-exact with TFLite's
  * reference kernels (tensorflow/lite/kernels/internal/reference/
- * integer_ops/add.h and mul.h, default build: double rounding)). */
+ * integer_ops/add.h and mul.h, default build: double rounding); MRT's
+ * broadcast_add / sub / mul and lazy merge by add on int32 expansion tensors
+ * with per-input rescaling). */
 #ifndef MRTQ_ELTWISE_H
 #define MRTQ_ELTWISE_H
 
@@ -176,6 +178,139 @@ MRTQ_API mrtq_status mrtq_tflite_add(const mrtq_tflite_add_params *p, const void
 MRTQ_API mrtq_status mrtq_tflite_mul(const mrtq_tflite_mul_params *p, const void *a, const size_t *shape_a, int nda,
                                      const void *b, const size_t *shape_b, int ndb, void *out) {
   return mrtq__eltwise(1, p, p ? p->is_unsigned : 0, a, shape_a, nda, b, shape_b, ndb, out);
+}
+
+/* ---- MRT operators on expansion tensors ----
+ * In MRT's formalization an operator's int32 output (its "expansion", real
+ * value (X - zp) * scale) is realized into a narrower integer before the next
+ * operator: scaled to a target scale and clipped to a precision. An
+ * mrtq_etensor names one input: its int32 values, shape, zero point and the
+ * optional rescale. Element value:
+ *   d = X - zp (exact; must lie in int32, else MRTQ_EOVERFLOW),
+ *   v = rq ? mrtq_rq_apply(rq, d, INT32_MIN, INT32_MAX) : d
+ * so v lies in [rq->qmin, rq->qmax] with a rescale, and is the value itself
+ * without one. The rescale's scale is s_in / s_common (real steps; MRT's
+ * sc_common / sc_in) and any family; mrtq_mrt_realize_init builds MRT's own:
+ * zero point 0 and the symmetric clip to prec bits. */
+typedef struct mrtq_etensor {
+  const int32_t *data;
+  const size_t *shape;
+  int ndim;
+  int32_t zp;
+  const mrtq_rq *rq; /* NULL: no rescale */
+} mrtq_etensor;
+
+/* A rescale by `scale` through `scheme`, zero point 0, clipped to
+ * [-(2^(prec-1) - 1), 2^(prec-1) - 1] (MRT's realize into prec bits; with
+ * MRTQ_Q31_RNDNU it is MRT's cvm_right_shift of the encoded fraction: ties
+ * toward +inf). Errors: prec outside [2, 32] -> MRTQ_EINVAL; otherwise as
+ * mrtq_rq_init. */
+MRTQ_API mrtq_status mrtq_mrt_realize_init(mrtq_rq *rq, mrtq_scheme scheme, double scale, int prec) {
+  int32_t lim;
+  if (prec < 2 || prec > 32) return MRTQ_EINVAL;
+  lim = (int32_t)(((int64_t)1 << (prec - 1)) - 1);
+  return mrtq_rq_init(rq, scheme, scale, 0, -lim, lim);
+}
+
+MRTQ_API int32_t mrtq__ev(const mrtq_etensor *t, size_t at) {
+  int32_t d = (int32_t)((int64_t)t->data[at] - t->zp); /* in range: checked by mrtq__ebounds */
+  return t->rq ? mrtq_rq_apply(t->rq, d, INT32_MIN, INT32_MAX) : d;
+}
+
+/* The element count of t (shape checked) and the range [lo, hi] of its
+ * values v. */
+MRTQ_API mrtq_status mrtq__ebounds(const mrtq_etensor *t, size_t *count, int64_t *lo, int64_t *hi) {
+  size_t n = 1, i;
+  int d;
+  if (!t || !t->data || t->ndim < 0 || t->ndim > MRTQ_MAX_DIMS || (t->ndim && !t->shape)) return MRTQ_EINVAL;
+  for (d = 0; d < t->ndim; d++) {
+    if (t->shape[d] == 0 || n > SIZE_MAX / t->shape[d]) return MRTQ_ESHAPE;
+    n *= t->shape[d];
+  }
+  *count = n;
+  *lo = INT32_MAX, *hi = INT32_MIN;
+  for (i = 0; i < n; i++) {
+    int64_t v = (int64_t)t->data[i] - t->zp;
+    if (v < INT32_MIN || v > INT32_MAX) return MRTQ_EOVERFLOW;
+    if (v < *lo) *lo = v;
+    if (v > *hi) *hi = v;
+  }
+  if (t->rq) *lo = t->rq->qmin, *hi = t->rq->qmax;
+  return MRTQ_OK;
+}
+
+enum { MRTQ_MRT_ADD = 0, MRTQ_MRT_SUB = 1, MRTQ_MRT_MUL = 2 };
+
+/* MRT's broadcast_add, broadcast_sub and broadcast_mul on expansion tensors
+ * (NumPy broadcasting, as mrtq_bcast_init): out = va + vb, va - vb or
+ * va * vb, an int32 expansion of scale s_common (add, sub: both inputs
+ * rescaled to one scale, see mrtq_merge_scale) or s_a' * s_b' (mul: the
+ * product of the inputs' scales after their rescales). The result's range
+ * follows from the inputs' ranges (interval arithmetic: the rescales'
+ * [qmin, qmax], else the values' own range); a range outside int32 ->
+ * MRTQ_EOVERFLOW before anything is written (precision inference:
+ * add/sub max(pa, pb) + 1, mul pa + pb bits, must not exceed 32).
+ * Errors: NULL, an unknown op, a rank outside [0, MRTQ_MAX_DIMS] ->
+ * MRTQ_EINVAL; shapes as mrtq_bcast_init -> MRTQ_ESHAPE. */
+MRTQ_API mrtq_status mrtq_mrt_binary(int op, const mrtq_etensor *a, const mrtq_etensor *b, int32_t *out) {
+  mrtq_bcast bc;
+  size_t na, nb, i;
+  int64_t la, ha, lb, hb, lo, hi;
+  mrtq_status st;
+  if (!a || !b || !out || op < MRTQ_MRT_ADD || op > MRTQ_MRT_MUL) return MRTQ_EINVAL;
+  st = mrtq_bcast_init(a->shape, a->ndim, b->shape, b->ndim, &bc);
+  if (st == MRTQ_OK) st = mrtq__ebounds(a, &na, &la, &ha);
+  if (st == MRTQ_OK) st = mrtq__ebounds(b, &nb, &lb, &hb);
+  if (st != MRTQ_OK) return st;
+  if (op == MRTQ_MRT_ADD) lo = la + lb, hi = ha + hb;
+  else if (op == MRTQ_MRT_SUB) lo = la - hb, hi = ha - lb;
+  else {
+    int64_t p[4];
+    int k;
+    p[0] = la * lb, p[1] = la * hb, p[2] = ha * lb, p[3] = ha * hb;
+    lo = hi = p[0];
+    for (k = 1; k < 4; k++) lo = p[k] < lo ? p[k] : lo, hi = p[k] > hi ? p[k] : hi;
+  }
+  if (lo < INT32_MIN || hi > INT32_MAX) return MRTQ_EOVERFLOW;
+  for (i = 0; i < bc.n; i++) {
+    size_t ia, ib;
+    int64_t x, y;
+    mrtq__bcast_at(&bc, i, &ia, &ib);
+    x = mrtq__ev(a, ia), y = mrtq__ev(b, ib);
+    out[i] = (int32_t)(op == MRTQ_MRT_ADD ? x + y : op == MRTQ_MRT_SUB ? x - y : x * y);
+  }
+  return MRTQ_OK;
+}
+
+/* MRT's lazy merge by broadcast_add: n parts of one shape summed after their
+ * rescales to the common scale (mrtq_merge_scale):
+ *   out = sum_i v_i  (MRT: Xe = sum_i (sc_xe / sc_xei) Xei)
+ * The sum of the parts' ranges (interval arithmetic; at most the precision
+ * rule's max p + bitlen(n) bits) must lie in int32, else MRTQ_EOVERFLOW
+ * before anything is written. Errors: NULL, n == 0 or n >
+ * 2^31, a rank outside [0, MRTQ_MAX_DIMS] -> MRTQ_EINVAL; parts of different
+ * shapes, a zero dimension, sizes overflowing size_t -> MRTQ_ESHAPE. */
+MRTQ_API mrtq_status mrtq_mrt_merge_add(const mrtq_etensor *parts, size_t n, int32_t *out) {
+  size_t count = 0, c, i, k;
+  int64_t lo = 0, hi = 0;
+  int d;
+  if (!parts || !out || n == 0 || n > ((size_t)1 << 31)) return MRTQ_EINVAL;
+  for (k = 0; k < n; k++) {
+    int64_t l, h;
+    mrtq_status st = mrtq__ebounds(&parts[k], &c, &l, &h);
+    if (st != MRTQ_OK) return st;
+    if (parts[k].ndim != parts[0].ndim) return MRTQ_ESHAPE;
+    for (d = 0; d < parts[k].ndim; d++)
+      if (parts[k].shape[d] != parts[0].shape[d]) return MRTQ_ESHAPE;
+    count = c, lo += l, hi += h; /* |bounds| <= 2^31 each, n <= 2^31: no int64 overflow */
+  }
+  if (lo < INT32_MIN || hi > INT32_MAX) return MRTQ_EOVERFLOW;
+  for (i = 0; i < count; i++) {
+    int64_t acc = 0;
+    for (k = 0; k < n; k++) acc += mrtq__ev(&parts[k], i);
+    out[i] = (int32_t)acc;
+  }
+  return MRTQ_OK;
 }
 
 /* ---- ReLU and clamp on quantized values ----

@@ -1,11 +1,13 @@
 /* mrtq/shape.h -- data-movement operators on quantized tensors: constant
- * padding and concatenation with per-input rescaling (MRT's merge by concat,
- * with both choices of the common scale). Flatten is a reshape: row-major data
- * is unchanged and mrtq needs no function for it. */
+ * padding, slicing along an axis (MRT's lazy channel split), concatenation
+ * with per-input rescaling of 8-bit tensors and of int32 expansion tensors
+ * (MRT's lazy merge by concat, with both choices of the common scale), and
+ * flatten (a reshape: row-major data is unchanged; mrtq_flatten_shape gives
+ * the 2-D shape). */
 #ifndef MRTQ_SHAPE_H
 #define MRTQ_SHAPE_H
 
-#include "requant.h"
+#include "eltwise.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -116,6 +118,91 @@ MRTQ_API mrtq_status mrtq_concat(const void *const *x, const size_t *const *shap
         int32_t v = is_unsigned ? (int32_t)src[i] : (int32_t)(int8_t)src[i];
         *dst++ = rq[k] ? (uint8_t)mrtq_rq_apply(rq[k], v - zx[k], lo, hi) : src[i];
       }
+    }
+  return MRTQ_OK;
+}
+
+/* Elements [begin, end) of dimension `axis` of an N-d row-major tensor of
+ * elem_size-byte elements; out has shape[axis] replaced by end - begin. MRT's
+ * lazy split of channel i is begin = i, end = i + 1 (every part keeps the
+ * tensor's scale). Errors: NULL, ndim outside [1, 8], axis outside [0,
+ * ndim), elem_size 0, begin >= end or end > shape[axis] -> MRTQ_EINVAL; a
+ * zero dimension or sizes overflowing size_t -> MRTQ_ESHAPE. */
+MRTQ_API mrtq_status mrtq_slice(const void *x, const size_t *shape, int ndim, int axis, size_t begin, size_t end,
+                                size_t elem_size, void *out) {
+  size_t outer = 1, inner = elem_size, o;
+  int d;
+  if (!x || !shape || !out || ndim < 1 || ndim > 8 || axis < 0 || axis >= ndim || elem_size == 0) return MRTQ_EINVAL;
+  for (d = 0; d < ndim; d++) {
+    if (shape[d] == 0) return MRTQ_ESHAPE;
+    if (d < axis) {
+      if (outer > SIZE_MAX / shape[d]) return MRTQ_ESHAPE;
+      outer *= shape[d];
+    } else if (d > axis) {
+      if (inner > SIZE_MAX / shape[d]) return MRTQ_ESHAPE;
+      inner *= shape[d];
+    }
+  }
+  if (inner > SIZE_MAX / shape[axis] || outer > SIZE_MAX / (inner * shape[axis])) return MRTQ_ESHAPE;
+  if (begin >= end || end > shape[axis]) return MRTQ_EINVAL;
+  for (o = 0; o < outer; o++)
+    memcpy((uint8_t *)out + o * (end - begin) * inner, (const uint8_t *)x + (o * shape[axis] + begin) * inner,
+           (end - begin) * inner);
+  return MRTQ_OK;
+}
+
+/* Flatten from `axis` (ONNX Flatten; MXNet / MRT flatten is axis 1): rows =
+ * shape[0] * ... * shape[axis-1] (1 for axis 0), cols = the product of the
+ * rest. The data do not move. Errors: NULL, ndim outside [1, 8], axis outside
+ * [0, ndim] -> MRTQ_EINVAL; a zero dimension or products overflowing size_t
+ * -> MRTQ_ESHAPE. */
+MRTQ_API mrtq_status mrtq_flatten_shape(const size_t *shape, int ndim, int axis, size_t *rows, size_t *cols) {
+  size_t r = 1, c = 1;
+  int d;
+  if (!shape || !rows || !cols || ndim < 1 || ndim > 8 || axis < 0 || axis > ndim) return MRTQ_EINVAL;
+  for (d = 0; d < ndim; d++) {
+    size_t *p = d < axis ? &r : &c;
+    if (shape[d] == 0 || *p > SIZE_MAX / shape[d]) return MRTQ_ESHAPE;
+    *p *= shape[d];
+  }
+  if (r > SIZE_MAX / c) return MRTQ_ESHAPE;
+  *rows = r, *cols = c;
+  return MRTQ_OK;
+}
+
+/* MRT's lazy merge by concat: n int32 expansion tensors (mrtq_etensor: each
+ * rescaled to the common scale, see mrtq_merge_scale) concatenated along
+ * `axis`; out holds the values v (MRT: Xe = concat([(sc_xe / sc_xei) Xei])).
+ * Shapes: every part has parts[0]'s rank and dimensions except along axis.
+ * Errors: NULL, n == 0, a rank outside [1, 8], axis outside [0, ndim) ->
+ * MRTQ_EINVAL; mismatched or zero dimensions, sizes overflowing size_t ->
+ * MRTQ_ESHAPE; X - zp outside int32 -> MRTQ_EOVERFLOW. Nothing is written on
+ * error. */
+MRTQ_API mrtq_status mrtq_mrt_concat(const mrtq_etensor *parts, size_t n, int axis, int32_t *out) {
+  size_t outer = 1, inner = 1, total_axis = 0, k, o, i, cnt;
+  int d, nd;
+  if (!parts || !out || n == 0) return MRTQ_EINVAL;
+  nd = parts[0].ndim;
+  if (nd < 1 || nd > 8 || axis < 0 || axis >= nd) return MRTQ_EINVAL;
+  for (k = 0; k < n; k++) {
+    int64_t lo, hi;
+    mrtq_status st = mrtq__ebounds(&parts[k], &cnt, &lo, &hi);
+    if (st != MRTQ_OK) return st;
+    if (parts[k].ndim != nd) return MRTQ_ESHAPE;
+    for (d = 0; d < nd; d++)
+      if (d != axis && parts[k].shape[d] != parts[0].shape[d]) return MRTQ_ESHAPE;
+    if (total_axis > SIZE_MAX - parts[k].shape[axis]) return MRTQ_ESHAPE;
+    total_axis += parts[k].shape[axis];
+  }
+  for (d = 0; d < nd; d++) {
+    if (d < axis) outer *= parts[0].shape[d]; /* each factor's product is part 0's count: no overflow */
+    else if (d > axis) inner *= parts[0].shape[d];
+  }
+  if (outer > SIZE_MAX / inner || outer * inner > SIZE_MAX / total_axis) return MRTQ_ESHAPE;
+  for (o = 0; o < outer; o++)
+    for (k = 0; k < n; k++) {
+      size_t run = parts[k].shape[axis] * inner;
+      for (i = 0; i < run; i++) *out++ = mrtq__ev(&parts[k], o * run + i);
     }
   return MRTQ_OK;
 }
