@@ -254,8 +254,8 @@ static void test_flatten(void) {
 }
 
 /* ---- lazy split and merge around a convolution with per-input-channel X ----
- * X (1 x C x H x W) has one real scale per input channel; W (O x C x 3 x 3) one
- * per tensor. Split X and W along C, convolve each pair (expansion scale
+ * X (1 x C x H x W) has one real scale per input channel (int8 symmetric, or
+ * uint8 with one zero point per channel); W (O x C x 3 x 3) one per tensor. Split X and W along C, convolve each pair (expansion scale
  * s_xi s_w), merge by broadcast_add at the common scale (both choices) through
  * MRT's realize (Q31_RNDNU, prec bits). Oracle: each part's convolution in
  * 64-bit here, the exact rescale, the sum; the merged value times s_common
@@ -264,7 +264,9 @@ static void test_flatten(void) {
 #define H_ 7
 #define O_ 4
 static void test_split_merge_conv(void) {
-  static int8_t xq[C_ * H_ * H_], wq[O_ * C_ * 9], xi[C_][H_ * H_], wi[C_][O_ * 9];
+  static uint8_t xq[C_ * H_ * H_], xi[C_][H_ * H_]; /* int8 or uint8 (per trial) */
+  static int8_t wq[O_ * C_ * 9], wi[C_][O_ * 9];
+  int32_t zx[C_];
   static int32_t ye[C_][O_ * H_ * H_], merged[O_ * H_ * H_];
   double sx[C_], sw = 0.01, se[C_], sc = 1;
   size_t xs[4] = {1, C_, H_, H_}, ws[4] = {O_, C_, 3, 3}, ys[4] = {1, O_, H_, H_}, i, c;
@@ -272,7 +274,9 @@ static void test_split_merge_conv(void) {
   long long before = compared;
   for (trial = 0; trial < 20; trial++) {
     for (c = 0; c < C_; c++) sx[c] = ldexp(1.0 + (double)(th_rand32() % 1000u) / 1000.0, -(int)th_range(2, 8));
-    for (i = 0; i < sizeof xq; i++) xq[i] = (int8_t)th_range(-127, 127);
+    int xu = trial % 2; /* odd trials: uint8 X with a zero point per input channel */
+    for (c = 0; c < C_; c++) zx[c] = xu ? (int32_t)th_range(0, 255) : 0;
+    for (i = 0; i < sizeof xq; i++) xq[i] = (uint8_t)(xu ? th_range(0, 255) : th_range(-127, 127));
     for (i = 0; i < sizeof wq; i++) wq[i] = (int8_t)th_range(-127, 127);
     for (c = 0; c < C_; c++) {
       mrtq_conv2d_shape s;
@@ -282,7 +286,7 @@ static void test_split_merge_conv(void) {
       CHECK_EQ(mrtq_slice(wq, ws, 4, 1, c, c + 1, 1, wi[c]), MRTQ_OK, "split w");
       s.n = 1, s.c = 1, s.h = s.w = H_, s.o = O_, s.kh = s.kw = 3, s.stride_h = s.stride_w = 1;
       s.dil_h = s.dil_w = 1, s.groups = 1, s.pad_top = s.pad_bottom = s.pad_left = s.pad_right = 1;
-      qx.data = xi[c], qw.data = wi[c];
+      qx.data = xi[c], qx.is_unsigned = xu, qx.zp = zx[c], qw.data = wi[c];
       CHECK_EQ(mrtq_conv2d_s32(&s, &qx, &qw, NULL, ye[c]), MRTQ_OK, "part conv");
       se[c] = sx[c] * sw;
     }
@@ -302,12 +306,13 @@ static void test_split_merge_conv(void) {
         double real = 0;
         for (c = 0; c < C_; c++) { /* part c's convolution, directly */
           int64_t acc = 0;
-          int ky, kx;
+          int ky, kx, xv;
           for (ky = 0; ky < 3; ky++)
             for (kx = 0; kx < 3; kx++) {
               int iy = (int)y + ky - 1, ix = (int)x + kx - 1;
               if (iy < 0 || ix < 0 || iy >= H_ || ix >= H_) continue;
-              acc += (int64_t)xq[(c * H_ + (size_t)iy) * H_ + (size_t)ix] * wq[((o * C_ + c) * 3 + (size_t)ky) * 3 + (size_t)kx];
+              xv = xq[(c * H_ + (size_t)iy) * H_ + (size_t)ix];
+              acc += ((xu ? xv : (int8_t)xv) - zx[c]) * (int64_t)wq[((o * C_ + c) * 3 + (size_t)ky) * 3 + (size_t)kx];
             }
           want += o_rescale(&rq[c], acc);
           real += (double)acc * se[c];
