@@ -8,10 +8,11 @@
 #ifndef MRTQ_HAVE_XNNPACK
 int main(void) { return th_skip("test_xnnpack", "XNNPACK (libxnnpack-dev) not found at build time"); }
 #else
+#include <math.h>
 #include <stdlib.h>
 #include <xnnpack.h>
 
-static long long compared;
+static long long compared, interior; /* outputs strictly inside the clamp: the requantization really ran */
 
 static void test_max_pooling(void) {
   static int8_t x[2 * 13 * 13 * 20], ours[2 * 14 * 14 * 20], theirs[2 * 14 * 14 * 20];
@@ -72,10 +73,136 @@ static void test_constant_pad(void) {
   }
 }
 
+/* qs8 / qc8 convolution (NHWC, weights OHWI per group, symmetric int8
+ * weights, int32 bias, fp32 requantization): mrtq_conv2d_q8 with MRTQ_FP32
+ * and the requantization scale computed in float as XNNPACK's operator
+ * creation does (input_scale * kernel_scale / output_scale). */
+static void conv_case(int per_channel, int trial) {
+  static int8_t x[2 * 11 * 11 * 24], w[24 * 5 * 5 * 24], ours[2 * 13 * 13 * 24], theirs[2 * 13 * 13 * 24];
+  static int32_t bias[24];
+  float kscale[24], in_scale = ldexpf(1.0f + (float)(th_rand32() % 1000u) / 1000.0f, -(int)th_range(3, 8));
+  float out_scale = ldexpf(1.0f + (float)(th_rand32() % 1000u) / 1000.0f, -(int)th_range(0, 5));
+  int8_t zx = (int8_t)th_range(-128, 127), zy = (int8_t)th_range(-128, 127), lo, hi;
+  mrtq_conv2d_shape s;
+  mrtq_qoperand qx, qw;
+  mrtq_rq rq[24];
+  xnn_operator_t op = NULL;
+  size_t ho = 0, wo = 0, i, n, cg, og;
+  enum xnn_status xs;
+  memset(&s, 0, sizeof s), memset(&qx, 0, sizeof qx), memset(&qw, 0, sizeof qw), memset(rq, 0, sizeof rq);
+  s.groups = th_rand32() % 4u == 0 ? (size_t)th_range(2, 3) : 1;
+  s.n = (size_t)th_range(1, 2), s.h = (size_t)th_range(1, 11), s.w = (size_t)th_range(1, 11);
+  cg = (size_t)th_range(1, 8), og = (size_t)th_range(1, 8);
+  if (th_rand32() % 4u == 0) s.groups = (size_t)th_range(2, 24), cg = 1, og = 1; /* depthwise */
+  s.c = s.groups * cg, s.o = s.groups * og;
+  s.kh = (size_t)th_range(1, 5), s.kw = (size_t)th_range(1, 5), s.stride_h = (size_t)th_range(1, 2);
+  s.stride_w = (size_t)th_range(1, 2), s.dil_h = (size_t)th_range(1, 2), s.dil_w = (size_t)th_range(1, 2);
+  s.pad_top = (size_t)th_range(0, 2), s.pad_bottom = (size_t)th_range(0, 2), s.pad_left = (size_t)th_range(0, 2);
+  s.pad_right = (size_t)th_range(0, 2), s.layout = MRTQ_CONV_NHWC;
+  if (mrtq_conv2d_out(&s, &ho, &wo) != MRTQ_OK) return;
+  lo = (int8_t)th_range(-128, -60), hi = (int8_t)th_range(60, 127);
+  for (i = 0; i < s.n * s.h * s.w * s.c; i++) x[i] = (int8_t)th_rand32();
+  for (i = 0; i < s.o * s.kh * s.kw * cg; i++) w[i] = (int8_t)th_range(-127, 127);
+  for (i = 0; i < s.o; i++) {
+    bias[i] = (int32_t)th_range(-30000, 30000);
+    kscale[i] = ldexpf(1.0f + (float)(th_rand32() % 1000u) / 1000.0f, -(int)th_range(6, 10));
+    if (!per_channel) kscale[i] = kscale[0];
+    CHECK_EQ(mrtq_rq_init(&rq[i], MRTQ_FP32, (double)(in_scale * kscale[i] / out_scale), zy, lo, hi), MRTQ_OK, "rq");
+  }
+  qx.data = x, qx.zp = zx, qw.data = w;
+  CHECK_EQ(mrtq_conv2d_q8(&s, &qx, &qw, bias, rq, s.o, 0, ours), MRTQ_OK, "ours");
+  if (per_channel)
+    xs = xnn_create_convolution2d_nhwc_qc8((uint32_t)s.pad_top, (uint32_t)s.pad_right, (uint32_t)s.pad_bottom,
+                                           (uint32_t)s.pad_left, (uint32_t)s.kh, (uint32_t)s.kw, (uint32_t)s.stride_h,
+                                           (uint32_t)s.stride_w, (uint32_t)s.dil_h, (uint32_t)s.dil_w,
+                                           (uint32_t)s.groups, cg, og, s.c, s.o, zx, in_scale, kscale, w, bias, zy,
+                                           out_scale, lo, hi, 0, &op);
+  else
+    xs = xnn_create_convolution2d_nhwc_qs8((uint32_t)s.pad_top, (uint32_t)s.pad_right, (uint32_t)s.pad_bottom,
+                                           (uint32_t)s.pad_left, (uint32_t)s.kh, (uint32_t)s.kw, (uint32_t)s.stride_h,
+                                           (uint32_t)s.stride_w, (uint32_t)s.dil_h, (uint32_t)s.dil_w,
+                                           (uint32_t)s.groups, cg, og, s.c, s.o, zx, in_scale, kscale[0], w, bias, zy,
+                                           out_scale, lo, hi, 0, &op);
+  CHECK_EQ(xs, xnn_status_success, "create conv (trial %d)", trial);
+  if (!op) return;
+  if (per_channel)
+    CHECK_EQ(xnn_setup_convolution2d_nhwc_qc8(op, s.n, s.h, s.w, x, theirs, NULL), xnn_status_success, "setup");
+  else
+    CHECK_EQ(xnn_setup_convolution2d_nhwc_qs8(op, s.n, s.h, s.w, x, theirs, NULL), xnn_status_success, "setup");
+  CHECK_EQ(xnn_run_operator(op, NULL), xnn_status_success, "run");
+  xnn_delete_operator(op);
+  n = s.n * ho * wo * s.o;
+  for (i = 0; i < n; i++) {
+    if (ours[i] != theirs[i]) CHECK_EQ(ours[i], theirs[i], "conv trial %d (qc8 %d) element %zu", trial, per_channel, i);
+    interior += ours[i] > lo && ours[i] < hi;
+  }
+  compared += (long long)n;
+}
+
+static void test_conv_qs8(void) {
+  int trial;
+  long long before = compared;
+  interior = 0;
+  for (trial = 0; trial < 200; trial++) conv_case(0, trial);
+  printf("  qs8 convolution: %lld outputs, %lld inside the clamp\n", compared - before, interior);
+  CHECK(interior * 2 > compared - before);
+}
+
+static void test_conv_qc8(void) {
+  int trial;
+  long long before = compared;
+  interior = 0;
+  for (trial = 0; trial < 200; trial++) conv_case(1, trial);
+  printf("  qc8 (per-channel) convolution: %lld outputs, %lld inside the clamp\n", compared - before, interior);
+  CHECK(interior * 2 > compared - before);
+}
+
+/* qs8 fully connected: rows x k times o x k, as mrtq_fc_q8 with MRTQ_FP32 */
+static void test_fc_qs8(void) {
+  static int8_t x[8 * 300], w[64 * 300], ours[8 * 64], theirs[8 * 64];
+  static int32_t bias[64];
+  int trial;
+  long long before = compared;
+  interior = 0;
+  for (trial = 0; trial < 200; trial++) {
+    size_t rows = (size_t)th_range(1, 8), k = (size_t)th_range(1, 300), o = (size_t)th_range(1, 64), i;
+    float in_scale = ldexpf(1.0f + (float)(th_rand32() % 1000u) / 1000.0f, -(int)th_range(3, 8));
+    float ks = ldexpf(1.0f + (float)(th_rand32() % 1000u) / 1000.0f, -(int)th_range(6, 10));
+    float out_scale = ldexpf(1.0f + (float)(th_rand32() % 1000u) / 1000.0f, -(int)th_range(0, 5));
+    int8_t zx = (int8_t)th_range(-128, 127), zy = (int8_t)th_range(-128, 127);
+    mrtq_qoperand qx, qw;
+    mrtq_rq rq;
+    xnn_operator_t op = NULL;
+    memset(&qx, 0, sizeof qx), memset(&qw, 0, sizeof qw), memset(&rq, 0, sizeof rq);
+    for (i = 0; i < rows * k; i++) x[i] = (int8_t)th_rand32();
+    for (i = 0; i < o * k; i++) w[i] = (int8_t)th_range(-127, 127);
+    for (i = 0; i < o; i++) bias[i] = (int32_t)th_range(-30000, 30000);
+    CHECK_EQ(mrtq_rq_init(&rq, MRTQ_FP32, (double)(in_scale * ks / out_scale), zy, -128, 127), MRTQ_OK, "rq");
+    qx.data = x, qx.zp = zx, qw.data = w;
+    CHECK_EQ(mrtq_fc_q8(rows, k, o, &qx, &qw, bias, &rq, 1, 0, ours), MRTQ_OK, "ours");
+    CHECK_EQ(xnn_create_fully_connected_nc_qs8(k, o, k, o, zx, in_scale, ks, w, bias, zy, out_scale, -128, 127, 0, &op),
+             xnn_status_success, "create fc");
+    if (!op) continue;
+    CHECK_EQ(xnn_setup_fully_connected_nc_qs8(op, rows, x, theirs, NULL), xnn_status_success, "setup");
+    CHECK_EQ(xnn_run_operator(op, NULL), xnn_status_success, "run");
+    xnn_delete_operator(op);
+    for (i = 0; i < rows * o; i++) {
+      if (ours[i] != theirs[i]) CHECK_EQ(ours[i], theirs[i], "fc trial %d element %zu", trial, i);
+      interior += ours[i] > -128 && ours[i] < 127;
+    }
+    compared += (long long)(rows * o);
+  }
+  printf("  qs8 fully connected: %lld outputs, %lld inside the clamp\n", compared - before, interior);
+  CHECK(interior * 2 > compared - before);
+}
+
 int main(void) {
   if (xnn_initialize(NULL) != xnn_status_success) return th_skip("test_xnnpack", "xnn_initialize failed on this CPU");
   TH_RUN(test_max_pooling);
   TH_RUN(test_constant_pad);
+  TH_RUN(test_conv_qs8);
+  TH_RUN(test_conv_qc8);
+  TH_RUN(test_fc_qs8);
   printf("  %lld elements compared with XNNPACK\n", compared);
   return th_finish("test_xnnpack");
 }
