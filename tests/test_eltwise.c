@@ -164,7 +164,28 @@ static void test_clamp(void) {
   CHECK_EQ(mrtq_clamp_q(x, 4, 5, 4, 0, o), MRTQ_EINVAL, "empty range");
 }
 
+/* XNNPACK's add scheme by hand: s1 = 0.5, s2 = s_out = 1: ratios 0.5 and 1,
+ * shift 20, multipliers 2^19 and 2^20. a = 1, b = 0: (2^19 + 2^19) >> 20 = 1
+ * (0.5 rounds up); a = -1: 0 (-0.5 rounds toward +inf); a = 3, b = 4: 5.5 -> 6;
+ * subtract: 1.5 - 4 = -2.5 -> -2. Ratios outside [2^-10, 2^8) are refused. */
+static void test_xnn_add_hand(void) {
+  mrtq_xnn_add_params p;
+  CHECK_EQ(mrtq_xnn_add_init(0.5f, 0, 1.0f, 0, 1.0f, 0, -128, 127, 0, 0, &p), MRTQ_OK, "init");
+  CHECK(p.shift == 20 && p.ma == (1 << 19) && p.mb == (1 << 20));
+  CHECK_EQ(mrtq_xnn_add_one(&p, 1, 0), 1, "0.5");
+  CHECK_EQ(mrtq_xnn_add_one(&p, -1, 0), 0, "-0.5");
+  CHECK_EQ(mrtq_xnn_add_one(&p, 3, 4), 6, "5.5");
+  CHECK_EQ(mrtq_xnn_add_one(&p, 127, 127), 127, "clamp");
+  CHECK_EQ(mrtq_xnn_add_init(0.5f, 0, 1.0f, 0, 1.0f, 0, -128, 127, 0, 1, &p), MRTQ_OK, "init sub");
+  CHECK_EQ(mrtq_xnn_add_one(&p, 3, 4), -2, "-2.5");
+  CHECK_EQ(mrtq_xnn_add_init(0x1p-11f, 0, 1.0f, 0, 1.0f, 0, -128, 127, 0, 0, &p), MRTQ_ERANGE, "ratio 2^-11");
+  CHECK_EQ(mrtq_xnn_add_init(256.0f, 0, 1.0f, 0, 1.0f, 0, -128, 127, 0, 0, &p), MRTQ_ERANGE, "ratio 2^8");
+  CHECK_EQ(mrtq_xnn_add_init(1e-40f, 0, 1.0f, 0, 1.0f, 0, -128, 127, 0, 0, &p), MRTQ_EINVAL, "subnormal scale");
+  CHECK_EQ(mrtq_xnn_add_init(1.0f, 128, 1.0f, 0, 1.0f, 0, -128, 127, 0, 0, &p), MRTQ_EINVAL, "zero point");
+}
+
 int main(void) {
+  TH_RUN(test_xnn_add_hand);
   TH_RUN(test_clamp);
   TH_RUN(test_hand);
   TH_RUN(test_all_pairs);

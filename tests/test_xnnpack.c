@@ -196,6 +196,66 @@ static void test_fc_qs8(void) {
   CHECK(interior * 2 > compared - before);
 }
 
+/* qs8 / qu8 add and qs8 subtract with broadcasting: mrtq_xnn_add (XNNPACK's
+ * own fixed-point scheme) */
+static void test_add(void) {
+  static uint8_t a[4 * 5 * 6], b[4 * 5 * 6], ours[4 * 5 * 6], theirs[4 * 5 * 6];
+  int trial;
+  long long before = compared;
+  for (trial = 0; trial < 2000; trial++) {
+    int u = trial % 3 == 2, sub = trial % 3 == 1, nd = (int)th_range(1, 3), d, ndb;
+    size_t sa[3], sb[3], n = 1, i;
+    float so = ldexpf(1.0f + (float)(th_rand32() % 1000u) / 1000.0f, -(int)th_range(2, 8));
+    float s1 = so * ldexpf(1.0f + (float)(th_rand32() % 1000u) / 1000.0f, (int)th_range(-9, 6));
+    float s2 = so * ldexpf(1.0f + (float)(th_rand32() % 1000u) / 1000.0f, (int)th_range(-9, 6));
+    int32_t lo = u ? 0 : -128, hi = u ? 255 : 127;
+    int32_t z1 = (int32_t)th_range(lo, hi), z2 = (int32_t)th_range(lo, hi), zo = (int32_t)th_range(lo, hi);
+    int32_t qmin = (int32_t)th_range(lo, lo + 40), qmax = (int32_t)th_range(hi - 40, hi);
+    mrtq_xnn_add_params p;
+    mrtq_bcast bc;
+    if (trial % 50 == 0) s1 = so * 0x1p-11f; /* ratios outside [2^-10, 2^8): both refuse */
+    if (trial % 50 == 1) s2 = so * 300.0f;
+    xnn_operator_t op = NULL;
+    enum xnn_status xs;
+    mrtq_status st;
+    for (d = 0; d < nd; d++) sa[d] = (size_t)th_range(1, 4 + d);
+    ndb = (int)th_range(1, nd);
+    for (d = 0; d < ndb; d++) sb[d] = th_rand32() % 3u ? sa[nd - ndb + d] : 1;
+    if (th_rand32() % 4u == 0) sa[th_rand32() % (uint32_t)nd] = 1; /* broadcast the first input too */
+    if (mrtq_bcast_init(sa, nd, sb, ndb, &bc) != MRTQ_OK) continue;
+    for (i = 0; i < sizeof a; i++) a[i] = (uint8_t)th_rand32(), b[i] = (uint8_t)th_rand32();
+    st = mrtq_xnn_add_init(s1, z1, s2, z2, so, zo, qmin, qmax, u, sub, &p);
+    if (u)
+      xs = xnn_create_add_nd_qu8((uint8_t)z1, s1, (uint8_t)z2, s2, (uint8_t)zo, so, (uint8_t)qmin, (uint8_t)qmax, 0, &op);
+    else if (sub)
+      xs = xnn_create_subtract_nd_qs8((int8_t)z1, s1, (int8_t)z2, s2, (int8_t)zo, so, (int8_t)qmin, (int8_t)qmax, 0, &op);
+    else
+      xs = xnn_create_add_nd_qs8((int8_t)z1, s1, (int8_t)z2, s2, (int8_t)zo, so, (int8_t)qmin, (int8_t)qmax, 0, &op);
+    if (xs != xnn_status_success) { /* both refuse the same ratios */
+      CHECK_EQ(st, MRTQ_ERANGE, "XNNPACK refused (status %d), trial %d", (int)xs, trial);
+      continue;
+    }
+    CHECK_EQ(st, MRTQ_OK, "init, trial %d", trial);
+    CHECK_EQ(mrtq_xnn_add(&p, a, sa, nd, b, sb, ndb, ours), MRTQ_OK, "ours");
+    if (u)
+      xs = xnn_setup_add_nd_qu8(op, (size_t)nd, sa, (size_t)ndb, sb, a, b, theirs, NULL);
+    else if (sub)
+      xs = xnn_setup_subtract_nd_qs8(op, (size_t)nd, sa, (size_t)ndb, sb, (const int8_t *)a, (const int8_t *)b,
+                                     (int8_t *)theirs, NULL);
+    else
+      xs = xnn_setup_add_nd_qs8(op, (size_t)nd, sa, (size_t)ndb, sb, (const int8_t *)a, (const int8_t *)b,
+                                (int8_t *)theirs, NULL);
+    CHECK_EQ(xs, xnn_status_success, "setup");
+    CHECK_EQ(xnn_run_operator(op, NULL), xnn_status_success, "run");
+    xnn_delete_operator(op);
+    n = bc.n;
+    for (i = 0; i < n; i++)
+      if (ours[i] != theirs[i]) CHECK_EQ(ours[i], theirs[i], "add trial %d (u %d sub %d) element %zu", trial, u, sub, i);
+    compared += (long long)n;
+  }
+  printf("  qs8 add, qs8 subtract, qu8 add: %lld outputs\n", compared - before);
+}
+
 int main(void) {
   if (xnn_initialize(NULL) != xnn_status_success) return th_skip("test_xnnpack", "xnn_initialize failed on this CPU");
   TH_RUN(test_max_pooling);
@@ -203,6 +263,7 @@ int main(void) {
   TH_RUN(test_conv_qs8);
   TH_RUN(test_conv_qc8);
   TH_RUN(test_fc_qs8);
+  TH_RUN(test_add);
   printf("  %lld elements compared with XNNPACK\n", compared);
   return th_finish("test_xnnpack");
 }

@@ -143,6 +143,57 @@ MRTQ_API int32_t mrtq_tflite_mul_one(const mrtq_tflite_mul_params *p, int32_t a,
   return mrtq__clamp64((int64_t)mrtq_mul_q31_dbl((a - p->zp1) * (b - p->zp2), p->m) + p->zp_out, p->qmin, p->qmax);
 }
 
+/* ---- XNNPACK ADD / SUBTRACT (qs8, qu8) ----
+ * XNNPACK's own fixed-point scheme (operator creation and scalar/SIMD
+ * kernels of the 2022 releases, Debian's libxnnpack):
+ *   ra = fl(s1 / s_out), rb = fl(s2 / s_out)  (float divisions), each in
+ *        [2^-10, 2^8);
+ *   shift = 20 - e, e the binary exponent of max(ra, rb)  (shift in [12, 30]);
+ *   ma = rne(ra * 2^shift), mb = rne(rb * 2^shift)  (negated for subtract);
+ *   acc = (a - zp1) ma + (b - zp2) mb + 2^(shift - 1);
+ *   out = clamp(floor(acc / 2^shift), qmin - zp_out, qmax - zp_out) + zp_out
+ * i.e. one rounding, ties toward +inf, of the sum scaled by 20-21-bit
+ * multipliers. Every intermediate fits int32. */
+typedef struct mrtq_xnn_add_params {
+  int32_t ma, mb, shift, zp1, zp2, zp_out, qmin, qmax;
+  int is_unsigned;
+} mrtq_xnn_add_params;
+
+/* Errors: NULL, a scale not finite and positive (or subnormal: XNNPACK
+ * refuses those), a zero point or bound outside the type, qmin > qmax ->
+ * MRTQ_EINVAL; a ratio s / s_out outside [2^-10, 2^8) -> MRTQ_ERANGE
+ * (XNNPACK: unsupported parameter). On error *p is zeroed. */
+MRTQ_API mrtq_status mrtq_xnn_add_init(float s1, int32_t zp1, float s2, int32_t zp2, float s_out, int32_t zp_out,
+                                       int32_t qmin, int32_t qmax, int is_unsigned, int subtract,
+                                       mrtq_xnn_add_params *p) {
+  float ra, rb, mx;
+  uint32_t bits;
+  if (p) memset(p, 0, sizeof *p);
+  if (!p || !mrtq__binary_args_ok(s1, zp1, s2, zp2, s_out, zp_out, qmin, qmax, is_unsigned) ||
+      !(s1 >= 1.17549435e-38f) || !(s2 >= 1.17549435e-38f) || !(s_out >= 1.17549435e-38f))
+    return MRTQ_EINVAL;
+  /* a float quotient: the double quotient rounded to float is the correctly
+   * rounded float quotient (53 >= 2 * 24 + 2) */
+  ra = (float)((double)s1 / (double)s_out), rb = (float)((double)s2 / (double)s_out);
+  if (!(ra >= 0x1.0p-10f && ra < 0x1.0p+8f && rb >= 0x1.0p-10f && rb < 0x1.0p+8f)) return MRTQ_ERANGE;
+  mx = ra > rb ? ra : rb;
+  memcpy(&bits, &mx, sizeof bits);
+  p->shift = 20 - ((int32_t)(bits >> 23) - 127); /* mx is normal: its biased exponent */
+  /* exact products (a power of two, no overflow), then round half to even */
+  p->ma = (int32_t)mrtq__rne_f32(ra * (float)((int32_t)1 << p->shift));
+  p->mb = (int32_t)mrtq__rne_f32(rb * (float)((int32_t)1 << p->shift));
+  if (subtract) p->mb = -p->mb;
+  p->zp1 = zp1, p->zp2 = zp2, p->zp_out = zp_out, p->qmin = qmin, p->qmax = qmax, p->is_unsigned = is_unsigned;
+  return MRTQ_OK;
+}
+
+/* One element (a, b: the stored values). */
+MRTQ_API int32_t mrtq_xnn_add_one(const mrtq_xnn_add_params *p, int32_t a, int32_t b) {
+  int32_t acc = (a - p->zp1) * p->ma + (b - p->zp2) * p->mb + (int32_t)(1 << (p->shift - 1)); /* |.| < 2^31 */
+  int32_t v = mrtq__asr32(acc, p->shift);
+  return v < p->qmin - p->zp_out ? p->qmin : v > p->qmax - p->zp_out ? p->qmax : v + p->zp_out;
+}
+
 /* Broadcast loops over raw bytes (int8 or uint8 per the parameters). */
 MRTQ_API mrtq_status mrtq__eltwise(int op, const void *prm, int is_unsigned, const void *a, const size_t *shape_a,
                                    int nda, const void *b, const size_t *shape_b, int ndb, void *out) {
@@ -159,7 +210,9 @@ MRTQ_API mrtq_status mrtq__eltwise(int op, const void *prm, int is_unsigned, con
     mrtq__bcast_at(&bc, i, &ia, &ib);
     x = is_unsigned ? (int32_t)pa[ia] : (int32_t)(int8_t)pa[ia];
     y = is_unsigned ? (int32_t)pb[ib] : (int32_t)(int8_t)pb[ib];
-    r = op ? mrtq_tflite_mul_one((const mrtq_tflite_mul_params *)prm, x, y) : mrtq_tflite_add_one((const mrtq_tflite_add_params *)prm, x, y);
+    r = op == 2   ? mrtq_xnn_add_one((const mrtq_xnn_add_params *)prm, x, y)
+        : op == 1 ? mrtq_tflite_mul_one((const mrtq_tflite_mul_params *)prm, x, y)
+                  : mrtq_tflite_add_one((const mrtq_tflite_add_params *)prm, x, y);
     po[i] = (uint8_t)r;
   }
   return MRTQ_OK;
@@ -178,6 +231,13 @@ MRTQ_API mrtq_status mrtq_tflite_add(const mrtq_tflite_add_params *p, const void
 MRTQ_API mrtq_status mrtq_tflite_mul(const mrtq_tflite_mul_params *p, const void *a, const size_t *shape_a, int nda,
                                      const void *b, const size_t *shape_b, int ndb, void *out) {
   return mrtq__eltwise(1, p, p ? p->is_unsigned : 0, a, shape_a, nda, b, shape_b, ndb, out);
+}
+
+/* out = a + b (or a - b) in XNNPACK's scheme, with broadcasting; as
+ * mrtq_tflite_add. */
+MRTQ_API mrtq_status mrtq_xnn_add(const mrtq_xnn_add_params *p, const void *a, const size_t *shape_a, int nda,
+                                  const void *b, const size_t *shape_b, int ndb, void *out) {
+  return mrtq__eltwise(2, p, p ? p->is_unsigned : 0, a, shape_a, nda, b, shape_b, ndb, out);
 }
 
 /* ---- MRT operators on expansion tensors ----
