@@ -175,7 +175,7 @@ MRTQ_API mrtq_status mrtq_xnn_add_init(float s1, int32_t zp1, float s2, int32_t 
   /* a float quotient: the double quotient rounded to float is the correctly
    * rounded float quotient (53 >= 2 * 24 + 2) */
   ra = (float)((double)s1 / (double)s_out), rb = (float)((double)s2 / (double)s_out);
-  if (!(ra >= 0x1.0p-10f && ra < 0x1.0p+8f && rb >= 0x1.0p-10f && rb < 0x1.0p+8f)) return MRTQ_ERANGE;
+  if (!(ra >= 0.0009765625f && ra < 256.0f && rb >= 0.0009765625f && rb < 256.0f)) return MRTQ_ERANGE; /* [2^-10, 2^8) */
   mx = ra > rb ? ra : rb;
   memcpy(&bits, &mx, sizeof bits);
   p->shift = 20 - ((int32_t)(bits >> 23) - 127); /* mx is normal: its biased exponent */
