@@ -19,11 +19,12 @@
  *     mrtq/requant.h     the requantization families, quantize/dequantize,
  *                        and their array forms (mrtq_rq, SIMD twins)
  *     mrtq/scale.h       qparams from ranges (MRT, ONNX, TFLite), calibration
- *     mrtq/eltwise.h     NumPy broadcasting; TFLite's quantized ADD and MUL
+ *     mrtq/eltwise.h     NumPy broadcasting; TFLite ADD/MUL, XNNPACK ADD; MRT add/sub/mul, merge
  *     mrtq/pool.h        max pooling, TFLite and MRT average pooling
- *     mrtq/shape.h       constant padding, concatenation with rescaling, merge scales
+ *     mrtq/shape.h       padding, slicing (lazy split), concatenation with rescaling, flatten
  *     mrtq/precision.h   precision inference: output bit-widths, overflow-free K
- *     mrtq/conv.h        reference conv2d (groups, depthwise, NCHW/NHWC) and FC, expansion form
+ *     mrtq/conv.h        reference conv2d (groups, depthwise, NCHW/NHWC), FC and batched matmul, expansion form
+ *     mrtq/attr.h        oneDNN-style attributes: output scales, zero points, bias, post-ops
  *
  * CONFIGURATION MACROS (define before the first include)
  *   MRTQ_API   linkage of every public function. Default `static inline`.
@@ -74,5 +75,6 @@
 #include "mrtq/shape.h"
 #include "mrtq/precision.h"
 #include "mrtq/conv.h"
+#include "mrtq/attr.h"
 
 #endif /* MRTQ_H */

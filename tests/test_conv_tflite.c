@@ -3,8 +3,8 @@
  *    (tensorflow/tensorflow, tensorflow/lite/kernels/conv_test.cc:
  *    ConvolutionOpTest.SimplePerChannelTest, int8 per-channel; and
  *    QuantizedConvolutionOpTest.SimpleTestExplicitQuantizedOp, uint8 with
- *    weight zero points), their float data quantized as that file's helpers
- *    do (round half away from zero);
+ *    weight zero points), their float filters quantized as that file's
+ *    helpers do (round half away from zero; the biases divide exactly);
  *  - random layers and MobileNet / ResNet shapes against an oracle written
  *    here in TFLite's own form: the reference kernels' loop nest (taps outside
  *    the image skipped, acc += w * (x + input_offset), + bias), the multiplier

@@ -184,7 +184,17 @@ static void test_xnn_add_hand(void) {
   CHECK_EQ(mrtq_xnn_add_init(1.0f, 128, 1.0f, 0, 1.0f, 0, -128, 127, 0, 0, &p), MRTQ_EINVAL, "zero point");
 }
 
+static void test_clamp_bounds_outside_type(void) {
+  int8_t x[2] = {-5, 5}, out[2] = {9, 9};
+  CHECK_EQ(mrtq_clamp_q(x, 2, 200, 250, 0, out), MRTQ_EINVAL, "int8 bounds above the type");
+  CHECK_EQ(mrtq_clamp_q(x, 2, -1, 255, 1, out), MRTQ_EINVAL, "uint8 bound below the type");
+  CHECK(out[0] == 9 && out[1] == 9);
+  CHECK_EQ(mrtq_clamp_q(x, 2, 0, 127, 0, out), MRTQ_OK, "relu");
+  CHECK(out[0] == 0 && out[1] == 5);
+}
+
 int main(void) {
+  TH_RUN(test_clamp_bounds_outside_type);
   TH_RUN(test_xnn_add_hand);
   TH_RUN(test_clamp);
   TH_RUN(test_hand);

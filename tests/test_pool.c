@@ -130,7 +130,25 @@ static void test_errors(void) {
   }
 }
 
+/* bounds outside the data type are refused (they would wrap when stored) */
+static void test_bounds_outside_type(void) {
+  int8_t x[4] = {1, 2, 3, 4}, out[1] = {9};
+  mrtq_pool2d p;
+  memset(&p, 0, sizeof p);
+  p.n = p.c = 1, p.h = p.w = p.kh = p.kw = 2, p.stride_h = p.stride_w = 1, p.layout = MRTQ_POOL_NCHW;
+  CHECK_EQ(mrtq_maxpool2d(&p, x, -128, 127, out), MRTQ_OK, "int8 range");
+  CHECK_EQ(out[0], 4, "max");
+  out[0] = 9;
+  CHECK_EQ(mrtq_maxpool2d(&p, x, -129, 127, out), MRTQ_EINVAL, "qmin below int8");
+  CHECK_EQ(mrtq_avgpool2d_tflite(&p, x, -128, 200, out), MRTQ_EINVAL, "qmax above int8");
+  p.is_unsigned = 1;
+  CHECK_EQ(mrtq_maxpool2d(&p, x, -1, 255, out), MRTQ_EINVAL, "qmin below uint8");
+  CHECK_EQ(mrtq_maxpool2d(&p, x, 0, 256, out), MRTQ_EINVAL, "qmax above uint8");
+  CHECK_EQ(out[0], 9, "untouched");
+}
+
 int main(void) {
+  TH_RUN(test_bounds_outside_type);
   TH_RUN(test_random);
   TH_RUN(test_errors);
   return th_finish("test_pool");

@@ -379,7 +379,8 @@ MRTQ_API mrtq_status mrtq_mrt_merge_add(const mrtq_etensor *parts, size_t n, int
  * the type; ReLU is lo = 0 (q = zp), hi = +inf (the type's maximum), ReLU6 is
  * [0, 6]. mrtq_clamp_bounds gives the stored bounds (NaN bounds, lo > hi,
  * scale not finite and positive, zp outside the type -> MRTQ_EINVAL);
- * mrtq_clamp_q applies them to n stored values (in place allowed). */
+ * mrtq_clamp_q applies them to n stored values (in place allowed; bounds
+ * outside the type or qlo > qhi -> MRTQ_EINVAL). */
 MRTQ_API mrtq_status mrtq_clamp_bounds(float lo, float hi, float scale, int32_t zp, int is_unsigned, int32_t *qlo,
                                        int32_t *qhi) {
   int32_t tmin = is_unsigned ? 0 : -128, tmax = is_unsigned ? 255 : 127;
@@ -396,7 +397,7 @@ MRTQ_API mrtq_status mrtq_clamp_q(const void *x, size_t n, int32_t qlo, int32_t 
   uint8_t *d = (uint8_t *)out;
   size_t i;
   if ((!x || !out) && n) return MRTQ_EINVAL;
-  if (qlo > qhi) return MRTQ_EINVAL;
+  if (qlo > qhi || (is_unsigned ? qlo < 0 || qhi > 255 : qlo < -128 || qhi > 127)) return MRTQ_EINVAL;
   for (i = 0; i < n; i++) {
     int32_t v = is_unsigned ? (int32_t)s[i] : (int32_t)(int8_t)s[i];
     d[i] = (uint8_t)(v < qlo ? qlo : v > qhi ? qhi : v);
