@@ -189,7 +189,8 @@ MRTQ_API mrtq_status mrtq_xnn_add_init(float s1, int32_t zp1, float s2, int32_t 
 
 /* One element (a, b: the stored values). */
 MRTQ_API int32_t mrtq_xnn_add_one(const mrtq_xnn_add_params *p, int32_t a, int32_t b) {
-  int32_t acc = (a - p->zp1) * p->ma + (b - p->zp2) * p->mb + (int32_t)(1 << (p->shift - 1)); /* |.| < 2^31 */
+  int32_t half = p->shift > 0 && p->shift < 31 ? (int32_t)1 << (p->shift - 1) : 0; /* (zeroed params: no UB) */
+  int32_t acc = (a - p->zp1) * p->ma + (b - p->zp2) * p->mb + half; /* |.| < 2^31 */
   int32_t v = mrtq__asr32(acc, p->shift);
   return v < p->qmin - p->zp_out ? p->qmin : v > p->qmax - p->zp_out ? p->qmax : v + p->zp_out;
 }
