@@ -72,7 +72,7 @@ MRTQ_API int32_t mrtq_onednn_epilogue(const mrtq_onednn_attr *a, size_t oc, int3
 MRTQ_API int mrtq__onednn_attr_ok(const mrtq_onednn_attr *a, int dst_unsigned) {
   int i;
   if (!a || !a->oscale || a->n_po < 0 || a->n_po > MRTQ_ONEDNN_MAX_PO) return 0;
-  if (dst_unsigned ? a->dst_zp < 0 || a->dst_zp > 255 : a->dst_zp < -128 || a->dst_zp > 127) return 0;
+  if (!mrtq__in_q8(a->dst_zp, dst_unsigned)) return 0;
   for (i = 0; i < a->n_po; i++)
     if (a->po[i].kind < MRTQ_ONEDNN_SUM || a->po[i].kind > MRTQ_ONEDNN_CLIP) return 0;
   return 1;

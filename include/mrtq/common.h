@@ -92,6 +92,11 @@ MRTQ_API int32_t mrtq__sat32(int64_t v) {
   return v > INT32_MAX ? INT32_MAX : v < INT32_MIN ? INT32_MIN : (int32_t)v;
 }
 
+/* v is a value of the 8-bit type: [0, 255] unsigned, [-128, 127] signed. */
+MRTQ_API int mrtq__in_q8(int32_t v, int is_unsigned) {
+  return is_unsigned ? v >= 0 && v <= 255 : v >= -128 && v <= 127;
+}
+
 /* max(lo, min(v, hi)) applied as: raise to lo, then cut to hi (so hi wins if lo > hi). */
 MRTQ_API int32_t mrtq__clamp64(int64_t v, int32_t lo, int32_t hi) {
   if (v < lo) v = lo;

@@ -80,10 +80,10 @@ MRTQ_API mrtq_status mrtq__dot_check(uint64_t k, const mrtq_qoperand *x, const m
   uint64_t mx, mw, zx, zw = 0, b = 0, total;
   size_t o;
   if (!x || !w || !x->data || !w->data) return MRTQ_EINVAL;
-  if (x->is_unsigned ? x->zp < 0 || x->zp > 255 : x->zp < -128 || x->zp > 127) return MRTQ_EINVAL;
+  if (!mrtq__in_q8(x->zp, x->is_unsigned)) return MRTQ_EINVAL;
   for (o = 0; o < (w->zp_ch ? nw : 1); o++) {
     int32_t z = w->zp_ch ? w->zp_ch[o] : w->zp;
-    if (w->is_unsigned ? z < 0 || z > 255 : z < -128 || z > 127) return MRTQ_EINVAL;
+    if (!mrtq__in_q8(z, w->is_unsigned)) return MRTQ_EINVAL;
     if ((uint64_t)(z < 0 ? -z : z) > zw) zw = (uint64_t)(z < 0 ? -z : z);
   }
   if (bias)

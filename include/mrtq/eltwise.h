@@ -75,17 +75,13 @@ typedef struct mrtq_tflite_add_params {
   int left_shift, is_unsigned;
 } mrtq_tflite_add_params;
 
-MRTQ_API int mrtq__zp_ok(int32_t zp, int is_unsigned) {
-  return is_unsigned ? zp >= 0 && zp <= 255 : zp >= -128 && zp <= 127;
-}
-
 /* The arguments every binary operator checks: three finite positive scales,
  * zero points and bounds within the type, qmin <= qmax. */
 MRTQ_API int mrtq__binary_args_ok(double s1, int32_t zp1, double s2, int32_t zp2, double s_out, int32_t zp_out,
                                   int32_t qmin, int32_t qmax, int is_unsigned) {
   return !mrtq__nonfinite(s1) && !mrtq__nonfinite(s2) && !mrtq__nonfinite(s_out) && s1 > 0 && s2 > 0 && s_out > 0 &&
-         mrtq__zp_ok(zp1, is_unsigned) && mrtq__zp_ok(zp2, is_unsigned) && mrtq__zp_ok(zp_out, is_unsigned) &&
-         mrtq__zp_ok(qmin, is_unsigned) && mrtq__zp_ok(qmax, is_unsigned) && qmin <= qmax;
+         mrtq__in_q8(zp1, is_unsigned) && mrtq__in_q8(zp2, is_unsigned) && mrtq__in_q8(zp_out, is_unsigned) &&
+         mrtq__in_q8(qmin, is_unsigned) && mrtq__in_q8(qmax, is_unsigned) && qmin <= qmax;
 }
 
 /* Errors: NULL, a scale NaN, infinite or <= 0, a zero point or bound outside
@@ -398,7 +394,7 @@ MRTQ_API mrtq_status mrtq_clamp_q(const void *x, size_t n, int32_t qlo, int32_t 
   uint8_t *d = (uint8_t *)out;
   size_t i;
   if ((!x || !out) && n) return MRTQ_EINVAL;
-  if (qlo > qhi || (is_unsigned ? qlo < 0 || qhi > 255 : qlo < -128 || qhi > 127)) return MRTQ_EINVAL;
+  if (qlo > qhi || !mrtq__in_q8(qlo, is_unsigned) || !mrtq__in_q8(qhi, is_unsigned)) return MRTQ_EINVAL;
   for (i = 0; i < n; i++) {
     int32_t v = is_unsigned ? (int32_t)s[i] : (int32_t)(int8_t)s[i];
     d[i] = (uint8_t)(v < qlo ? qlo : v > qhi ? qhi : v);

@@ -95,16 +95,11 @@ MRTQ_API void mrtq__pool2d(const mrtq_pool2d *p, size_t ho, size_t wo, const uin
  * output share quantization. out holds n*c*ho*wo elements in the same layout.
  * Errors: as mrtq_pool2d_out; NULL data, qmin > qmax, a bound outside the
  * data type -> MRTQ_EINVAL. */
-/* Bounds within the 8-bit data type. */
-MRTQ_API int mrtq__q8_bounds_ok(int32_t qmin, int32_t qmax, int is_unsigned) {
-  return is_unsigned ? qmin >= 0 && qmax <= 255 : qmin >= -128 && qmax <= 127;
-}
-
 MRTQ_API mrtq_status mrtq_maxpool2d(const mrtq_pool2d *p, const void *x, int32_t qmin, int32_t qmax, void *out) {
   size_t ho, wo;
   mrtq_status st = mrtq_pool2d_out(p, &ho, &wo);
   if (st != MRTQ_OK) return st;
-  if (!x || !out || qmin > qmax || !mrtq__q8_bounds_ok(qmin, qmax, p->is_unsigned)) return MRTQ_EINVAL;
+  if (!x || !out || qmin > qmax || !mrtq__in_q8(qmin, p->is_unsigned) || !mrtq__in_q8(qmax, p->is_unsigned)) return MRTQ_EINVAL;
   mrtq__pool2d(p, ho, wo, (const uint8_t *)x, MRTQ__POOL_MAX, qmin, qmax, 0, NULL, (uint8_t *)out);
   return MRTQ_OK;
 }
@@ -119,7 +114,7 @@ MRTQ_API mrtq_status mrtq_avgpool2d_tflite(const mrtq_pool2d *p, const void *x, 
   size_t ho, wo;
   mrtq_status st = mrtq_pool2d_out(p, &ho, &wo);
   if (st != MRTQ_OK) return st;
-  if (!x || !out || qmin > qmax || !mrtq__q8_bounds_ok(qmin, qmax, p->is_unsigned)) return MRTQ_EINVAL;
+  if (!x || !out || qmin > qmax || !mrtq__in_q8(qmin, p->is_unsigned) || !mrtq__in_q8(qmax, p->is_unsigned)) return MRTQ_EINVAL;
   mrtq__pool2d(p, ho, wo, (const uint8_t *)x, MRTQ__POOL_AVG_TFLITE, qmin, qmax, 0, NULL, (uint8_t *)out);
   return MRTQ_OK;
 }
