@@ -49,24 +49,26 @@ static void test_epilogue_hand(void) {
   float sc = 0.05f;
   int32_t bias[1] = {10};
   mrtq_onednn_attr a;
+  mrtq_onednn_pos at = {0, 0, 0};
   memset(&a, 0, sizeof a);
   a.oscale = &sc, a.dst_zp = 3;
-  CHECK_EQ(mrtq_onednn_epilogue(&a, 0, 100, bias, 0, -128, 127), 8, "scale and zp");
+  CHECK_EQ(mrtq_onednn_epilogue(&a, &at, 100, bias, 0, -128, 127), 8, "scale and zp");
   a.n_po = 1, a.po[0].kind = MRTQ_ONEDNN_LINEAR, a.po[0].alpha = 2, a.po[0].beta = -1;
-  CHECK_EQ(mrtq_onednn_epilogue(&a, 0, 100, bias, 0, -128, 127), 13, "linear");
+  CHECK_EQ(mrtq_onednn_epilogue(&a, &at, 100, bias, 0, -128, 127), 13, "linear");
   a.po[0].kind = MRTQ_ONEDNN_SUM, a.po[0].scale = 0.5f;
-  CHECK_EQ(mrtq_onednn_epilogue(&a, 0, 100, bias, -7, -128, 127), 5, "sum");
+  CHECK_EQ(mrtq_onednn_epilogue(&a, &at, 100, bias, -7, -128, 127), 5, "sum");
   a.po[0].kind = MRTQ_ONEDNN_CLIP, a.po[0].alpha = -1, a.po[0].beta = 1;
-  CHECK_EQ(mrtq_onednn_epilogue(&a, 0, 100, bias, 0, -128, 127), 4, "clip");
+  CHECK_EQ(mrtq_onednn_epilogue(&a, &at, 100, bias, 0, -128, 127), 4, "clip");
   a.po[0].kind = MRTQ_ONEDNN_RELU, a.po[0].alpha = 0.25f, bias[0] = -10;
-  CHECK_EQ(mrtq_onednn_epilogue(&a, 0, -100, bias, 0, -128, 127), 2, "leaky relu");
+  CHECK_EQ(mrtq_onednn_epilogue(&a, &at, -100, bias, 0, -128, 127), 2, "leaky relu");
   a.n_po = 0;
-  CHECK_EQ(mrtq_onednn_epilogue(&a, 0, 100000, NULL, 0, -128, 127), 127, "saturation");
-  CHECK_EQ(mrtq_onednn_epilogue(&a, 0, -100000, NULL, 0, 0, 255), 0, "saturation u8");
+  CHECK_EQ(mrtq_onednn_epilogue(&a, &at, 100000, NULL, 0, -128, 127), 127, "saturation");
+  CHECK_EQ(mrtq_onednn_epilogue(&a, &at, -100000, NULL, 0, 0, 255), 0, "saturation u8");
 }
 
 static void test_bad_input(void) {
   int8_t x[4] = {1, 2, 3, 4}, w[4] = {1, 1, 1, 1}, out[1] = {9};
+  const int32_t bias0[1] = {0};
   float sc = 1.0f;
   mrtq_conv2d_shape s;
   mrtq_qoperand qx, qw;
@@ -89,15 +91,172 @@ static void test_bad_input(void) {
   a.n_po = 0, a.dst_zp = 200;
   CHECK_EQ(mrtq_conv2d_onednn(&s, &qx, &qw, NULL, &a, 0, out), MRTQ_EINVAL, "dst zp outside int8");
   a.dst_zp = 0, a.oscale = NULL;
-  CHECK_EQ(mrtq_conv2d_onednn(&s, &qx, &qw, NULL, &a, 0, out), MRTQ_EINVAL, "no scales");
-  a.oscale = &sc, s.kh = 0;
+  CHECK_EQ(mrtq_conv2d_onednn(&s, &qx, &qw, NULL, &a, 0, out), MRTQ_OK, "no scales: 1");
+  CHECK_EQ(out[0], 10, "value");
+  out[0] = 9;
+  a.oscale = &sc, a.scheme = MRTQ_ONEDNN_NEW;
+  CHECK_EQ(mrtq_conv2d_onednn(&s, &qx, &qw, NULL, &a, 0, out), MRTQ_EINVAL, "NEW with an output scale");
+  a.oscale = NULL, a.dst_scale = &sc;
+  CHECK_EQ(mrtq_conv2d_onednn(&s, &qx, &qw, bias0, &a, 0, out), MRTQ_EINVAL, "NEW with an int32 bias");
+  a.scheme = MRTQ_ONEDNN_OLD;
+  CHECK_EQ(mrtq_conv2d_onednn(&s, &qx, &qw, NULL, &a, 0, out), MRTQ_EINVAL, "OLD with a dst scale");
+  a.dst_scale = NULL, a.scheme = 2;
+  CHECK_EQ(mrtq_conv2d_onednn(&s, &qx, &qw, NULL, &a, 0, out), MRTQ_EINVAL, "unknown scheme");
+  a.scheme = 0, a.oscale = &sc, s.kh = 0;
   CHECK_EQ(mrtq_conv2d_onednn(&s, &qx, &qw, NULL, &a, 0, out), MRTQ_ESHAPE, "kernel 0");
   CHECK_EQ(out[0], 9, "untouched");
+}
+
+/* The epilogue against an evaluation in double with each float operation's
+ * result rounded to float by a cast (one double operation on floats then a
+ * cast to float equals the float operation: double has more than 2 x 24 + 2
+ * bits), sum and linear as one double expression then a cast (exact in double
+ * for these operands: 6-bit factors, sums spanning fewer than 53 bits), and C's rint for the final ties-to-even
+ * rounding: NEW scheme and binary post-ops with scaled src1. */
+static float fl(double v) { return (float)v; }
+static void test_epilogue_oracle(void) {
+  long t, bad = 0;
+  for (t = 0; t < 400000; t++) {
+    mrtq_onednn_attr a;
+    mrtq_onednn_pos at;
+    float ss = ldexpf(1.0f + (float)(th_rand32() % 4096u) / 4096.0f, -(int)th_range(2, 9));
+    float ws[3], ds = ldexpf(1.0f + (float)(th_rand32() % 4096u) / 4096.0f, -(int)th_range(0, 4)), fb[3], src1[2][6], osc[6];
+    int32_t acc = (int32_t)th_range(-3000000, 3000000), prev = (int32_t)th_range(-128, 127), bias[3], got, want;
+    int i, k, du = (int)(th_rand32() & 1u);
+    double f;
+    memset(&a, 0, sizeof a);
+    at.oc = (size_t)th_range(0, 2), at.at = (size_t)th_range(0, 5), at.si = at.at;
+    for (i = 0; i < 3; i++) ws[i] = ldexpf(1.0f + (float)(th_rand32() % 4096u) / 4096.0f, -(int)th_range(4, 9)), fb[i] = (float)th_range(-999, 999) / 8.0f, bias[i] = (int32_t)th_range(-99999, 99999);
+    for (i = 0; i < 6; i++) src1[0][i] = (float)th_range(-999, 999) / 16.0f, src1[1][i] = (float)th_range(-99, 99) / 64.0f, osc[i] = ldexpf(1.0f + (float)(th_rand32() % 4096u) / 4096.0f, -(int)th_range(10, 16));
+    a.scheme = (int)(th_rand32() & 1u), a.ref_rounding = (int)(th_rand32() % 4u == 0);
+    a.dst_zp = (int32_t)(du ? th_range(0, 255) : th_range(-128, 127));
+    if (a.scheme == MRTQ_ONEDNN_NEW) {
+      a.src_scale = th_rand32() & 1u ? &ss : NULL, a.wei_scale = ws, a.wei_per_oc = (int)(th_rand32() & 1u);
+      a.dst_scale = th_rand32() & 1u ? &ds : NULL, a.fbias = th_rand32() & 1u ? fb : NULL;
+      f = fl((double)fl((double)acc) * fl((double)(a.src_scale ? ss : 1.0f) * (a.wei_per_oc ? ws[at.oc] : ws[0])));
+      if (a.fbias) f = fl(f + fb[at.oc]);
+    } else {
+      a.oscale = osc;
+      f = fl(fl((double)acc) + (double)fl((double)bias[at.oc]));
+      f = fl(f * osc[at.si]);
+    }
+    a.n_po = (int)th_range(0, 4);
+    for (k = 0; k < a.n_po; k++) {
+      mrtq_onednn_po *p = &a.po[k];
+      p->kind = (int)th_range(0, 5), p->scale = (float)th_range(1, 40) / 16.0f, p->alpha = (float)th_range(-40, 40) / 16.0f;
+      p->beta = (float)th_range(1, 40) / 4.0f, p->src1 = src1[p->kind & 1], p->src1_bcast = (int)th_range(0, 2);
+      if (p->kind == MRTQ_ONEDNN_CLIP && p->alpha > p->beta) p->alpha = -p->beta;
+      switch (p->kind) {
+        case MRTQ_ONEDNN_SUM: f = a.ref_rounding ? fl(f + (double)fl((double)p->scale * prev)) : fl((double)p->scale * prev + f); break;
+        case MRTQ_ONEDNN_RELU: f = f > 0 ? f : fl((double)p->alpha * f); break;
+        case MRTQ_ONEDNN_LINEAR: f = a.ref_rounding ? fl(fl((double)p->alpha * f) + (double)p->beta) : fl((double)p->alpha * f + p->beta); break;
+        case MRTQ_ONEDNN_CLIP: f = f < p->alpha ? p->alpha : f > p->beta ? p->beta : f; break;
+        default: {
+          double v = fl((double)p->scale * p->src1[p->src1_bcast == 2 ? at.at : p->src1_bcast == 1 ? at.oc : 0]);
+          f = p->kind == MRTQ_ONEDNN_BIN_ADD ? fl(f + v) : fl(f * v);
+        }
+      }
+    }
+    if (a.dst_scale) f = fl(f / ds);
+    f = fl(f + a.dst_zp);
+    f = rint(f);
+    want = f < (du ? 0 : -128) ? (du ? 0 : -128) : f > (du ? 255 : 127) ? (du ? 255 : 127) : (int32_t)f;
+    got = mrtq_onednn_epilogue(&a, &at, acc, a.scheme == MRTQ_ONEDNN_OLD ? bias : NULL, prev, du ? 0 : -128, du ? 255 : 127);
+    if (got != want && bad++ < 4) CHECK_EQ(got, want, "trial %ld scheme %d", t, a.scheme);
+  }
+  CHECK_EQ(bad, 0, "mismatches");
+}
+
+/* Output scales over any mask of the convolution's dst dimensions (n, oc, oh,
+ * ow): each output's scale index written out per mask from the coordinates,
+ * the accumulators from mrtq_conv2d_s32, the float sequence by hand. */
+static void test_scale_masks(void) {
+  static int8_t x[2 * 5 * 6 * 3], w[4 * 2 * 2 * 3];
+  static int8_t out[2 * 4 * 5 * 4];
+  static int32_t acc[2 * 4 * 5 * 4];
+  static float osc[2 * 4 * 4 * 5];
+  mrtq_conv2d_shape s;
+  mrtq_qoperand qx, qw;
+  mrtq_onednn_attr a;
+  size_t i, n, o, y, xx, ho, wo;
+  int mask;
+  memset(&s, 0, sizeof s), memset(&qx, 0, sizeof qx), memset(&qw, 0, sizeof qw);
+  s.n = 2, s.c = 3, s.h = 5, s.w = 6, s.o = 4, s.kh = s.kw = 2, s.stride_h = s.stride_w = s.dil_h = s.dil_w = s.groups = 1;
+  s.layout = MRTQ_CONV_NHWC;
+  for (i = 0; i < sizeof x; i++) x[i] = (int8_t)th_range(-128, 127);
+  for (i = 0; i < sizeof w; i++) w[i] = (int8_t)th_range(-128, 127);
+  for (i = 0; i < sizeof osc / sizeof osc[0]; i++) osc[i] = ldexpf(1.0f + (float)(th_rand32() % 256u) / 256.0f, -(int)th_range(9, 13));
+  qx.data = x, qw.data = w, qx.zp = 3;
+  CHECK_EQ(mrtq_conv2d_out(&s, &ho, &wo), MRTQ_OK, "shape");
+  CHECK_EQ(mrtq_conv2d_s32(&s, &qx, &qw, NULL, acc), MRTQ_OK, "s32");
+  for (mask = 0; mask < 16; mask++) {
+    memset(&a, 0, sizeof a);
+    a.oscale = osc, a.oscale_mask = mask, a.src_zp = 3;
+    CHECK_EQ(mrtq_conv2d_onednn(&s, &qx, &qw, NULL, &a, 0, out), MRTQ_OK, "mask %d", mask);
+    for (n = 0; n < 2; n++)
+      for (y = 0; y < ho; y++)
+        for (xx = 0; xx < wo; xx++)
+          for (o = 0; o < 4; o++) {
+            size_t at = ((n * ho + y) * wo + xx) * 4 + o, si = 0;
+            float f;
+            long r;
+            if (mask & 1) si = n;
+            if (mask & 2) si = si * 4 + o;
+            if (mask & 4) si = si * ho + y;
+            if (mask & 8) si = si * wo + xx;
+            f = (float)acc[at] * osc[si];
+            r = lrintf(f);
+            r = r < -128 ? -128 : r > 127 ? 127 : r;
+            if (out[at] != r) {
+              CHECK_EQ(out[at], r, "mask %d at %zu", mask, at);
+              n = 2, y = ho, xx = wo, o = 4;
+            }
+          }
+  }
+  memset(&a, 0, sizeof a);
+  a.oscale = osc, a.oscale_mask = 16, a.src_zp = 3;
+  CHECK_EQ(mrtq_conv2d_onednn(&s, &qx, &qw, NULL, &a, 0, out), MRTQ_EINVAL, "mask beyond 4 dimensions");
+  a.oscale_mask = 4;
+  CHECK_EQ(mrtq_fc_onednn(2, 3, 1, &qx, &qw, NULL, &a, 0, out), MRTQ_EINVAL, "fc mask beyond (n, oc)");
+}
+
+/* mrtq_binary_onednn by hand: a = [10, -20] (int8, zp 2), b = [3] (uint8) ->
+ * 0.5 (a - 2) + 0.25 * 3 = 4.75, -10.25 -> 5, -10; multiplied: 4 * 0.75 = 3,
+ * -11 * 0.75 = -8.25 -> -8; errors. */
+static void test_binary_hand(void) {
+  int8_t a[2] = {10, -20}, out[2] = {0, 0};
+  uint8_t b[1] = {3};
+  size_t sa[1] = {2}, sb[1] = {1}, sbad[1] = {3};
+  mrtq_qoperand qa, qb;
+  mrtq_onednn_attr at;
+  float one = 1.0f;
+  memset(&qa, 0, sizeof qa), memset(&qb, 0, sizeof qb), memset(&at, 0, sizeof at);
+  qa.data = a, qa.zp = 2, qb.data = b, qb.is_unsigned = 1;
+  CHECK_EQ(mrtq_binary_onednn(MRTQ_ONEDNN_BIN_ADD, &qa, sa, 1, 0.5f, &qb, sb, 1, 0.25f, &at, 0, out), MRTQ_OK, "add");
+  CHECK(out[0] == 5 && out[1] == -10);
+  CHECK_EQ(mrtq_binary_onednn(MRTQ_ONEDNN_BIN_MUL, &qa, sa, 1, 0.5f, &qb, sb, 1, 0.25f, &at, 0, out), MRTQ_OK, "mul");
+  CHECK(out[0] == 3 && out[1] == -8);
+  CHECK_EQ(mrtq_binary_onednn(MRTQ_ONEDNN_BIN_ADD, &qb, sb, 1, 1, &qa, sa, 1, 1, &at, 0, out), MRTQ_ESHAPE, "dst smaller than the broadcast");
+  CHECK_EQ(mrtq_binary_onednn(MRTQ_ONEDNN_BIN_ADD, &qa, sa, 1, 1, &qb, sbad, 1, 1, &at, 0, out), MRTQ_ESHAPE, "not broadcastable");
+  CHECK_EQ(mrtq_binary_onednn(MRTQ_ONEDNN_SUM, &qa, sa, 1, 1, &qb, sb, 1, 1, &at, 0, out), MRTQ_EINVAL, "not add / mul");
+  at.oscale = &one;
+  CHECK_EQ(mrtq_binary_onednn(MRTQ_ONEDNN_BIN_ADD, &qa, sa, 1, 1, &qb, sb, 1, 1, &at, 0, out), MRTQ_EINVAL, "output scale");
+  at.oscale = NULL, at.n_po = 1, at.po[0].kind = MRTQ_ONEDNN_BIN_ADD;
+  CHECK_EQ(mrtq_binary_onednn(MRTQ_ONEDNN_BIN_ADD, &qa, sa, 1, 1, &qb, sb, 1, 1, &at, 0, out), MRTQ_EINVAL, "binary post-op without src1");
+  at.po[0].src1 = &one, at.po[0].src1_bcast = 3;
+  CHECK_EQ(mrtq_binary_onednn(MRTQ_ONEDNN_BIN_ADD, &qa, sa, 1, 1, &qb, sb, 1, 1, &at, 0, out), MRTQ_EINVAL, "unknown broadcast");
+  qa.zp = 200;
+  at.n_po = 0;
+  CHECK_EQ(mrtq_binary_onednn(MRTQ_ONEDNN_BIN_ADD, &qa, sa, 1, 1, &qb, sb, 1, 1, &at, 0, out), MRTQ_EINVAL, "zp outside int8");
+  CHECK(out[0] == 3 && out[1] == -8);
 }
 
 int main(void) {
   TH_RUN(test_fmaf);
   TH_RUN(test_epilogue_hand);
+  TH_RUN(test_epilogue_oracle);
+  TH_RUN(test_scale_masks);
+  TH_RUN(test_binary_hand);
   TH_RUN(test_bad_input);
   return th_finish("test_attr");
 }

@@ -1,9 +1,12 @@
-/* Differential against oneDNN (Debian libdnnl-dev 2.6, a test-only peer):
- * int8 convolution with output scales (common or per output channel), src
- * and dst zero points, s32 bias and sum / eltwise post-ops, byte for byte with
- * mrtq_conv2d_onednn. Byte-exactness needs a CPU with VNNI (without it oneDNN
- * pre-scales weights by 1/2); elsewhere, or without oneDNN at build time, the
- * test reports itself skipped. */
+/* Differential against oneDNN (Debian libdnnl-dev 2.6, a test-only peer),
+ * byte for byte with mrtq/attr.h: int8 convolution and inner product with
+ * output scales (common or per output channel; the inner product's also given
+ * at run time), src and dst zero points, s32 bias and post-op chains (sum,
+ * relu, linear, clip, binary add / mul with src1 common, per channel or per
+ * element); the NEW scheme expressed in oneDNN 2.6's terms; the binary
+ * primitive with src scales. Byte-exactness needs a CPU with VNNI (without it
+ * oneDNN pre-scales weights by 1/2); elsewhere, or without oneDNN at build
+ * time, the test reports itself skipped. */
 #define _DEFAULT_SOURCE 1 /* mmap, fork */
 #include "harness.h"
 #include "mrtq.h"
@@ -34,26 +37,162 @@ static int crashed; /* configurations where oneDNN's generated code crashed (run
 
 static int mem(dnnl_memory_t *m, const dnnl_memory_desc_t *md, void *p) { return dnnl_memory_create(m, md, eng, p) == dnnl_success ? 0 : -1; }
 
+/* What oneDNN is asked for: the OLD scheme's attributes, where binary
+ * post-ops may also divide (OD_DIV) -- that is how the NEW scheme is put to
+ * oneDNN 2.6, which predates it (od_from). Scales and zero points are given at
+ * creation, or as DNNL_RUNTIME_*_VAL with the values passed at execution
+ * (runtime). */
+enum { OD_DIV = 6 };
+typedef struct od_attr {
+  const float *oscale;
+  int mask, runtime, n_po;
+  int32_t src_zp, dst_zp;
+  mrtq_onednn_po po[8]; /* binary ones with scale 1 */
+} od_attr;
+
+/* The oneDNN 2.6 equivalent of an mrtq attribute: OLD as it is; NEW as
+ * output scales fl(src_scale * wei_scale[oc]), a per-channel binary add of
+ * the f32 bias, the post-ops, a binary division by the dst scale. */
+static void od_from(const mrtq_onednn_attr *a, size_t o, float *osc, od_attr *d) {
+  int i;
+  memset(d, 0, sizeof *d);
+  d->src_zp = a->src_zp, d->dst_zp = a->dst_zp;
+  if (a->scheme == MRTQ_ONEDNN_OLD) {
+    d->oscale = a->oscale, d->mask = a->oscale_mask;
+  } else {
+    size_t k;
+    for (k = 0; k < o; k++) osc[k] = (a->src_scale ? a->src_scale[0] : 1.0f) * (a->wei_scale ? a->wei_scale[a->wei_per_oc ? k : 0] : 1.0f);
+    d->oscale = osc, d->mask = a->wei_per_oc ? 2 : 0;
+    if (a->fbias) d->po[d->n_po].kind = MRTQ_ONEDNN_BIN_ADD, d->po[d->n_po].src1 = a->fbias, d->po[d->n_po++].src1_bcast = MRTQ_ONEDNN_PER_OC;
+  }
+  for (i = 0; i < a->n_po; i++) d->po[d->n_po++] = a->po[i];
+  if (a->scheme == MRTQ_ONEDNN_NEW && a->dst_scale)
+    d->po[d->n_po].kind = OD_DIV, d->po[d->n_po].src1 = a->dst_scale, d->po[d->n_po++].src1_bcast = MRTQ_ONEDNN_COMMON;
+}
+
+/* Primitive attributes and the execution arguments they need (run-time
+ * scales and zero points, binary post-ops' src1) for a dst of logical dims
+ * dd[nd] stored with tag dtag. */
+typedef struct od_exec {
+  dnnl_exec_arg_t args[16];
+  int n;
+  dnnl_memory_t owned[16];
+  int n_owned;
+} od_exec;
+
+static int od_arg(od_exec *e, int arg, const dnnl_memory_desc_t *md, const void *p) {
+  dnnl_memory_t m;
+  if (dnnl_memory_create(&m, md, eng, (void *)(uintptr_t)p) != dnnl_success) return -1;
+  e->owned[e->n_owned++] = m, e->args[e->n].arg = arg, e->args[e->n++].memory = m;
+  return 0;
+}
+
+static int od_attr_make(const od_attr *a, int nd, const dnnl_dims_t dd, dnnl_format_tag_t dtag, size_t oscale_count,
+                        dnnl_primitive_attr_t *out, od_exec *e) {
+  dnnl_primitive_attr_t attr;
+  dnnl_post_ops_t po;
+  int i;
+  float rt_f = DNNL_RUNTIME_F32_VAL;
+  int32_t rt_i = DNNL_RUNTIME_S32_VAL;
+  DN(dnnl_primitive_attr_create(&attr));
+  if (a->oscale) {
+    DN(dnnl_primitive_attr_set_output_scales(attr, a->runtime ? 1 : (dnnl_dim_t)oscale_count, a->mask, a->runtime ? &rt_f : a->oscale));
+    if (a->runtime) {
+      dnnl_memory_desc_t md;
+      dnnl_dims_t c = {(dnnl_dim_t)oscale_count};
+      DN(dnnl_memory_desc_init_by_tag(&md, 1, c, dnnl_f32, dnnl_x));
+      if (od_arg(e, DNNL_ARG_ATTR_OUTPUT_SCALES, &md, a->oscale)) return -1;
+    }
+  }
+  {
+    int k, args[2] = {DNNL_ARG_SRC, DNNL_ARG_DST};
+    const int32_t *zp[2] = {&a->src_zp, &a->dst_zp};
+    for (k = 0; k < 2; k++) {
+      dnnl_memory_desc_t md;
+      dnnl_dims_t one = {1};
+      if (!*zp[k]) continue;
+      DN(dnnl_primitive_attr_set_zero_points(attr, args[k], 1, 0, a->runtime ? &rt_i : zp[k]));
+      if (!a->runtime) continue;
+      DN(dnnl_memory_desc_init_by_tag(&md, 1, one, dnnl_s32, dnnl_x));
+      if (od_arg(e, DNNL_ARG_ATTR_ZERO_POINTS | args[k], &md, zp[k])) return -1;
+    }
+  }
+  DN(dnnl_post_ops_create(&po));
+  for (i = 0; i < a->n_po; i++) {
+    const mrtq_onednn_po *p = &a->po[i];
+    if (p->kind == MRTQ_ONEDNN_SUM) DN(dnnl_post_ops_append_sum(po, p->scale));
+    else if (p->kind == MRTQ_ONEDNN_RELU) DN(dnnl_post_ops_append_eltwise(po, 1.0f, dnnl_eltwise_relu, p->alpha, 0.0f));
+    else if (p->kind == MRTQ_ONEDNN_LINEAR) DN(dnnl_post_ops_append_eltwise(po, 1.0f, dnnl_eltwise_linear, p->alpha, p->beta));
+    else if (p->kind == MRTQ_ONEDNN_CLIP) DN(dnnl_post_ops_append_eltwise(po, 1.0f, dnnl_eltwise_clip, p->alpha, p->beta));
+    else {
+      dnnl_memory_desc_t md;
+      dnnl_dims_t sd;
+      int k;
+      for (k = 0; k < nd; k++) sd[k] = p->src1_bcast == MRTQ_ONEDNN_PER_ELEM ? dd[k] : p->src1_bcast && k == 1 ? dd[1] : 1;
+      DN(dnnl_memory_desc_init_by_tag(&md, nd, sd, dnnl_f32, p->src1_bcast == MRTQ_ONEDNN_PER_ELEM ? dtag : nd == 4 ? dnnl_nchw : dnnl_nc));
+      DN(dnnl_post_ops_append_binary(po, p->kind == MRTQ_ONEDNN_BIN_ADD ? dnnl_binary_add : p->kind == MRTQ_ONEDNN_BIN_MUL ? dnnl_binary_mul : dnnl_binary_div, &md));
+      if (od_arg(e, DNNL_ARG_ATTR_MULTIPLE_POST_OP(i) | DNNL_ARG_SRC_1, &md, p->src1)) return -1;
+    }
+  }
+  DN(dnnl_primitive_attr_set_post_ops(attr, po));
+  dnnl_post_ops_destroy(po);
+  *out = attr;
+  return 0;
+}
+
+/* Runs a primitive descriptor made from (op desc, attr): the weights reordered
+ * from wei_user_md into the format it chose, then executed with src, weights,
+ * bias, dst and the attribute arguments. */
+static int od_run(const void *op_desc, dnnl_primitive_attr_t attr, od_exec *e, const dnnl_memory_desc_t *src_md, const void *x,
+                  const dnnl_memory_desc_t *wei_user_md, const void *w, const dnnl_memory_desc_t *bias_md, const int32_t *bias,
+                  const dnnl_memory_desc_t *dst_md, void *dst) {
+  dnnl_primitive_desc_t pd;
+  dnnl_primitive_t prim;
+  dnnl_memory_t m_wei_user, m_wei;
+  const dnnl_memory_desc_t *chosen;
+  int i;
+  DN(dnnl_primitive_desc_create(&pd, op_desc, attr, eng, NULL));
+  chosen = dnnl_primitive_desc_query_md(pd, dnnl_query_weights_md, 0);
+  if (mem(&m_wei_user, wei_user_md, (void *)(uintptr_t)w) || mem(&m_wei, chosen, DNNL_MEMORY_ALLOCATE)) return -1;
+  { /* weights to the primitive's format */
+    dnnl_primitive_desc_t rpd;
+    dnnl_primitive_t r;
+    dnnl_exec_arg_t ra[2] = {{DNNL_ARG_FROM, m_wei_user}, {DNNL_ARG_TO, m_wei}};
+    DN(dnnl_reorder_primitive_desc_create(&rpd, wei_user_md, eng, chosen, eng, NULL));
+    DN(dnnl_primitive_create(&r, rpd));
+    DN(dnnl_primitive_execute(r, strm, 2, ra));
+    DN(dnnl_stream_wait(strm));
+    dnnl_primitive_destroy(r), dnnl_primitive_desc_destroy(rpd);
+  }
+  e->args[e->n].arg = DNNL_ARG_WEIGHTS, e->args[e->n++].memory = m_wei;
+  if (od_arg(e, DNNL_ARG_SRC, src_md, x) || od_arg(e, DNNL_ARG_DST, dst_md, dst) || (bias && od_arg(e, DNNL_ARG_BIAS, bias_md, bias)))
+    return -1;
+  DN(dnnl_primitive_create(&prim, pd));
+  DN(dnnl_primitive_execute(prim, strm, e->n, e->args));
+  DN(dnnl_stream_wait(strm));
+  dnnl_primitive_destroy(prim), dnnl_primitive_desc_destroy(pd), dnnl_primitive_attr_destroy(attr);
+  dnnl_memory_destroy(m_wei_user), dnnl_memory_destroy(m_wei);
+  for (i = 0; i < e->n_owned; i++) dnnl_memory_destroy(e->owned[i]);
+  return 0;
+}
+
 /* oneDNN's convolution: NHWC src/dst, weights as mrtq's OHWI ([g][o][kh][kw][i]),
- * s32 bias; attributes from the mrtq description. dst is read (sum) and written. */
+ * s32 bias. dst is read (sum) and written. */
 static int onednn_conv(const mrtq_conv2d_shape *s, size_t ho, size_t wo, int src_u, const void *x, const int8_t *w,
-                       const int32_t *bias, const mrtq_onednn_attr *a, int dst_u, void *dst, const char **impl) {
+                       const int32_t *bias, const od_attr *a, int dst_u, void *dst) {
   dnnl_memory_desc_t src_md, wei_md, wei_user_md, bias_md, dst_md;
   dnnl_convolution_desc_t cd;
   dnnl_primitive_attr_t attr;
-  dnnl_post_ops_t po;
-  dnnl_primitive_desc_t pd;
-  dnnl_primitive_t prim;
-  dnnl_memory_t m_src, m_wei, m_wei_user, m_bias, m_dst;
+  od_exec e;
   dnnl_dims_t sd = {(dnnl_dim_t)s->n, (dnnl_dim_t)s->c, (dnnl_dim_t)s->h, (dnnl_dim_t)s->w};
   dnnl_dims_t dd = {(dnnl_dim_t)s->n, (dnnl_dim_t)s->o, (dnnl_dim_t)ho, (dnnl_dim_t)wo};
   dnnl_dims_t bd = {(dnnl_dim_t)s->o};
   dnnl_dims_t strides = {(dnnl_dim_t)s->stride_h, (dnnl_dim_t)s->stride_w};
   dnnl_dims_t dil = {(dnnl_dim_t)s->dil_h - 1, (dnnl_dim_t)s->dil_w - 1};
   dnnl_dims_t pl = {(dnnl_dim_t)s->pad_top, (dnnl_dim_t)s->pad_left}, pr = {(dnnl_dim_t)s->pad_bottom, (dnnl_dim_t)s->pad_right};
-  int g = s->groups > 1, i;
+  int g = s->groups > 1;
   dnnl_dims_t wd;
-  const dnnl_memory_desc_t *chosen;
+  memset(&e, 0, sizeof e);
   if (g) {
     wd[0] = (dnnl_dim_t)s->groups, wd[1] = (dnnl_dim_t)(s->o / s->groups), wd[2] = (dnnl_dim_t)(s->c / s->groups);
     wd[3] = (dnnl_dim_t)s->kh, wd[4] = (dnnl_dim_t)s->kw;
@@ -67,189 +206,407 @@ static int onednn_conv(const mrtq_conv2d_shape *s, size_t ho, size_t wo, int src
   DN(dnnl_memory_desc_init_by_tag(&wei_md, g ? 5 : 4, wd, dnnl_s8, dnnl_format_tag_any));
   DN(dnnl_dilated_convolution_forward_desc_init(&cd, dnnl_forward_inference, dnnl_convolution_direct, &src_md, &wei_md,
                                                 bias ? &bias_md : NULL, &dst_md, strides, dil, pl, pr));
-  DN(dnnl_primitive_attr_create(&attr));
-  DN(dnnl_primitive_attr_set_output_scales(attr, a->per_oc ? (dnnl_dim_t)s->o : 1, a->per_oc ? 1 << 1 : 0, a->oscale));
-  if (a->src_zp) DN(dnnl_primitive_attr_set_zero_points(attr, DNNL_ARG_SRC, 1, 0, &a->src_zp));
-  if (a->dst_zp) DN(dnnl_primitive_attr_set_zero_points(attr, DNNL_ARG_DST, 1, 0, &a->dst_zp));
-  DN(dnnl_post_ops_create(&po));
-  for (i = 0; i < a->n_po; i++) {
-    const mrtq_onednn_po *p = &a->po[i];
-    if (p->kind == MRTQ_ONEDNN_SUM) DN(dnnl_post_ops_append_sum(po, p->scale));
-    else if (p->kind == MRTQ_ONEDNN_RELU) DN(dnnl_post_ops_append_eltwise(po, 1.0f, dnnl_eltwise_relu, p->alpha, 0.0f));
-    else if (p->kind == MRTQ_ONEDNN_LINEAR) DN(dnnl_post_ops_append_eltwise(po, 1.0f, dnnl_eltwise_linear, p->alpha, p->beta));
-    else DN(dnnl_post_ops_append_eltwise(po, 1.0f, dnnl_eltwise_clip, p->alpha, p->beta));
-  }
-  DN(dnnl_primitive_attr_set_post_ops(attr, po));
-  DN(dnnl_primitive_desc_create(&pd, &cd, attr, eng, NULL));
-  DN(dnnl_primitive_desc_query(pd, dnnl_query_impl_info_str, 0, (void *)impl));
-  chosen = dnnl_primitive_desc_query_md(pd, dnnl_query_weights_md, 0);
-  if (mem(&m_src, &src_md, (void *)(uintptr_t)x) || mem(&m_dst, &dst_md, dst) || mem(&m_bias, &bias_md, (void *)(uintptr_t)bias) ||
-      mem(&m_wei_user, &wei_user_md, (void *)(uintptr_t)w) || mem(&m_wei, chosen, DNNL_MEMORY_ALLOCATE))
-    return -1;
-  { /* weights to the primitive's format */
-    dnnl_primitive_desc_t rpd;
-    dnnl_primitive_t r;
-    dnnl_exec_arg_t ra[2] = {{DNNL_ARG_FROM, m_wei_user}, {DNNL_ARG_TO, m_wei}};
-    DN(dnnl_reorder_primitive_desc_create(&rpd, &wei_user_md, eng, chosen, eng, NULL));
-    DN(dnnl_primitive_create(&r, rpd));
-    DN(dnnl_primitive_execute(r, strm, 2, ra));
-    DN(dnnl_stream_wait(strm));
-    dnnl_primitive_destroy(r), dnnl_primitive_desc_destroy(rpd);
-  }
-  DN(dnnl_primitive_create(&prim, pd));
-  {
-    dnnl_exec_arg_t args[4] = {{DNNL_ARG_SRC, m_src}, {DNNL_ARG_WEIGHTS, m_wei}, {DNNL_ARG_DST, m_dst}, {DNNL_ARG_BIAS, m_bias}};
-    DN(dnnl_primitive_execute(prim, strm, bias ? 4 : 3, args));
-    DN(dnnl_stream_wait(strm));
-  }
-  dnnl_primitive_destroy(prim), dnnl_primitive_desc_destroy(pd), dnnl_post_ops_destroy(po), dnnl_primitive_attr_destroy(attr);
-  dnnl_memory_destroy(m_src), dnnl_memory_destroy(m_dst), dnnl_memory_destroy(m_bias), dnnl_memory_destroy(m_wei_user);
-  dnnl_memory_destroy(m_wei);
-  return 0;
+  if (od_attr_make(a, 4, dd, dnnl_nhwc, a->mask ? s->o : 1, &attr, &e)) return -1;
+  return od_run(&cd, attr, &e, &src_md, x, &wei_user_md, w, &bias_md, bias, &dst_md, dst);
+}
+
+/* oneDNN's inner product: src rows x k (nc), weights o x k (oi), dst rows x o. */
+static int onednn_ip(size_t rows, size_t k, size_t o, int src_u, const void *x, const int8_t *w, const int32_t *bias,
+                     const od_attr *a, int dst_u, void *dst) {
+  dnnl_memory_desc_t src_md, wei_md, wei_user_md, bias_md, dst_md;
+  dnnl_inner_product_desc_t ipd;
+  dnnl_primitive_attr_t attr;
+  od_exec e;
+  dnnl_dims_t sd = {(dnnl_dim_t)rows, (dnnl_dim_t)k}, wd = {(dnnl_dim_t)o, (dnnl_dim_t)k}, dd = {(dnnl_dim_t)rows, (dnnl_dim_t)o};
+  dnnl_dims_t bd = {(dnnl_dim_t)o};
+  memset(&e, 0, sizeof e);
+  DN(dnnl_memory_desc_init_by_tag(&src_md, 2, sd, src_u ? dnnl_u8 : dnnl_s8, dnnl_nc));
+  DN(dnnl_memory_desc_init_by_tag(&dst_md, 2, dd, dst_u ? dnnl_u8 : dnnl_s8, dnnl_nc));
+  DN(dnnl_memory_desc_init_by_tag(&bias_md, 1, bd, dnnl_s32, dnnl_x));
+  DN(dnnl_memory_desc_init_by_tag(&wei_user_md, 2, wd, dnnl_s8, dnnl_oi));
+  DN(dnnl_memory_desc_init_by_tag(&wei_md, 2, wd, dnnl_s8, dnnl_format_tag_any));
+  DN(dnnl_inner_product_forward_desc_init(&ipd, dnnl_forward_inference, &src_md, &wei_md, bias ? &bias_md : NULL, &dst_md));
+  if (od_attr_make(a, 2, dd, dnnl_nc, a->mask == 2 ? o : a->mask == 3 ? rows * o : a->mask == 1 ? rows : 1, &attr, &e)) return -1;
+  return od_run(&ipd, attr, &e, &src_md, x, &wei_user_md, w, &bias_md, bias, &dst_md, dst);
+}
+
+/* Runs fn in a child process writing n bytes of dst (some post-op chains
+ * crash oneDNN's generated code, docs/kernels.md §8): 0 done, 1 crashed (and
+ * counted), -1 refused. */
+static int in_child(int (*fn)(void *), void *ctx, void *dst, size_t n) {
+  uint8_t *shared = (uint8_t *)mmap(NULL, n + 64, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+  pid_t pid;
+  int status = 0;
+  if (shared == MAP_FAILED) return -1;
+  memcpy(shared, dst, n);
+  fflush(stdout), fflush(stderr);
+  pid = fork();
+  if (pid == 0) _exit(fn(ctx) == 0 && (memcpy(shared, dst, n), 1) ? 0 : 2);
+  waitpid(pid, &status, 0);
+  memcpy(dst, shared, n);
+  munmap(shared, n + 64);
+  if (WIFSIGNALED(status)) return crashed++, 1;
+  return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : -1;
 }
 
 static float rand_scale(int lo, int hi) { return ldexpf(1.0f + (float)(th_rand32() % 1000u) / 1000.0f, -(int)th_range(lo, hi)); }
 
-static void conv_trial(int trial, int with_po) {
-  static uint8_t x[2 * 10 * 10 * 24], ours[2 * 12 * 12 * 24], theirs[2 * 12 * 12 * 24], prev[2 * 12 * 12 * 24];
-  static int8_t w[24 * 5 * 5 * 24];
-  static int32_t bias[24];
-  static float osc[24];
-  mrtq_conv2d_shape s;
-  mrtq_qoperand qx, qw;
-  mrtq_onednn_attr a;
-  size_t ho = 0, wo = 0, i, n, cg, og;
-  int src_u = (int)(th_rand32() & 1u), dst_u = (int)(th_rand32() & 1u), use_bias = (int)(th_rand32() % 4u != 0);
-  const char *impl = "?";
-  memset(&s, 0, sizeof s), memset(&qx, 0, sizeof qx), memset(&qw, 0, sizeof qw), memset(&a, 0, sizeof a);
-  s.groups = th_rand32() % 4u == 0 ? (size_t)th_range(2, 3) : 1;
-  cg = (size_t)th_range(1, 8), og = (size_t)th_range(1, 8);
-  if (th_rand32() % 5u == 0) s.groups = (size_t)th_range(2, 24), cg = 1, og = 1; /* depthwise */
-  s.c = s.groups * cg, s.o = s.groups * og;
-  s.n = (size_t)th_range(1, 2), s.h = (size_t)th_range(1, 10), s.w = (size_t)th_range(1, 10);
-  s.kh = (size_t)th_range(1, 5), s.kw = (size_t)th_range(1, 5), s.stride_h = (size_t)th_range(1, 2);
-  s.stride_w = (size_t)th_range(1, 2), s.dil_h = (size_t)th_range(1, 2), s.dil_w = (size_t)th_range(1, 2);
-  s.pad_top = (size_t)th_range(0, 2), s.pad_bottom = (size_t)th_range(0, 2), s.pad_left = (size_t)th_range(0, 2);
-  s.pad_right = (size_t)th_range(0, 2), s.layout = MRTQ_CONV_NHWC;
-  if (mrtq_conv2d_out(&s, &ho, &wo) != MRTQ_OK) return;
-  n = s.n * ho * wo * s.o;
-  for (i = 0; i < s.n * s.h * s.w * s.c; i++) x[i] = (uint8_t)th_rand32();
-  for (i = 0; i < s.o * s.kh * s.kw * cg; i++) w[i] = (int8_t)th_range(-128, 127);
-  for (i = 0; i < n; i++) prev[i] = (uint8_t)th_rand32();
-  a.per_oc = (int)(th_rand32() & 1u), a.oscale = osc;
-  for (i = 0; i < s.o; i++) osc[i] = a.per_oc || i == 0 ? rand_scale(8, 13) : osc[0], bias[i] = (int32_t)th_range(-40000, 40000);
-  a.src_zp = th_rand32() & 1u ? 0 : (int32_t)(src_u ? th_range(0, 255) : th_range(-128, 127));
-  a.dst_zp = th_rand32() & 1u ? 0 : (int32_t)(dst_u ? th_range(0, 255) : th_range(-128, 127));
-  if (with_po) { /* 1 to 4 post-ops, each kind at most once: oneDNN 2.6 gives a repeated kind the first one's
-                   parameters (docs/kernels.md §8) */
-    int k, np = (int)th_range(1, 4), kinds[4] = {0, 1, 2, 3};
-    for (k = 3; k > 0; k--) { /* a random order of the four kinds */
+/* Random attributes for a dst of n elements and o channels: scales (OLD:
+ * output scales common or per channel; NEW: src, weight (common or per
+ * channel), dst scales and an f32 bias), zero points, and with_po 1 to 4
+ * post-ops of distinct kinds (oneDNN 2.6 gives a repeated kind the first one's
+ * parameters, docs/kernels.md §8), binary ones with src1 common, per channel
+ * or per element. */
+typedef struct trial_bufs {
+  float osc[64], ss, ds, ws[64], fbias[64], src1[4][2 * 12 * 12 * 64];
+} trial_bufs;
+
+static void rand_attr(mrtq_onednn_attr *a, trial_bufs *b, size_t o, size_t n, int *src_u, int dst_u, int with_po, int scheme) {
+  size_t i;
+  memset(a, 0, sizeof *a);
+  a->scheme = scheme;
+  if (scheme == MRTQ_ONEDNN_OLD) {
+    a->oscale_mask = th_rand32() & 1u ? 2 : 0, a->oscale = b->osc;
+    for (i = 0; i < o; i++) b->osc[i] = a->oscale_mask || i == 0 ? rand_scale(8, 13) : b->osc[0];
+  } else {
+    b->ss = rand_scale(4, 7), b->ds = rand_scale(0, 3) * 8.0f, a->wei_per_oc = (int)(th_rand32() & 1u);
+    a->src_scale = th_rand32() % 4u ? &b->ss : NULL, a->dst_scale = th_rand32() % 4u ? &b->ds : NULL, a->wei_scale = b->ws;
+    for (i = 0; i < o; i++) b->ws[i] = rand_scale(5, 8), b->fbias[i] = (float)th_range(-4000, 4000) / 64.0f;
+    if (th_rand32() % 4u) a->fbias = b->fbias;
+  }
+  a->src_zp = th_rand32() & 1u ? 0 : (int32_t)(*src_u ? th_range(0, 255) : th_range(-128, 127));
+  a->dst_zp = th_rand32() & 1u ? 0 : (int32_t)(dst_u ? th_range(0, 255) : th_range(-128, 127));
+  if (with_po) {
+    int k, np = (int)th_range(1, 4), kinds[6] = {0, 1, 2, 3, 4, 5};
+    for (k = 5; k > 0; k--) { /* a random order of the six kinds */
       int j = (int)th_range(0, k), t = kinds[k];
       kinds[k] = kinds[j], kinds[j] = t;
     }
     for (k = 0; k < np; k++) {
-      mrtq_onednn_po *p = &a.po[a.n_po++];
+      mrtq_onednn_po *p = &a->po[a->n_po++];
       switch (kinds[k]) {
         case 0: p->kind = MRTQ_ONEDNN_SUM, p->scale = th_rand32() & 1u ? 1.0f : rand_scale(0, 3); break;
         case 1: p->kind = MRTQ_ONEDNN_RELU, p->alpha = th_rand32() & 1u ? 0.0f : rand_scale(1, 4); break;
         case 2: p->kind = MRTQ_ONEDNN_LINEAR, p->alpha = rand_scale(0, 2), p->beta = (float)th_range(-20, 20) / 4.0f; break;
-        default: p->kind = MRTQ_ONEDNN_CLIP, p->alpha = (float)th_range(-100, 0), p->beta = (float)th_range(1, 100); break;
+        case 3: p->kind = MRTQ_ONEDNN_CLIP, p->alpha = (float)th_range(-100, 0), p->beta = (float)th_range(1, 100); break;
+        default:
+          p->kind = kinds[k] == 4 ? MRTQ_ONEDNN_BIN_ADD : MRTQ_ONEDNN_BIN_MUL, p->scale = 1.0f;
+          p->src1_bcast = (int)th_range(0, 2), p->src1 = b->src1[k];
+          for (i = 0; i < n; i++)
+            b->src1[k][i] = p->kind == MRTQ_ONEDNN_BIN_ADD ? (float)th_range(-3000, 3000) / 32.0f : rand_scale(0, 2) * (th_rand32() & 1u ? 1 : -1);
+          break;
       }
     }
   }
-  for (i = 0; i < (size_t)a.n_po; i++) /* u8 src with a sum post-op: oneDNN 2.6's JIT crashes or differs (docs/kernels.md §8) */
-    if (a.po[i].kind == MRTQ_ONEDNN_SUM && src_u) src_u = 0, a.src_zp = a.src_zp > 127 ? 127 : a.src_zp;
-  qx.data = x, qx.is_unsigned = src_u, qx.zp = a.src_zp, qw.data = w;
-  memcpy(ours, prev, n), memcpy(theirs, prev, n);
-  CHECK_EQ(mrtq_conv2d_onednn(&s, &qx, &qw, use_bias ? bias : NULL, &a, dst_u, ours), MRTQ_OK, "ours");
-  { /* oneDNN in a child process: some post-op chains crash its JIT code (docs/kernels.md §8) */
-    uint8_t *shared = (uint8_t *)mmap(NULL, n + 64, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-    pid_t pid;
-    int status = 0;
-    if (shared == MAP_FAILED) return;
-    memcpy(shared, prev, n);
-    fflush(stdout), fflush(stderr);
-    pid = fork();
-    if (pid == 0) _exit(onednn_conv(&s, ho, wo, src_u, x, w, use_bias ? bias : NULL, &a, dst_u, shared, &impl) ? 2 : 0);
-    waitpid(pid, &status, 0);
-    memcpy(theirs, shared, n);
-    munmap(shared, n + 64);
-    impl = "jit (child)";
-    if (WIFSIGNALED(status)) {
-      int k;
-      crashed++;
-      printf("  oneDNN crashed (signal %d): n%zu c%zu h%zu w%zu o%zu groups %zu k%zux%zu stride %zu,%zu dil %zu,%zu pads %zu,%zu,%zu,%zu"
-             " %s -> %s, zp %d/%d, bias %d, post-ops", WTERMSIG(status), s.n, s.c, s.h, s.w, s.o, s.groups, s.kh, s.kw,
-             s.stride_h, s.stride_w, s.dil_h, s.dil_w, s.pad_top, s.pad_left, s.pad_bottom, s.pad_right, src_u ? "u8" : "s8",
-             dst_u ? "u8" : "s8", a.src_zp, a.dst_zp, use_bias);
-      for (k = 0; k < a.n_po; k++) printf(" %s", a.po[k].kind == 0 ? "sum" : a.po[k].kind == 1 ? "relu" : a.po[k].kind == 2 ? "linear" : "clip");
-      printf("\n");
-      return;
-    }
-    CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0); /* oneDNN refused a configuration mrtq accepts */
-    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) return;
+  for (i = 0; i < (size_t)a->n_po; i++) /* u8 src with a sum post-op: oneDNN 2.6's JIT crashes or differs (docs/kernels.md §8) */
+    if (a->po[i].kind == MRTQ_ONEDNN_SUM && *src_u) *src_u = 0, a->src_zp = a->src_zp > 127 ? 127 : a->src_zp;
+}
+
+/* One layer for oneDNN, run in a child process. */
+typedef struct layer_ctx {
+  int ip, src_u, dst_u;
+  mrtq_conv2d_shape s;
+  size_t ho, wo;
+  const void *x;
+  const int8_t *w;
+  const int32_t *bias;
+  od_attr od;
+  void *dst;
+} layer_ctx;
+
+static int layer_run(void *p) {
+  layer_ctx *c = (layer_ctx *)p;
+  if (c->ip) return onednn_ip(c->s.n, c->s.c, c->s.o, c->src_u, c->x, c->w, c->bias, &c->od, c->dst_u, c->dst);
+  return onednn_conv(&c->s, c->ho, c->wo, c->src_u, c->x, c->w, c->bias, &c->od, c->dst_u, c->dst);
+}
+
+static const char *po_name(int k) {
+  static const char *names[] = {"sum", "relu", "linear", "clip", "add", "mul"};
+  return k >= 0 && k < 6 ? names[k] : "?";
+}
+
+static long long by_kind[3]; /* outputs compared: conv, inner product, binary */
+
+/* kind 0: convolution, 1: inner product. */
+static void layer_trial(int trial, int ip, int with_po, int scheme, int runtime) {
+  static uint8_t x[2 * 10 * 10 * 64], ours[2 * 12 * 12 * 64], theirs[2 * 12 * 12 * 64], prev[2 * 12 * 12 * 64];
+  static int8_t w[64 * 5 * 5 * 64];
+  static int32_t bias[64];
+  static trial_bufs bufs;
+  static float osc_new[64];
+  mrtq_onednn_attr a;
+  mrtq_qoperand qx, qw;
+  layer_ctx c;
+  size_t i, n, cg, og;
+  int use_bias = (int)(th_rand32() % 4u != 0), r, k;
+  mrtq_status st;
+  memset(&c, 0, sizeof c), memset(&qx, 0, sizeof qx), memset(&qw, 0, sizeof qw);
+  c.ip = ip, c.src_u = (int)(th_rand32() & 1u), c.dst_u = (int)(th_rand32() & 1u);
+  if (ip) {
+    c.s = mrtq__fc_shape((size_t)th_range(1, 24), (size_t)th_range(1, 300), (size_t)th_range(1, 64));
+    c.ho = c.wo = 1, cg = c.s.c;
+  } else {
+    mrtq_conv2d_shape *s = &c.s;
+    s->groups = th_rand32() % 4u == 0 ? (size_t)th_range(2, 3) : 1;
+    cg = (size_t)th_range(1, 8), og = (size_t)th_range(1, 8);
+    if (th_rand32() % 5u == 0) s->groups = (size_t)th_range(2, 24), cg = 1, og = 1; /* depthwise */
+    s->c = s->groups * cg, s->o = s->groups * og;
+    s->n = (size_t)th_range(1, 2), s->h = (size_t)th_range(1, 10), s->w = (size_t)th_range(1, 10);
+    s->kh = (size_t)th_range(1, 5), s->kw = (size_t)th_range(1, 5), s->stride_h = (size_t)th_range(1, 2);
+    s->stride_w = (size_t)th_range(1, 2), s->dil_h = (size_t)th_range(1, 2), s->dil_w = (size_t)th_range(1, 2);
+    s->pad_top = (size_t)th_range(0, 2), s->pad_bottom = (size_t)th_range(0, 2), s->pad_left = (size_t)th_range(0, 2);
+    s->pad_right = (size_t)th_range(0, 2), s->layout = MRTQ_CONV_NHWC;
+    if (mrtq_conv2d_out(s, &c.ho, &c.wo) != MRTQ_OK) return;
   }
+  n = c.s.n * c.ho * c.wo * c.s.o;
+  for (i = 0; i < c.s.n * c.s.h * c.s.w * c.s.c; i++) x[i] = (uint8_t)th_rand32();
+  for (i = 0; i < c.s.o * c.s.kh * c.s.kw * cg; i++) w[i] = (int8_t)th_range(-128, 127);
+  for (i = 0; i < n; i++) prev[i] = (uint8_t)th_rand32();
+  for (i = 0; i < c.s.o; i++) bias[i] = (int32_t)th_range(-40000, 40000);
+  rand_attr(&a, &bufs, c.s.o, n, &c.src_u, c.dst_u, with_po, scheme);
+  if (scheme == MRTQ_ONEDNN_NEW) use_bias = 0;
+  if (ip) a.src_zp = a.dst_zp = 0; /* oneDNN 2.6's inner product refuses zero points */
+  if (runtime) { /* oneDNN 2.6 refuses run-time scales with a sum and a per-element binary post-op together */
+    int has_sum = 0;
+    for (k = 0; k < a.n_po; k++) has_sum |= a.po[k].kind == MRTQ_ONEDNN_SUM;
+    for (k = 0; k < a.n_po; k++)
+      if (has_sum && a.po[k].src1_bcast == MRTQ_ONEDNN_PER_ELEM) a.po[k].src1_bcast = MRTQ_ONEDNN_PER_OC;
+  }
+  qx.data = x, qx.is_unsigned = c.src_u, qx.zp = a.src_zp, qw.data = w;
+  memcpy(ours, prev, n), memcpy(theirs, prev, n);
+  st = ip ? mrtq_fc_onednn(c.s.n, c.s.c, c.s.o, &qx, &qw, use_bias ? bias : NULL, &a, c.dst_u, ours)
+          : mrtq_conv2d_onednn(&c.s, &qx, &qw, use_bias ? bias : NULL, &a, c.dst_u, ours);
+  CHECK_EQ(st, MRTQ_OK, "ours");
+  c.x = x, c.w = w, c.bias = use_bias ? bias : NULL, c.dst = theirs;
+  od_from(&a, c.s.o, osc_new, &c.od);
+  c.od.runtime = runtime;
+  r = in_child(layer_run, &c, theirs, n);
+  if (r == 1) {
+    printf("  oneDNN crashed: %s n%zu c%zu h%zu w%zu o%zu groups %zu k%zux%zu stride %zu,%zu dil %zu,%zu pads %zu,%zu,%zu,%zu"
+           " %s -> %s, zp %d/%d, bias %d, post-ops", ip ? "ip" : "conv", c.s.n, c.s.c, c.s.h, c.s.w, c.s.o, c.s.groups, c.s.kh,
+           c.s.kw, c.s.stride_h, c.s.stride_w, c.s.dil_h, c.s.dil_w, c.s.pad_top, c.s.pad_left, c.s.pad_bottom, c.s.pad_right,
+           c.src_u ? "u8" : "s8", c.dst_u ? "u8" : "s8", a.src_zp, a.dst_zp, use_bias);
+    for (k = 0; k < c.od.n_po; k++) printf(" %s", c.od.po[k].kind == OD_DIV ? "div" : po_name(c.od.po[k].kind));
+    printf("\n");
+    return;
+  }
+  CHECK_EQ(r, 0, "oneDNN refused a configuration mrtq accepts (%s, scheme %d, runtime %d, zp %d/%d)", ip ? "ip" : "conv", scheme,
+           runtime, a.src_zp, a.dst_zp);
+  if (r != 0) return;
   for (i = 0; i < n; i++)
-    if (ours[i] != theirs[i])
-      CHECK_EQ(ours[i], theirs[i], "trial %d element %zu (po %d first %d %g %g %g, src_u %d dst_u %d zp %d/%d, k %zux%zu)", trial, i,
-               a.n_po, a.po[0].kind, a.po[0].scale, a.po[0].alpha, a.po[0].beta, src_u, dst_u, a.src_zp, a.dst_zp, s.kh, s.kw);
-  compared += (long long)n;
+    if (ours[i] != theirs[i]) {
+      CHECK_EQ(ours[i], theirs[i], "%s trial %d element %zu of %zu (scheme %d, %d po first %s, src_u %d dst_u %d zp %d/%d)",
+               ip ? "ip" : "conv", trial, i, n, scheme, a.n_po, po_name(a.po[0].kind), c.src_u, c.dst_u, a.src_zp, a.dst_zp);
+      break;
+    }
+  compared += (long long)n, by_kind[ip] += (long long)n;
 }
 
 static void test_conv(void) {
   int trial;
   long long before = compared;
-  for (trial = 0; trial < 200; trial++) conv_trial(trial, 0);
+  for (trial = 0; trial < 200; trial++) layer_trial(trial, 0, 0, MRTQ_ONEDNN_OLD, 0);
   printf("  conv, scales + zero points + bias: %lld outputs\n", compared - before);
 }
 
 static void test_conv_post_ops(void) {
   int trial;
   long long before = compared;
-  for (trial = 0; trial < 300; trial++) conv_trial(trial, 1);
-  printf("  conv with sum / relu / linear / clip post-ops: %lld outputs\n", compared - before);
+  for (trial = 0; trial < 300; trial++) layer_trial(trial, 0, 1, MRTQ_ONEDNN_OLD, 0);
+  printf("  conv with sum / relu / linear / clip / binary add / mul post-ops: %lld outputs\n", compared - before);
 }
 
-/* The sum and linear post-ops are fused multiply-adds in oneDNN's JIT (one
- * rounding). Constructed cases where one and two roundings give different
- * bytes: with q = fl(m * P) and e = m * P - q > 0 exactly, an addend of
- * 0.5 - q makes the two-rounding sum exactly 0.5 (-> 0, ties to even) and the
- * fused one 0.5 + e (-> 1). SUM: f = 0.5 - q from a 1x1 convolution with x =
- * 1, w = 1 and output scale f, prev = P; LINEAR: f = F, alpha = m, beta = 0.5
- * - fl(m F). */
-static void test_fused_rounding(void) {
-  int found[2] = {0, 0}, k;
-  for (k = 1; k < 4000 && (found[0] < 8 || found[1] < 8); k++) {
-    int kind = k & 1;
-    float m = 0.5f + (float)k * 0.000123f, big = kind ? 37.3f : -60.0f, q;
-    double e;
-    static int8_t x[1] = {1}, w[1] = {1};
-    uint8_t ours[1], theirs[1];
-    float osc[1];
-    mrtq_conv2d_shape s;
-    mrtq_qoperand qx, qw;
-    mrtq_onednn_attr a;
-    const char *impl = "?";
-    q = m * big;
-    e = (double)m * big - (double)q;
-    if (!(e > 0) || found[kind] >= 8) continue;
-    memset(&s, 0, sizeof s), memset(&qx, 0, sizeof qx), memset(&qw, 0, sizeof qw), memset(&a, 0, sizeof a);
-    s.n = s.c = s.h = s.w = s.o = s.kh = s.kw = s.stride_h = s.stride_w = s.dil_h = s.dil_w = s.groups = 1;
-    s.layout = MRTQ_CONV_NHWC;
-    a.oscale = osc, a.n_po = 1;
-    if (kind == 0) osc[0] = 0.5f - q, a.po[0].kind = MRTQ_ONEDNN_SUM, a.po[0].scale = m;
-    else osc[0] = big, a.po[0].kind = MRTQ_ONEDNN_LINEAR, a.po[0].alpha = m, a.po[0].beta = 0.5f - q;
-    CHECK(q + (kind ? a.po[0].beta : osc[0]) == 0.5f); /* two roundings land exactly on the tie */
-    qx.data = x, qw.data = w;
-    ours[0] = theirs[0] = (uint8_t)(int8_t)(kind ? 0 : (int)big);
-    CHECK_EQ(mrtq_conv2d_onednn(&s, &qx, &qw, NULL, &a, 0, ours), MRTQ_OK, "ours");
-    CHECK_EQ((int8_t)ours[0], 1, "one rounding (two would give 0)");
-    if (onednn_conv(&s, 1, 1, 0, x, w, NULL, &a, 0, theirs, &impl) != 0) continue;
-    CHECK_EQ((int8_t)ours[0], (int8_t)theirs[0], "%s: m %a (%s)", kind ? "linear" : "sum", m, impl);
-    found[kind]++, compared++;
+static void test_conv_new_scheme(void) {
+  int trial;
+  long long before = compared;
+  for (trial = 0; trial < 200; trial++) layer_trial(trial, 0, trial & 1, MRTQ_ONEDNN_NEW, 0);
+  printf("  conv, the NEW scheme (as oneDNN 2.6 scales + binary add / div post-ops): %lld outputs\n", compared - before);
+}
+
+static void test_inner_product(void) {
+  int trial;
+  long long before = compared;
+  for (trial = 0; trial < 300; trial++) layer_trial(trial, 1, trial % 3 != 0, trial % 4 == 3 ? MRTQ_ONEDNN_NEW : MRTQ_ONEDNN_OLD, trial % 5 == 0);
+  printf("  inner product, both schemes, post-ops, a fifth with scales given at run time: %lld outputs\n", compared - before);
+}
+
+/* oneDNN's binary primitive (plain nchw tensors, b broadcast over a) with
+ * common src scales s0, s1. */
+typedef struct bin_ctx {
+  int op, au, bu, du;
+  dnnl_dims_t da, db;
+  const void *a, *b;
+  float s0, s1;
+  od_attr od;
+  void *dst;
+} bin_ctx;
+
+static int bin_run(void *p) {
+  bin_ctx *c = (bin_ctx *)p;
+  dnnl_memory_desc_t amd, bmd, dmd;
+  dnnl_binary_desc_t bd;
+  dnnl_primitive_attr_t attr;
+  dnnl_primitive_desc_t pd;
+  dnnl_primitive_t prim;
+  od_exec e;
+  int i;
+  memset(&e, 0, sizeof e);
+  DN(dnnl_memory_desc_init_by_tag(&amd, 4, c->da, c->au ? dnnl_u8 : dnnl_s8, dnnl_nchw));
+  DN(dnnl_memory_desc_init_by_tag(&bmd, 4, c->db, c->bu ? dnnl_u8 : dnnl_s8, dnnl_nchw));
+  DN(dnnl_memory_desc_init_by_tag(&dmd, 4, c->da, c->du ? dnnl_u8 : dnnl_s8, dnnl_nchw));
+  DN(dnnl_binary_desc_init(&bd, c->op == MRTQ_ONEDNN_BIN_ADD ? dnnl_binary_add : dnnl_binary_mul, &amd, &bmd, &dmd));
+  if (od_attr_make(&c->od, 4, c->da, dnnl_nchw, 1, &attr, &e)) return -1;
+  DN(dnnl_primitive_attr_set_scales(attr, DNNL_ARG_SRC_0, 1, 0, &c->s0));
+  DN(dnnl_primitive_attr_set_scales(attr, DNNL_ARG_SRC_1, 1, 0, &c->s1));
+  DN(dnnl_primitive_desc_create(&pd, &bd, attr, eng, NULL));
+  if (od_arg(&e, DNNL_ARG_SRC_0, &amd, c->a) || od_arg(&e, DNNL_ARG_SRC_1, &bmd, c->b) || od_arg(&e, DNNL_ARG_DST, &dmd, c->dst)) return -1;
+  DN(dnnl_primitive_create(&prim, pd));
+  DN(dnnl_primitive_execute(prim, strm, e.n, e.args));
+  DN(dnnl_stream_wait(strm));
+  dnnl_primitive_destroy(prim), dnnl_primitive_desc_destroy(pd), dnnl_primitive_attr_destroy(attr);
+  for (i = 0; i < e.n_owned; i++) dnnl_memory_destroy(e.owned[i]);
+  return 0;
+}
+
+/* 1 when oneDNN picks its reference implementation for this binary (its
+ * SUM and LINEAR post-ops then round twice), 0 for a JIT kernel, -1 refused. */
+static int bin_is_ref(const bin_ctx *c) {
+  dnnl_memory_desc_t amd, bmd, dmd;
+  dnnl_binary_desc_t bd;
+  dnnl_primitive_attr_t attr;
+  dnnl_primitive_desc_t pd;
+  od_exec e;
+  const char *impl = "?";
+  int i, ref;
+  memset(&e, 0, sizeof e);
+  DN(dnnl_memory_desc_init_by_tag(&amd, 4, c->da, c->au ? dnnl_u8 : dnnl_s8, dnnl_nchw));
+  DN(dnnl_memory_desc_init_by_tag(&bmd, 4, c->db, c->bu ? dnnl_u8 : dnnl_s8, dnnl_nchw));
+  DN(dnnl_memory_desc_init_by_tag(&dmd, 4, c->da, c->du ? dnnl_u8 : dnnl_s8, dnnl_nchw));
+  DN(dnnl_binary_desc_init(&bd, c->op == MRTQ_ONEDNN_BIN_ADD ? dnnl_binary_add : dnnl_binary_mul, &amd, &bmd, &dmd));
+  if (od_attr_make(&c->od, 4, c->da, dnnl_nchw, 1, &attr, &e)) return -1;
+  DN(dnnl_primitive_attr_set_scales(attr, DNNL_ARG_SRC_0, 1, 0, &c->s0));
+  DN(dnnl_primitive_attr_set_scales(attr, DNNL_ARG_SRC_1, 1, 0, &c->s1));
+  DN(dnnl_primitive_desc_create(&pd, &bd, attr, eng, NULL));
+  DN(dnnl_primitive_desc_query(pd, dnnl_query_impl_info_str, 0, (void *)&impl));
+  ref = strncmp(impl, "ref", 3) == 0;
+  dnnl_primitive_desc_destroy(pd), dnnl_primitive_attr_destroy(attr);
+  for (i = 0; i < e.n_owned; i++) dnnl_memory_destroy(e.owned[i]);
+  return ref;
+}
+
+static void test_binary(void) {
+  static uint8_t a[3 * 24 * 9 * 9], b[3 * 24 * 9 * 9], ours[3 * 24 * 9 * 9], theirs[3 * 24 * 9 * 9];
+  static trial_bufs bufs;
+  int trial, with_po, n_ref = 0;
+  long long before = compared;
+  for (trial = 0; trial < 400; trial++) {
+    bin_ctx c;
+    mrtq_onednn_attr at;
+    mrtq_qoperand qa, qb;
+    size_t sa[4], sb[4], n = 1, nb = 1, i;
+    int d, r, su = 0;
+    memset(&c, 0, sizeof c), memset(&qa, 0, sizeof qa), memset(&qb, 0, sizeof qb);
+    c.op = trial & 1 ? MRTQ_ONEDNN_BIN_MUL : MRTQ_ONEDNN_BIN_ADD;
+    c.au = (int)(th_rand32() & 1u), c.bu = (int)(th_rand32() & 1u), c.du = (int)(th_rand32() & 1u);
+    sa[0] = (size_t)th_range(1, 3), sa[1] = (size_t)th_range(1, 24), sa[2] = (size_t)th_range(1, 9), sa[3] = (size_t)th_range(2, 9);
+    /* (W >= 2: on N x C x 1 x 1 tensors oneDNN 2.6 applies a per-channel binary post-op's first value to every
+       channel, docs/kernels.md §8) */
+    for (d = 0; d < 4; d++) sb[d] = th_rand32() % 3u ? sa[d] : 1, n *= sa[d], nb *= sb[d], c.da[d] = (dnnl_dim_t)sa[d], c.db[d] = (dnnl_dim_t)sb[d];
+    for (i = 0; i < n; i++) a[i] = (uint8_t)th_rand32(), ours[i] = theirs[i] = (uint8_t)th_rand32();
+    for (i = 0; i < nb; i++) b[i] = (uint8_t)th_rand32();
+    c.s0 = rand_scale(0, 4), c.s1 = rand_scale(0, 4);
+    if (c.op == MRTQ_ONEDNN_BIN_MUL) c.s0 *= 0.03125f, c.s1 *= 0.0625f;
+    with_po = trial % 3 != 0;
+    rand_attr(&at, &bufs, sa[1], n, &su, c.du, with_po, MRTQ_ONEDNN_OLD);
+    at.oscale = NULL, at.oscale_mask = 0, at.src_zp = 0, at.dst_zp = 0; /* oneDNN 2.6's binary: src scales only */
+    qa.data = a, qa.is_unsigned = c.au, qb.data = b, qb.is_unsigned = c.bu;
+    c.a = a, c.b = b, c.dst = theirs;
+    od_from(&at, sa[1], NULL, &c.od);
+    at.ref_rounding = bin_is_ref(&c) == 1, n_ref += at.ref_rounding;
+    CHECK_EQ(mrtq_binary_onednn(c.op, &qa, sa, 4, c.s0, &qb, sb, 4, c.s1, &at, c.du, ours), MRTQ_OK, "ours");
+    r = in_child(bin_run, &c, theirs, n);
+    CHECK_EQ(r, 0, "oneDNN refused or crashed (binary trial %d)", trial);
+    if (r != 0) continue;
+    for (i = 0; i < n; i++)
+      if (ours[i] != theirs[i]) {
+        CHECK_EQ(ours[i], theirs[i], "binary %s trial %d element %zu (s0 %a s1 %a, %d po first %s, u %d%d%d)",
+                 c.op == MRTQ_ONEDNN_BIN_ADD ? "add" : "mul", trial, i, c.s0, c.s1, at.n_po, po_name(at.po[0].kind), c.au, c.bu, c.du);
+        break;
+      }
+    compared += (long long)n, by_kind[2] += (long long)n;
   }
-  CHECK(found[0] == 8 && found[1] == 8);
-  printf("  fused sum / linear: %d + %d cases where one and two roundings differ\n", found[0], found[1]);
+  printf("  binary add / mul with src scales, broadcasting, post-ops: %lld outputs (%d of 400 layers on oneDNN's reference"
+         " implementation, sum / linear rounded twice there)\n", compared - before, n_ref);
+}
+
+/* Whether the sum and linear post-ops are fused multiply-adds (one
+ * rounding) differs by primitive. Constructed cases where one and two
+ * roundings give different bytes: with q = fl(m * P) and e = m * P - q > 0
+ * exactly, an addend of 0.5 - q makes the two-rounding sum exactly 0.5 (-> 0,
+ * ties to even) and the fused one 0.5 + e (-> 1). SUM: f = 0.5 - q (a 1x1
+ * convolution or inner product with x = 1, w = 1 and output scale f; binary:
+ * 1 * f + 0), prev = P; LINEAR: f = F, alpha = m, beta = 0.5 - fl(m F).
+ * oneDNN 2.6.3's JIT kernels fuse both (convolution, inner product, binary);
+ * its reference implementation, which it picks for some binary layers, rounds
+ * twice (mrtq's ref_rounding; docs/kernels.md §8). */
+static void test_fused_rounding(void) {
+  static const char *prim_name[4] = {"conv", "inner product", "binary", "binary on oneDNN's reference implementation"};
+  int prim;
+  for (prim = 0; prim < 4; prim++) {
+    int found[2] = {0, 0}, fused[2] = {0, 0}, k;
+    for (k = 1; k < 4000 && (found[0] < 8 || found[1] < 8); k++) {
+      int kind = k & 1, r;
+      float m = 0.5f + (float)k * 0.000123f, big = kind ? 37.3f : -60.0f, q, f0;
+      double e;
+      static int8_t x[16] = {1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1}, w[1] = {1}, zero[16];
+      uint8_t ours[16], theirs[16];
+      mrtq_conv2d_shape s = mrtq__fc_shape(1, 1, 1);
+      mrtq_qoperand qx, qw, qz;
+      mrtq_onednn_attr a;
+      layer_ctx lc;
+      bin_ctx bc;
+      size_t sa[4] = {1, 1, 1, 1}, sb[4] = {1, 1, 1, 1}, n = 1, i;
+      q = m * big;
+      e = (double)m * big - (double)q;
+      if (!(e > 0) || found[kind] >= 8) continue;
+      memset(&qx, 0, sizeof qx), memset(&qw, 0, sizeof qw), memset(&qz, 0, sizeof qz), memset(&a, 0, sizeof a);
+      memset(&lc, 0, sizeof lc), memset(&bc, 0, sizeof bc);
+      s.layout = MRTQ_CONV_NHWC;
+      a.n_po = 1;
+      if (kind == 0) f0 = 0.5f - q, a.po[0].kind = MRTQ_ONEDNN_SUM, a.po[0].scale = m;
+      else f0 = big, a.po[0].kind = MRTQ_ONEDNN_LINEAR, a.po[0].alpha = m, a.po[0].beta = 0.5f - q;
+      CHECK(q + (kind ? a.po[0].beta : f0) == 0.5f); /* two roundings land exactly on the tie */
+      qx.data = x, qw.data = w, qz.data = zero;
+      if (prim == 3) /* a broadcast that oneDNN 2.6 gives to its reference implementation */
+        sa[0] = sa[1] = sa[2] = sa[3] = 2, sb[1] = sb[3] = 2, n = 16;
+      for (i = 0; i < n; i++) ours[i] = theirs[i] = (uint8_t)(int8_t)(kind ? 0 : (int)big);
+      if (prim < 2) {
+        a.oscale = &f0;
+        CHECK_EQ(prim ? mrtq_fc_onednn(1, 1, 1, &qx, &qw, NULL, &a, 0, ours) : mrtq_conv2d_onednn(&s, &qx, &qw, NULL, &a, 0, ours),
+                 MRTQ_OK, "ours");
+        lc.ip = prim, lc.s = s, lc.ho = lc.wo = 1, lc.x = x, lc.w = w, lc.dst = theirs;
+        od_from(&a, 1, NULL, &lc.od);
+        r = in_child(layer_run, &lc, theirs, 1);
+      } else {
+        bc.op = MRTQ_ONEDNN_BIN_ADD, bc.a = x, bc.b = zero, bc.s0 = f0, bc.s1 = 1.0f, bc.dst = theirs;
+        for (r = 0; r < 4; r++) bc.da[r] = (dnnl_dim_t)sa[r], bc.db[r] = (dnnl_dim_t)sb[r];
+        od_from(&a, 1, NULL, &bc.od);
+        a.ref_rounding = bin_is_ref(&bc) == 1;
+        CHECK_EQ(a.ref_rounding, prim == 3, "oneDNN's choice of implementation");
+        CHECK_EQ(mrtq_binary_onednn(MRTQ_ONEDNN_BIN_ADD, &qx, sa, 4, f0, &qz, sb, 4, 1.0f, &a, 0, ours), MRTQ_OK, "ours");
+        r = in_child(bin_run, &bc, theirs, n);
+      }
+      CHECK_EQ(r, 0, "oneDNN ran");
+      if (r != 0) continue;
+      CHECK(memcmp(ours, theirs, n) == 0);
+      CHECK_EQ((int8_t)ours[0], (int8_t)theirs[0], "%s %s: m %a", prim_name[prim], kind ? "linear" : "sum", m);
+      found[kind]++, fused[kind] += (int8_t)ours[0] == 1, compared++;
+    }
+    CHECK(found[0] == 8 && found[1] == 8);
+    CHECK(fused[0] == (prim < 3 ? 8 : 0) && fused[1] == (prim < 3 ? 8 : 0)); /* every case tells one rounding from two */
+    printf("  %s: sum %s, linear %s (%d + %d cases where one and two roundings differ)\n", prim_name[prim],
+           fused[0] ? "fused" : "two roundings", fused[1] ? "fused" : "two roundings", found[0], found[1]);
+  }
 }
 
 int main(void) {
@@ -259,8 +616,12 @@ int main(void) {
     return th_skip("test_onednn", "the CPU has no VNNI: oneDNN pre-scales int8 weights, results are not comparable");
   TH_RUN(test_conv);
   TH_RUN(test_conv_post_ops);
+  TH_RUN(test_conv_new_scheme);
+  TH_RUN(test_inner_product);
+  TH_RUN(test_binary);
   TH_RUN(test_fused_rounding);
-  printf("  %lld outputs compared with oneDNN; %d configurations where oneDNN crashed\n", compared, crashed);
+  printf("  %lld outputs compared with oneDNN (conv %lld, inner product %lld, binary %lld); %d configurations where oneDNN crashed\n",
+         compared, by_kind[0], by_kind[1], by_kind[2], crashed);
   dnnl_stream_destroy(strm), dnnl_engine_destroy(eng);
   return th_finish("test_onednn");
 }

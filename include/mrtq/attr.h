@@ -8,28 +8,64 @@
 #define MRTQ_ATTR_H
 
 #include "conv.h"
+#include "eltwise.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-enum { MRTQ_ONEDNN_SUM = 0, MRTQ_ONEDNN_RELU = 1, MRTQ_ONEDNN_LINEAR = 2, MRTQ_ONEDNN_CLIP = 3 };
+enum {
+  MRTQ_ONEDNN_SUM = 0,     /* f = fma(scale, prev, f): the stored dst value, its zero point not subtracted */
+  MRTQ_ONEDNN_RELU = 1,    /* f > 0 ? f : alpha * f */
+  MRTQ_ONEDNN_LINEAR = 2,  /* fma(alpha, f, beta) */
+  MRTQ_ONEDNN_CLIP = 3,    /* clamp to [alpha, beta] */
+  MRTQ_ONEDNN_BIN_ADD = 4, /* f + fl(scale * src1[i]) */
+  MRTQ_ONEDNN_BIN_MUL = 5  /* f * fl(scale * src1[i]) */
+};
 #define MRTQ_ONEDNN_MAX_PO 4
+/* Which element of a binary post-op's src1 an output uses. */
+enum { MRTQ_ONEDNN_COMMON = 0, MRTQ_ONEDNN_PER_OC = 1, MRTQ_ONEDNN_PER_ELEM = 2 };
+/* The two schemes: OLD (oneDNN 2.x: one output scale over the int32 sum plus
+ * an int32 bias), NEW (the scale RFC / oneDNN 3.x: per-argument scales, an f32
+ * bias added after dequantization, the dst scale divided out last). */
+enum { MRTQ_ONEDNN_OLD = 0, MRTQ_ONEDNN_NEW = 1 };
 
-/* One post-op: SUM (f += scale * previous stored dst value), RELU (f < 0:
- * alpha * f), LINEAR (alpha * f + beta), CLIP (clamp to [alpha, beta]). */
+/* One post-op. Binary ones read src1 (f32; one value, one per output
+ * channel, or one per dst element at the dst's own offset, as src1_bcast
+ * says) scaled by `scale` (1: oneDNN 2.6's unscaled binary post-op). */
 typedef struct mrtq_onednn_po {
   int kind;
   float scale, alpha, beta;
+  const float *src1;
+  int src1_bcast;
 } mrtq_onednn_po;
 
+/* Attributes. OLD: oscale (NULL: 1) indexed by oscale_mask, a bit per
+ * logical dst dimension as oneDNN's masks (convolution dst (n, oc, oh, ow):
+ * 0 common, 2 per output channel; inner product (n, oc)); the int32 bias.
+ * NEW: src_scale and dst_scale (NULL: 1) common, wei_scale (NULL: 1) common or
+ * per output channel (wei_per_oc), the f32 bias fbias (NULL: none); the int32
+ * bias argument of the kernels must be NULL. Both: src / dst zero points, a
+ * post-op chain. Scales are read when the kernel runs (oneDNN's run-time
+ * scales and its creation-time ones are the same values to mrtq). */
 typedef struct mrtq_onednn_attr {
-  const float *oscale; /* output scales: one, or one per output channel when per_oc */
-  int per_oc;
+  const float *oscale;
+  int oscale_mask;
   int32_t src_zp, dst_zp;
   int n_po;
   mrtq_onednn_po po[MRTQ_ONEDNN_MAX_PO];
+  int scheme;
+  const float *src_scale, *wei_scale, *dst_scale, *fbias;
+  int wei_per_oc;
+  int ref_rounding; /* 1: SUM and LINEAR round the product first, as oneDNN's reference ("ref:any")
+                       implementations; 0: one fused rounding, as its JIT kernels */
 } mrtq_onednn_attr;
+
+/* Where one output sits: the index into the OLD output scales (from the
+ * mask), its output channel, its element offset in dst. */
+typedef struct mrtq_onednn_pos {
+  size_t si, oc, at;
+} mrtq_onednn_pos;
 
 /* fmaf(a, b, c): a * b + c rounded once to float (ties to even), without
  * libm: the product is exact in double (24 + 24 bits); the sum's rounding
@@ -48,59 +84,159 @@ MRTQ_API float mrtq__fmaf(float a, float b, float c) {
   return err > 0 ? (r > nb ? r : nb) : (r < nb ? r : nb);
 }
 
-/* The float epilogue of one output: acc is the exact integer sum
- * sum (x - src_zp) w; prev the stored dst value (for SUM). */
-MRTQ_API int32_t mrtq_onednn_epilogue(const mrtq_onednn_attr *a, size_t oc, int32_t acc, const int32_t *bias,
-                                      int32_t prev, int32_t lo, int32_t hi) {
-  float f = (float)acc;
+/* Post-ops, the NEW scheme's dst scale, the dst zero point, RNE and
+ * saturation to [lo, hi]: the tail every primitive shares. */
+MRTQ_API int32_t mrtq__onednn_tail(const mrtq_onednn_attr *a, const mrtq_onednn_pos *at, float f, int32_t prev,
+                                   int32_t lo, int32_t hi) {
   int i;
-  if (bias) f += (float)bias[oc];
-  f *= a->oscale[a->per_oc ? oc : 0];
   for (i = 0; i < a->n_po; i++) {
     const mrtq_onednn_po *p = &a->po[i];
+    float v;
     switch (p->kind) {
-      case MRTQ_ONEDNN_SUM: f = mrtq__fmaf(p->scale, (float)prev, f); break; /* fused, as oneDNN's JIT */
+      case MRTQ_ONEDNN_SUM: /* fused, as oneDNN's JIT */
+        f = a->ref_rounding ? f + p->scale * (float)prev : mrtq__fmaf(p->scale, (float)prev, f);
+        break;
       case MRTQ_ONEDNN_RELU: f = f > 0 ? f : p->alpha * f; break;
-      case MRTQ_ONEDNN_LINEAR: f = mrtq__fmaf(p->alpha, f, p->beta); break;
-      default: f = f < p->alpha ? p->alpha : f > p->beta ? p->beta : f; break;
+      case MRTQ_ONEDNN_LINEAR: f = a->ref_rounding ? p->alpha * f + p->beta : mrtq__fmaf(p->alpha, f, p->beta); break;
+      case MRTQ_ONEDNN_CLIP: f = f < p->alpha ? p->alpha : f > p->beta ? p->beta : f; break;
+      default:
+        v = p->scale * p->src1[p->src1_bcast == MRTQ_ONEDNN_PER_ELEM ? at->at : p->src1_bcast ? at->oc : 0];
+        f = p->kind == MRTQ_ONEDNN_BIN_ADD ? f + v : f * v;
+        break;
     }
   }
+  if (a->scheme == MRTQ_ONEDNN_NEW && a->dst_scale) f /= a->dst_scale[0];
   f += (float)a->dst_zp;
   return mrtq__clamp64(mrtq__rne_f32(f), lo, hi);
 }
 
-MRTQ_API int mrtq__onednn_attr_ok(const mrtq_onednn_attr *a, int dst_unsigned) {
+/* The float epilogue of one output of a convolution or inner product: acc is
+ * the exact integer sum sum (x - src_zp) w, prev the stored dst value (for
+ * SUM). OLD: f = fl(acc) + fl(bias[oc]), times oscale[si]. NEW: f = fl(acc) *
+ * fl(src_scale * wei_scale[oc or 0]) + fbias[oc]. Then the shared tail. */
+MRTQ_API int32_t mrtq_onednn_epilogue(const mrtq_onednn_attr *a, const mrtq_onednn_pos *at, int32_t acc,
+                                      const int32_t *bias, int32_t prev, int32_t lo, int32_t hi) {
+  float f = (float)acc;
+  if (a->scheme == MRTQ_ONEDNN_NEW) {
+    float ss = a->src_scale ? a->src_scale[0] : 1.0f, ws = a->wei_scale ? a->wei_scale[a->wei_per_oc ? at->oc : 0] : 1.0f;
+    f *= ss * ws;
+    if (a->fbias) f += a->fbias[at->oc];
+  } else {
+    if (bias) f += (float)bias[at->oc];
+    if (a->oscale) f *= a->oscale[at->si];
+  }
+  return mrtq__onednn_tail(a, at, f, prev, lo, hi);
+}
+
+MRTQ_API int mrtq__onednn_attr_ok(const mrtq_onednn_attr *a, int dst_unsigned, int ndim) {
   int i;
-  if (!a || !a->oscale || a->n_po < 0 || a->n_po > MRTQ_ONEDNN_MAX_PO) return 0;
-  if (!mrtq__in_q8(a->dst_zp, dst_unsigned)) return 0;
-  for (i = 0; i < a->n_po; i++)
-    if (a->po[i].kind < MRTQ_ONEDNN_SUM || a->po[i].kind > MRTQ_ONEDNN_CLIP) return 0;
+  if (!a || a->n_po < 0 || a->n_po > MRTQ_ONEDNN_MAX_PO || (a->scheme != MRTQ_ONEDNN_OLD && a->scheme != MRTQ_ONEDNN_NEW))
+    return 0;
+  if (a->oscale_mask < 0 || a->oscale_mask >= (1 << ndim) || !mrtq__in_q8(a->dst_zp, dst_unsigned)) return 0;
+  if (a->scheme == MRTQ_ONEDNN_NEW ? a->oscale != NULL : (a->src_scale || a->wei_scale || a->dst_scale || a->fbias))
+    return 0; /* one scheme's fields set with the other's */
+  for (i = 0; i < a->n_po; i++) {
+    const mrtq_onednn_po *p = &a->po[i];
+    if (p->kind < MRTQ_ONEDNN_SUM || p->kind > MRTQ_ONEDNN_BIN_MUL) return 0;
+    if (p->kind >= MRTQ_ONEDNN_BIN_ADD && (!p->src1 || p->src1_bcast < MRTQ_ONEDNN_COMMON || p->src1_bcast > MRTQ_ONEDNN_PER_ELEM))
+      return 0;
+  }
   return 1;
+}
+
+/* The index into a masked scale array for logical coordinates coord[ndim]
+ * of dims[ndim]: the row-major offset over the dimensions whose mask bit is
+ * set. */
+MRTQ_API size_t mrtq__mask_index(int mask, int ndim, const size_t *dims, const size_t *coord) {
+  size_t i = 0;
+  int d;
+  for (d = 0; d < ndim; d++)
+    if (mask >> d & 1) i = i * dims[d] + coord[d];
+  return i;
 }
 
 /* oneDNN's int8 convolution (weights symmetric: w->zp must be 0): out
  * (int8, or uint8 when dst_unsigned; read first when a SUM post-op is
  * present) = the epilogue of the exact sum. x->zp must equal a->src_zp.
- * Errors: as mrtq_conv2d_s32; attributes invalid, a weight zero point, or
- * x->zp != a->src_zp -> MRTQ_EINVAL. */
+ * bias is the OLD scheme's int32 bias (NULL with NEW). Errors: as
+ * mrtq_conv2d_s32; attributes invalid (see mrtq_onednn_attr), a weight zero
+ * point, x->zp != a->src_zp, an int32 bias with NEW -> MRTQ_EINVAL. */
 MRTQ_API mrtq_status mrtq_conv2d_onednn(const mrtq_conv2d_shape *s, const mrtq_qoperand *x, const mrtq_qoperand *w,
                                         const int32_t *bias, const mrtq_onednn_attr *a, int dst_unsigned, void *dst) {
-  size_t ho, wo, n, o, oy, ox;
+  size_t ho, wo, c[4], d[4];
   uint64_t k;
   int32_t lo = dst_unsigned ? 0 : -128, hi = dst_unsigned ? 255 : 127;
+  mrtq_onednn_pos at;
   mrtq_status st = mrtq__conv_check(s, x, w, NULL, &ho, &wo, &k);
   if (st != MRTQ_OK) return st;
-  if (!dst || !mrtq__onednn_attr_ok(a, dst_unsigned) || w->zp != 0 || w->zp_ch || x->zp != a->src_zp) return MRTQ_EINVAL;
-  for (o = 0; o < s->o; o++) {
-    int32_t sw = mrtq__conv_wsum(s, w, o);
-    for (n = 0; n < s->n; n++)
-      for (oy = 0; oy < ho; oy++)
-        for (ox = 0; ox < wo; ox++) {
-          size_t at = mrtq__conv_out_at(s, ho, wo, n, o, oy, ox);
-          int32_t prev = mrtq__q8(dst, at, dst_unsigned);
-          int32_t acc = mrtq__conv_at(s, x, w, NULL, (int32_t)k, n, o, oy, ox, sw);
-          ((uint8_t *)dst)[at] = (uint8_t)mrtq_onednn_epilogue(a, o, acc, bias, prev, lo, hi);
+  if (!dst || !mrtq__onednn_attr_ok(a, dst_unsigned, 4) || w->zp != 0 || w->zp_ch || x->zp != a->src_zp ||
+      (bias && a->scheme == MRTQ_ONEDNN_NEW))
+    return MRTQ_EINVAL;
+  d[0] = s->n, d[1] = s->o, d[2] = ho, d[3] = wo;
+  for (c[1] = 0; c[1] < s->o; c[1]++) {
+    int32_t sw = mrtq__conv_wsum(s, w, c[1]);
+    for (c[0] = 0; c[0] < s->n; c[0]++)
+      for (c[2] = 0; c[2] < ho; c[2]++)
+        for (c[3] = 0; c[3] < wo; c[3]++) {
+          int32_t prev, acc;
+          at.at = mrtq__conv_out_at(s, ho, wo, c[0], c[1], c[2], c[3]);
+          at.oc = c[1], at.si = mrtq__mask_index(a->oscale_mask, 4, d, c);
+          prev = mrtq__q8(dst, at.at, dst_unsigned);
+          acc = mrtq__conv_at(s, x, w, NULL, (int32_t)k, c[0], c[1], c[2], c[3], sw);
+          ((uint8_t *)dst)[at.at] = (uint8_t)mrtq_onednn_epilogue(a, &at, acc, bias, prev, lo, hi);
         }
+  }
+  return MRTQ_OK;
+}
+
+/* oneDNN's int8 inner product: rows x k src (row-major), o x k weights, dst
+ * rows x o; logical dst dimensions (n, oc) for the OLD scale mask (2: per
+ * output channel). Otherwise as mrtq_conv2d_onednn. */
+MRTQ_API mrtq_status mrtq_fc_onednn(size_t rows, size_t k, size_t o, const mrtq_qoperand *x, const mrtq_qoperand *w,
+                                    const int32_t *bias, const mrtq_onednn_attr *a, int dst_unsigned, void *dst) {
+  mrtq_conv2d_shape s = mrtq__fc_shape(rows, k, o); /* (n, oc) are the convolution's (n, oc, 1, 1) */
+  if (!a || a->oscale_mask > 3) return MRTQ_EINVAL;
+  return mrtq_conv2d_onednn(&s, x, w, bias, a, dst_unsigned, dst);
+}
+
+/* oneDNN's binary ADD or MUL (op MRTQ_ONEDNN_BIN_ADD / _BIN_MUL) on 8-bit
+ * tensors with input scales, broadcasting b over a (NumPy rules; the dst has
+ * a's shape, which must be the broadcast shape):
+ *   f = fl(scale_a * (a - a->zp)) op fl(scale_b * (b - b->zp))
+ * rounded once more, then the shared tail (post-ops; a binary post-op's
+ * PER_OC is logical dimension 1 of dst). oneDNN 2.6 takes no zero points here
+ * (a->zp = b->zp = 0 is its primitive) and no output scale: attr->oscale must
+ * be NULL, attr->src_zp 0, the OLD scheme. Errors: NULL, attributes invalid ->
+ * MRTQ_EINVAL; shapes as mrtq_bcast_init, or a broadcast shape other than
+ * a's -> MRTQ_ESHAPE. */
+MRTQ_API mrtq_status mrtq_binary_onednn(int op, const mrtq_qoperand *a, const size_t *shape_a, int nda, float scale_a,
+                                        const mrtq_qoperand *b, const size_t *shape_b, int ndb, float scale_b,
+                                        const mrtq_onednn_attr *attr, int dst_unsigned, void *dst) {
+  mrtq_bcast bc;
+  mrtq_onednn_pos at;
+  size_t inner = 1;
+  int32_t lo = dst_unsigned ? 0 : -128, hi = dst_unsigned ? 255 : 127;
+  int d;
+  mrtq_status st;
+  if (!a || !b || !a->data || !b->data || !dst || (op != MRTQ_ONEDNN_BIN_ADD && op != MRTQ_ONEDNN_BIN_MUL)) return MRTQ_EINVAL;
+  if (!mrtq__in_q8(a->zp, a->is_unsigned) || !mrtq__in_q8(b->zp, b->is_unsigned)) return MRTQ_EINVAL;
+  if (!mrtq__onednn_attr_ok(attr, dst_unsigned, MRTQ_MAX_DIMS) || attr->oscale || attr->src_zp || attr->scheme != MRTQ_ONEDNN_OLD)
+    return MRTQ_EINVAL;
+  if ((st = mrtq_bcast_init(shape_a, nda, shape_b, ndb, &bc)) != MRTQ_OK) return st;
+  if (bc.ndim != nda) return MRTQ_ESHAPE;
+  for (d = 0; d < nda; d++)
+    if (bc.out[d] != shape_a[d]) return MRTQ_ESHAPE;
+  for (d = 2; d < nda; d++) inner *= shape_a[d];
+  at.si = 0;
+  for (at.at = 0; at.at < bc.n; at.at++) {
+    size_t ia, ib;
+    float fa, fb;
+    mrtq__bcast_at(&bc, at.at, &ia, &ib);
+    fa = scale_a * (float)(mrtq__q8(a->data, ia, a->is_unsigned) - a->zp);
+    fb = scale_b * (float)(mrtq__q8(b->data, ib, b->is_unsigned) - b->zp);
+    at.oc = nda >= 2 ? at.at / inner % shape_a[1] : 0;
+    ((uint8_t *)dst)[at.at] = (uint8_t)mrtq__onednn_tail(attr, &at, op == MRTQ_ONEDNN_BIN_ADD ? fa + fb : fa * fb,
+                                                         mrtq__q8(dst, at.at, dst_unsigned), lo, hi);
   }
   return MRTQ_OK;
 }
