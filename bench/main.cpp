@@ -10,6 +10,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <stdlib.h>
+#include <cmath>
 #include <cstring>
 #include <memory>
 #include <string>
@@ -135,6 +136,87 @@ void bm_onednn(benchmark::State &st, size_t n, size_t off) {
   count(st, n);
 }
 
+// Kernel benchmarks: one int8 layer, mrtq's reference kernel or oneDNN's
+// primitive, both checked equal byte for byte before timing. Items are
+// multiply-accumulates.
+struct LayerData {
+  std::vector<uint8_t> x, ours, theirs;
+  std::vector<int8_t> w;
+  std::vector<int32_t> bias;
+  std::vector<float> oscale;
+  mrtqb_layer l;
+  size_t macs = 0, out = 0;
+  int checked = 0;  // 1 equal, -1 different or failed
+};
+
+LayerData &layer_data(const mrtqb_layer &proto) {
+  static std::vector<std::unique_ptr<LayerData>> pool;
+  for (auto &d : pool)
+    if (d->l.name == proto.name) return *d;
+  auto *d = new LayerData;
+  pool.emplace_back(d);
+  d->l = proto;
+  size_t ho = 1, wo = 1;
+  if (!proto.fc) mrtqb_layer_out(&proto, &ho, &wo);
+  const size_t cg = proto.c / proto.groups;
+  d->out = proto.n * ho * wo * proto.o;
+  d->macs = d->out * proto.k * proto.k * cg;
+  uint64_t s = 0x2545f4914f6cdd1du;
+  auto next = [&s]() { s ^= s << 13, s ^= s >> 7, s ^= s << 17; return s; };
+  d->x.resize(proto.n * proto.h * proto.w * proto.c);
+  for (auto &v : d->x) v = static_cast<uint8_t>(next() >> 56);
+  d->w.resize(proto.o * proto.k * proto.k * cg);
+  for (auto &v : d->w) v = static_cast<int8_t>(next() >> 56);
+  d->bias.resize(proto.o);
+  for (auto &v : d->bias) v = static_cast<int32_t>(next() % 20001) - 10000;
+  d->oscale.resize(proto.o);
+  // scales that spread the sums over the u8 range (per channel, ~1 / (16 sqrt(k)))
+  for (size_t i = 0; i < proto.o; i++) d->oscale[i] = static_cast<float>((0.5 + static_cast<double>(next() % 1000) / 1000.0) / (16.0 * std::sqrt(static_cast<double>(proto.k * proto.k * cg))));
+  d->l.oscale = d->oscale.data();
+  d->ours.assign(d->out, 0), d->theirs.assign(d->out, 0);
+  return *d;
+}
+
+int layer_check(LayerData &d) {
+  if (d.checked) return d.checked;
+  d.checked = -1;
+  if (mrtqb_layer_mrtq(&d.l, d.x.data(), d.w.data(), d.bias.data(), d.ours.data()) != 0) return -1;
+  OnednnLayer *r = peer_onednn_layer_create(&d.l, d.x.data(), d.w.data(), d.bias.data(), d.theirs.data());
+  if (!r) return -1;
+  peer_onednn_layer_run(r);
+  peer_onednn_layer_destroy(r);
+  if (d.ours == d.theirs) d.checked = 1;
+  return d.checked;
+}
+
+void layer_count(benchmark::State &st, const LayerData &d) {
+  st.SetItemsProcessed(static_cast<int64_t>(st.iterations()) * static_cast<int64_t>(d.macs));
+  st.counters["outputs"] = static_cast<double>(d.out);
+}
+
+void bm_layer_mrtq(benchmark::State &st, mrtqb_layer proto) {
+  LayerData &d = layer_data(proto);
+  if (layer_check(d) != 1) return st.SkipWithError("mrtq and oneDNN differ (or oneDNN is missing)");
+  for (auto _ : st) {
+    mrtqb_layer_mrtq(&d.l, d.x.data(), d.w.data(), d.bias.data(), d.ours.data());
+    benchmark::ClobberMemory();
+  }
+  layer_count(st, d);
+}
+
+void bm_layer_onednn(benchmark::State &st, mrtqb_layer proto) {
+  LayerData &d = layer_data(proto);
+  if (layer_check(d) != 1) return st.SkipWithError("mrtq and oneDNN differ (or oneDNN is missing)");
+  OnednnLayer *r = peer_onednn_layer_create(&d.l, d.x.data(), d.w.data(), d.bias.data(), d.theirs.data());
+  if (!r) return st.SkipWithError("oneDNN primitive not created");
+  for (auto _ : st) {
+    peer_onednn_layer_run(r);
+    benchmark::ClobberMemory();
+  }
+  peer_onednn_layer_destroy(r);
+  layer_count(st, d);
+}
+
 }  // namespace
 
 int main(int argc, char **argv) {
@@ -157,6 +239,23 @@ int main(int argc, char **argv) {
       benchmark::RegisterBenchmark(("CEILING/load_narrow_store_avx512" + ns).c_str(), bm_ceiling, mrtqb_ceiling_avx512, n, off);
       benchmark::RegisterBenchmark(("CEILING/load_narrow_store_avx2" + ns).c_str(), bm_ceiling, mrtqb_ceiling_avx2, n, off);
     }
+  }
+  // name, n, c, h, w, o, k, stride, pad, groups, fc, src_zp, dst_zp (oneDNN 2.6 inner product: no zero points)
+  static const mrtqb_layer layers[] = {
+      {"resnet18_conv2_3x3_64", 1, 64, 56, 56, 64, 3, 1, 1, 1, 0, 3, 5, nullptr},
+      {"resnet18_conv3_3x3_128", 1, 128, 28, 28, 128, 3, 1, 1, 1, 0, 3, 5, nullptr},
+      {"resnet18_conv4_3x3_256", 1, 256, 14, 14, 256, 3, 1, 1, 1, 0, 3, 5, nullptr},
+      {"resnet18_conv5_3x3_512", 1, 512, 7, 7, 512, 3, 1, 1, 1, 0, 3, 5, nullptr},
+      {"resnet18_down_1x1s2_64_128", 1, 64, 56, 56, 128, 1, 2, 0, 1, 0, 3, 5, nullptr},
+      {"mobilenet_dw_3x3s1_32_112", 1, 32, 112, 112, 32, 3, 1, 1, 32, 0, 3, 5, nullptr},
+      {"mobilenet_dw_3x3s2_64_112", 1, 64, 112, 112, 64, 3, 2, 1, 64, 0, 3, 5, nullptr},
+      {"mobilenet_dw_3x3s1_512_14", 1, 512, 14, 14, 512, 3, 1, 1, 512, 0, 3, 5, nullptr},
+      {"fc_1024x1024_rows1", 1, 1024, 1, 1, 1024, 1, 1, 0, 1, 1, 0, 0, nullptr},
+      {"fc_1024x1024_rows64", 64, 1024, 1, 1, 1024, 1, 1, 0, 1, 1, 0, 0, nullptr},
+  };
+  for (const auto &l : layers) {
+    benchmark::RegisterBenchmark((std::string("KERNEL/") + l.name + "/mrtq_scalar").c_str(), bm_layer_mrtq, l)->Unit(benchmark::kMillisecond);
+    benchmark::RegisterBenchmark((std::string("KERNEL/") + l.name + "/onednn").c_str(), bm_layer_onednn, l)->Unit(benchmark::kMillisecond);
   }
   benchmark::Initialize(&argc, argv);
   if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;

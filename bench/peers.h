@@ -17,4 +17,12 @@ OnednnReorder *peer_onednn_create(const int32_t *acc, size_t n, float scale, int
 void peer_onednn_run(OnednnReorder *r);
 void peer_onednn_destroy(OnednnReorder *r);
 
+// oneDNN's int8 convolution / inner product for a kernel-benchmark layer
+// (same attributes as mrtqb_layer_mrtq; weights reordered once at creation).
+struct mrtqb_layer;
+struct OnednnLayer;
+OnednnLayer *peer_onednn_layer_create(const mrtqb_layer *l, const uint8_t *x, const int8_t *w, const int32_t *bias, uint8_t *dst);
+void peer_onednn_layer_run(OnednnLayer *r);
+void peer_onednn_layer_destroy(OnednnLayer *r);
+
 #endif

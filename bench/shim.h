@@ -30,6 +30,21 @@ void mrtqb_requant_avx512(const mrtqb_rq *rq, const int32_t *acc, size_t n, int8
 void mrtqb_ceiling_avx2(const int32_t *acc, size_t n, int8_t *out);
 void mrtqb_ceiling_avx512(const int32_t *acc, size_t n, int8_t *out);
 
+/* An int8 layer for the kernel benchmarks: NHWC u8 src (zero point src_zp),
+ * s8 weights OHWI, s32 bias, per-channel output scales, ReLU, u8 dst (zero
+ * point dst_zp); fc: an inner product of n rows of c values (h = w = k = 1). */
+typedef struct mrtqb_layer {
+  const char *name;
+  size_t n, c, h, w, o, k, stride, pad, groups;
+  int fc;
+  int32_t src_zp, dst_zp;
+  const float *oscale; /* o values */
+} mrtqb_layer;
+
+int mrtqb_layer_out(const mrtqb_layer *l, size_t *ho, size_t *wo);
+/* mrtq's scalar reference kernel (mrtq_conv2d_onednn / mrtq_fc_onednn): 0 on success. */
+int mrtqb_layer_mrtq(const mrtqb_layer *l, const uint8_t *x, const int8_t *w, const int32_t *bias, uint8_t *dst);
+
 #ifdef __cplusplus
 }
 #endif

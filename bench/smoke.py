@@ -1,14 +1,16 @@
 #!/usr/bin/env python3
 """Smoke run of the benchmark binary (part of the test command): every
-benchmark at the L1 size runs briefly; each one first checks its output
-against mrtq's scalar path, so an error entry is a failed case.
+benchmark at the L1 size and one kernel layer (MobileNet depthwise 512x14x14,
+mrtq and oneDNN) run briefly; each one first checks its output against mrtq's
+scalar path (the kernel layer: mrtq against oneDNN), so an error entry is a
+failed case.
 Prints "bench_smoke: N passed, N failed"."""
 import json
 import subprocess
 import sys
 
 binary = sys.argv[1]
-out = subprocess.run([binary, "--benchmark_filter=/8192/", "--benchmark_min_time=0.001",
+out = subprocess.run([binary, "--benchmark_filter=/8192/|KERNEL/mobilenet_dw_3x3s1_512_14/", "--benchmark_min_time=0.001",
                       "--benchmark_format=json"], capture_output=True, text=True, check=False)
 try:
     runs = json.loads(out.stdout)["benchmarks"]

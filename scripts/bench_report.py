@@ -12,11 +12,16 @@ from datetime import date
 src, md_path, png_path = sys.argv[1:4]
 data = json.load(open(src))
 rate = {}  # (family, impl, n) -> items/s (median of the repetitions)
+kernels = {}  # layer -> impl -> benchmark entry (KERNEL/<layer>/<impl>)
 for b in data["benchmarks"]:
     if b.get("error_occurred"):
         continue
     name = b.get("run_name", b["name"])
     if b.get("run_type") == "aggregate" and b.get("aggregate_name") != "median":
+        continue
+    if name.startswith("KERNEL/"):
+        _, layer, impl = name.split("/")[:3]
+        kernels.setdefault(layer, {})[impl] = b
         continue
     fam, impl, n, al = name.split("/")[:4]
     rate[(fam, impl, int(n), al)] = b["items_per_second"]
@@ -80,6 +85,19 @@ table = "\n".join(lines)
 md = open(md_path).read()
 begin, end = "<!-- bench:begin -->", "<!-- bench:end -->"
 md = md[: md.index(begin) + len(begin)] + "\n" + table + "\n" + md[md.index(end):]
+
+# The kernel table: time per layer (ms), mrtq / oneDNN time ratio.
+if kernels:
+    kl = ["| layer | MACs | mrtq scalar (ms) | oneDNN (ms) | oneDNN G MAC/s | mrtq / oneDNN time |", "|---|---|---|---|---|---|"]
+    for layer, d in kernels.items():
+        if "mrtq_scalar" not in d or "onednn" not in d:
+            continue
+        m, o = d["mrtq_scalar"], d["onednn"]
+        ms = lambda b: b["real_time"] * {"ns": 1e-6, "us": 1e-3, "ms": 1.0, "s": 1e3}[b.get("time_unit", "ns")]
+        macs = m["items_per_second"] * ms(m) / 1e3
+        kl.append(f"| {layer} | {macs / 1e6:.1f} M | {ms(m):.2f} | {ms(o):.3f} | {o['items_per_second'] / 1e9:.0f} | {ms(m) / ms(o):.0f}x |")
+    kb, ke = "<!-- kernels:begin -->", "<!-- kernels:end -->"
+    md = md[: md.index(kb) + len(kb)] + "\n" + "\n".join(kl) + "\n" + md[md.index(ke):]
 open(md_path, "w").write(md)
 
 import matplotlib  # noqa: E402
