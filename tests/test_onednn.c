@@ -441,56 +441,59 @@ typedef struct bin_ctx {
   void *dst;
 } bin_ctx;
 
+/* The binary's primitive descriptor (and its attribute) for c; md gets the
+ * src0, src1 and dst memory descriptors, e the attribute's arguments. */
+static int bin_pd(const bin_ctx *c, dnnl_memory_desc_t md[3], dnnl_primitive_desc_t *pd, dnnl_primitive_attr_t *attr, od_exec *e) {
+  dnnl_binary_desc_t bd;
+  memset(e, 0, sizeof *e);
+  DN(dnnl_memory_desc_init_by_tag(&md[0], 4, c->da, c->au ? dnnl_u8 : dnnl_s8, dnnl_nchw));
+  DN(dnnl_memory_desc_init_by_tag(&md[1], 4, c->db, c->bu ? dnnl_u8 : dnnl_s8, dnnl_nchw));
+  DN(dnnl_memory_desc_init_by_tag(&md[2], 4, c->da, c->du ? dnnl_u8 : dnnl_s8, dnnl_nchw));
+  DN(dnnl_binary_desc_init(&bd, c->op == MRTQ_ONEDNN_BIN_ADD ? dnnl_binary_add : dnnl_binary_mul, &md[0], &md[1], &md[2]));
+  if (od_attr_make(&c->od, 4, c->da, dnnl_nchw, 1, attr, e)) return -1;
+  DN(dnnl_primitive_attr_set_scales(*attr, DNNL_ARG_SRC_0, 1, 0, &c->s0));
+  DN(dnnl_primitive_attr_set_scales(*attr, DNNL_ARG_SRC_1, 1, 0, &c->s1));
+  DN(dnnl_primitive_desc_create(pd, &bd, *attr, eng, NULL));
+  return 0;
+}
+
+static void bin_free(dnnl_primitive_desc_t pd, dnnl_primitive_attr_t attr, od_exec *e) {
+  int i;
+  dnnl_primitive_desc_destroy(pd), dnnl_primitive_attr_destroy(attr);
+  for (i = 0; i < e->n_owned; i++) dnnl_memory_destroy(e->owned[i]);
+}
+
 static int bin_run(void *p) {
   bin_ctx *c = (bin_ctx *)p;
-  dnnl_memory_desc_t amd, bmd, dmd;
-  dnnl_binary_desc_t bd;
+  dnnl_memory_desc_t md[3];
   dnnl_primitive_attr_t attr;
   dnnl_primitive_desc_t pd;
   dnnl_primitive_t prim;
   od_exec e;
-  int i;
-  memset(&e, 0, sizeof e);
-  DN(dnnl_memory_desc_init_by_tag(&amd, 4, c->da, c->au ? dnnl_u8 : dnnl_s8, dnnl_nchw));
-  DN(dnnl_memory_desc_init_by_tag(&bmd, 4, c->db, c->bu ? dnnl_u8 : dnnl_s8, dnnl_nchw));
-  DN(dnnl_memory_desc_init_by_tag(&dmd, 4, c->da, c->du ? dnnl_u8 : dnnl_s8, dnnl_nchw));
-  DN(dnnl_binary_desc_init(&bd, c->op == MRTQ_ONEDNN_BIN_ADD ? dnnl_binary_add : dnnl_binary_mul, &amd, &bmd, &dmd));
-  if (od_attr_make(&c->od, 4, c->da, dnnl_nchw, 1, &attr, &e)) return -1;
-  DN(dnnl_primitive_attr_set_scales(attr, DNNL_ARG_SRC_0, 1, 0, &c->s0));
-  DN(dnnl_primitive_attr_set_scales(attr, DNNL_ARG_SRC_1, 1, 0, &c->s1));
-  DN(dnnl_primitive_desc_create(&pd, &bd, attr, eng, NULL));
-  if (od_arg(&e, DNNL_ARG_SRC_0, &amd, c->a) || od_arg(&e, DNNL_ARG_SRC_1, &bmd, c->b) || od_arg(&e, DNNL_ARG_DST, &dmd, c->dst)) return -1;
+  if (bin_pd(c, md, &pd, &attr, &e)) return -1;
+  if (od_arg(&e, DNNL_ARG_SRC_0, &md[0], c->a) || od_arg(&e, DNNL_ARG_SRC_1, &md[1], c->b) || od_arg(&e, DNNL_ARG_DST, &md[2], c->dst))
+    return -1;
   DN(dnnl_primitive_create(&prim, pd));
   DN(dnnl_primitive_execute(prim, strm, e.n, e.args));
   DN(dnnl_stream_wait(strm));
-  dnnl_primitive_destroy(prim), dnnl_primitive_desc_destroy(pd), dnnl_primitive_attr_destroy(attr);
-  for (i = 0; i < e.n_owned; i++) dnnl_memory_destroy(e.owned[i]);
+  dnnl_primitive_destroy(prim);
+  bin_free(pd, attr, &e);
   return 0;
 }
 
 /* 1 when oneDNN picks its reference implementation for this binary (its
  * SUM and LINEAR post-ops then round twice), 0 for a JIT kernel, -1 refused. */
 static int bin_is_ref(const bin_ctx *c) {
-  dnnl_memory_desc_t amd, bmd, dmd;
-  dnnl_binary_desc_t bd;
+  dnnl_memory_desc_t md[3];
   dnnl_primitive_attr_t attr;
   dnnl_primitive_desc_t pd;
   od_exec e;
   const char *impl = "?";
-  int i, ref;
-  memset(&e, 0, sizeof e);
-  DN(dnnl_memory_desc_init_by_tag(&amd, 4, c->da, c->au ? dnnl_u8 : dnnl_s8, dnnl_nchw));
-  DN(dnnl_memory_desc_init_by_tag(&bmd, 4, c->db, c->bu ? dnnl_u8 : dnnl_s8, dnnl_nchw));
-  DN(dnnl_memory_desc_init_by_tag(&dmd, 4, c->da, c->du ? dnnl_u8 : dnnl_s8, dnnl_nchw));
-  DN(dnnl_binary_desc_init(&bd, c->op == MRTQ_ONEDNN_BIN_ADD ? dnnl_binary_add : dnnl_binary_mul, &amd, &bmd, &dmd));
-  if (od_attr_make(&c->od, 4, c->da, dnnl_nchw, 1, &attr, &e)) return -1;
-  DN(dnnl_primitive_attr_set_scales(attr, DNNL_ARG_SRC_0, 1, 0, &c->s0));
-  DN(dnnl_primitive_attr_set_scales(attr, DNNL_ARG_SRC_1, 1, 0, &c->s1));
-  DN(dnnl_primitive_desc_create(&pd, &bd, attr, eng, NULL));
+  int ref;
+  if (bin_pd(c, md, &pd, &attr, &e)) return -1;
   DN(dnnl_primitive_desc_query(pd, dnnl_query_impl_info_str, 0, (void *)&impl));
   ref = strncmp(impl, "ref", 3) == 0;
-  dnnl_primitive_desc_destroy(pd), dnnl_primitive_attr_destroy(attr);
-  for (i = 0; i < e.n_owned; i++) dnnl_memory_destroy(e.owned[i]);
+  bin_free(pd, attr, &e);
   return ref;
 }
 
