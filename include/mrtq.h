@@ -25,6 +25,8 @@
  *     mrtq/precision.h   precision inference: output bit-widths, overflow-free K
  *     mrtq/conv.h        reference conv2d (groups, depthwise, NCHW/NHWC), FC and batched matmul, expansion form
  *     mrtq/attr.h        oneDNN-style attributes: output scales, zero points, bias, post-ops
+ *     mrtq/fastconv.h    the fast core of attr.h's convolution / inner product: packed
+ *                        weights, im2col, an int8 GEMM (AVX512-VNNI when enabled), same bytes
  *
  * CONFIGURATION MACROS (define before the first include)
  *   MRTQ_API   linkage of every public function. Default `static inline`.
@@ -54,6 +56,12 @@
  *     that no FMA contraction can apply; do not build them with -ffast-math or
  *     a non-default rounding mode. Rounding to integer is done on the bit
  *     pattern, independent of the rounding mode.
+ *   - The oneDNN-style epilogues (mrtq/attr.h, mrtq/fastconv.h) round every
+ *     float operation on its own except where the scheme itself is a fused
+ *     multiply-add (mrtq__fmaf, exact without libm); products are passed
+ *     through a volatile float so that no contraction setting (gcc's
+ *     -ffp-contract=fast in GNU modes, clang's default "on") can fuse them.
+ *     The tests build them with -std=gnu11 -ffp-contract=fast -mfma as well.
  *   - The array functions give the same bytes on every SIMD path (tests
  *     compare each path with the scalar specification mrtq_rq_apply); the
  *     fp32 SIMD paths assume the default MXCSR rounding mode.
@@ -76,5 +84,6 @@
 #include "mrtq/precision.h"
 #include "mrtq/conv.h"
 #include "mrtq/attr.h"
+#include "mrtq/fastconv.h"
 
 #endif /* MRTQ_H */

@@ -252,6 +252,9 @@ static void test_binary_hand(void) {
 }
 
 int main(void) {
+#if defined(__FMA__) && (defined(__GNUC__) || defined(__clang__))
+  if (!__builtin_cpu_supports("fma")) return th_skip("test_attr", "CPU lacks FMA (the contraction build)");
+#endif
   TH_RUN(test_fmaf);
   TH_RUN(test_epilogue_hand);
   TH_RUN(test_epilogue_oracle);

@@ -84,6 +84,15 @@ MRTQ_API float mrtq__fmaf(float a, float b, float c) {
   return err > 0 ? (r > nb ? r : nb) : (r < nb ? r : nb);
 }
 
+/* x as a float value of its own: a product passed through here is rounded
+ * before any addition that follows, whatever the compiler's contraction
+ * setting (gcc's -ffp-contract=fast in GNU modes, clang's "on" within one
+ * expression): the volatile store cannot be fused into an fma. */
+MRTQ_API float mrtq__f32(float x) {
+  volatile float t = x;
+  return t;
+}
+
 /* Post-ops, the NEW scheme's dst scale, the dst zero point, RNE and
  * saturation to [lo, hi]: the tail every primitive shares. */
 MRTQ_API int32_t mrtq__onednn_tail(const mrtq_onednn_attr *a, const mrtq_onednn_pos *at, float f, int32_t prev,
@@ -94,13 +103,13 @@ MRTQ_API int32_t mrtq__onednn_tail(const mrtq_onednn_attr *a, const mrtq_onednn_
     float v;
     switch (p->kind) {
       case MRTQ_ONEDNN_SUM: /* fused, as oneDNN's JIT */
-        f = a->ref_rounding ? f + p->scale * (float)prev : mrtq__fmaf(p->scale, (float)prev, f);
+        f = a->ref_rounding ? f + mrtq__f32(p->scale * (float)prev) : mrtq__fmaf(p->scale, (float)prev, f);
         break;
       case MRTQ_ONEDNN_RELU: f = f > 0 ? f : p->alpha * f; break;
-      case MRTQ_ONEDNN_LINEAR: f = a->ref_rounding ? p->alpha * f + p->beta : mrtq__fmaf(p->alpha, f, p->beta); break;
+      case MRTQ_ONEDNN_LINEAR: f = a->ref_rounding ? mrtq__f32(p->alpha * f) + p->beta : mrtq__fmaf(p->alpha, f, p->beta); break;
       case MRTQ_ONEDNN_CLIP: f = f < p->alpha ? p->alpha : f > p->beta ? p->beta : f; break;
       default:
-        v = p->scale * p->src1[p->src1_bcast == MRTQ_ONEDNN_PER_ELEM ? at->at : p->src1_bcast ? at->oc : 0];
+        v = mrtq__f32(p->scale * p->src1[p->src1_bcast == MRTQ_ONEDNN_PER_ELEM ? at->at : p->src1_bcast ? at->oc : 0]);
         f = p->kind == MRTQ_ONEDNN_BIN_ADD ? f + v : f * v;
         break;
     }
@@ -119,7 +128,7 @@ MRTQ_API int32_t mrtq_onednn_epilogue(const mrtq_onednn_attr *a, const mrtq_oned
   float f = (float)acc;
   if (a->scheme == MRTQ_ONEDNN_NEW) {
     float ss = a->src_scale ? a->src_scale[0] : 1.0f, ws = a->wei_scale ? a->wei_scale[a->wei_per_oc ? at->oc : 0] : 1.0f;
-    f *= ss * ws;
+    f = mrtq__f32(f * (ss * ws));
     if (a->fbias) f += a->fbias[at->oc];
   } else {
     if (bias) f += (float)bias[at->oc];
@@ -232,8 +241,8 @@ MRTQ_API mrtq_status mrtq_binary_onednn(int op, const mrtq_qoperand *a, const si
     size_t ia, ib;
     float fa, fb;
     mrtq__bcast_at(&bc, at.at, &ia, &ib);
-    fa = scale_a * (float)(mrtq__q8(a->data, ia, a->is_unsigned) - a->zp);
-    fb = scale_b * (float)(mrtq__q8(b->data, ib, b->is_unsigned) - b->zp);
+    fa = mrtq__f32(scale_a * (float)(mrtq__q8(a->data, ia, a->is_unsigned) - a->zp));
+    fb = mrtq__f32(scale_b * (float)(mrtq__q8(b->data, ib, b->is_unsigned) - b->zp));
     at.oc = nda >= 2 ? at.at / inner % shape_a[1] : 0;
     ((uint8_t *)dst)[at.at] = (uint8_t)mrtq__onednn_tail(attr, &at, op == MRTQ_ONEDNN_BIN_ADD ? fa + fb : fa * fb,
                                                          mrtq__q8(dst, at.at, dst_unsigned), lo, hi);

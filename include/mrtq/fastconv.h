@@ -1,0 +1,382 @@
+/* mrtq/fastconv.h -- the fast core of oneDNN's int8 convolution and inner
+ * product: the same bytes as mrtq_conv2d_onednn / mrtq_fc_onednn (attr.h),
+ * computed as an int8 GEMM over packed weights with the epilogue fused.
+ *
+ * Shape of the computation. Weights are packed once (mrtq_fastconv_init, the
+ * counterpart of oneDNN's weight reorder), per group into blocks of 16 output
+ * channels, the reduction index k = (ky kw + kx) (c / groups) + c padded to a
+ * multiple of 4, with each channel's weight sum kept beside them. At run time
+ * a tile of output pixels is gathered (im2col) into caller scratch, padding
+ * holding the src zero point (a real zero); an int8 s8 src is moved to u8 by
+ * adding 128 (x ^ 0x80), its zero point with it. A 6-pixel x 64-channel
+ * micro-kernel forms sum u w over k (u the unsigned src, w the s8 weight),
+ * then acc = sum u w - zu * sum w, which is sum (x - zx) w exactly: every
+ * partial sum is taken modulo 2^32 and the checked worst case (mrtq__dot_check)
+ * keeps the true value inside int32. Depthwise layers (one channel per group,
+ * NHWC) take a direct path over 16 channels at a time. The epilogue is
+ * mrtq_onednn_epilogue's float sequence for every output.
+ *
+ * SIMD. With MRTQ_SIMD == MRTQ_SIMD_AVX512 and a compiler target with
+ * AVX512-VNNI (-mavx512vnni, or -march= a CPU that has it) the micro-kernel
+ * is vpdpbusd and the epilogue runs 16 outputs per vector
+ * (fastconv_avx512vnni.h); otherwise the same loops run in plain C. Both give
+ * the bytes of the scalar specification mrtq_conv2d_onednn (tests/
+ * test_fastconv.c compares them over edge values and random layers). The
+ * vector epilogue covers NHWC (and inner-product) dst with OLD scale masks
+ * that are common or end at the output channel, JIT rounding (ref_rounding
+ * 0); other cases run the scalar epilogue on the same integer sums. */
+#ifndef MRTQ_FASTCONV_H
+#define MRTQ_FASTCONV_H
+
+#include <stdint.h>
+
+#include "attr.h"
+
+#if MRTQ_SIMD == MRTQ_SIMD_AVX512 && defined(__AVX512VNNI__)
+#define MRTQ__FASTCONV_VNNI 1
+#else
+#define MRTQ__FASTCONV_VNNI 0
+#endif
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define MRTQ__FC_MR 6  /* pixels per micro-tile */
+#define MRTQ__FC_NB 16 /* output channels per packed block */
+#define MRTQ__FC_NR 4  /* blocks per micro-tile */
+
+/* A packed convolution: the shape, derived sizes and where the packed weights
+ * sit in the caller's memory (valid while that memory is). Fill it with
+ * mrtq_fastconv_init / _init_fc; treat the fields as private. */
+typedef struct mrtq_fastconv {
+  mrtq_conv2d_shape s;
+  size_t ho, wo, cg, og, k, kp, ob, mt;
+  int fc; /* an inner product: OLD scale masks over (n, oc) only */
+  int dw; /* depthwise direct path */
+  const int8_t *w;     /* GEMM: groups * ob blocks of kp / 4 x 16 x 4 bytes */
+  const int32_t *wsum; /* GEMM: groups * ob * 16 weight sums; depthwise: c */
+  const int32_t *wdw;  /* depthwise: kh * kw taps x c weights, widened */
+} mrtq_fastconv;
+
+MRTQ_API size_t mrtq__fc_up(size_t v, size_t m) { return (v + m - 1) / m * m; }
+MRTQ_API void *mrtq__fc_align(void *p) {
+  return (uint8_t *)p + ((64 - (uintptr_t)p % 64) % 64);
+}
+
+/* The derived sizes of a checked shape. */
+MRTQ_API void mrtq__fastconv_dims(mrtq_fastconv *p, const mrtq_conv2d_shape *s, size_t ho, size_t wo) {
+  p->s = *s, p->ho = ho, p->wo = wo;
+  p->cg = s->c / s->groups, p->og = s->o / s->groups;
+  p->k = p->cg * s->kh * s->kw, p->kp = mrtq__fc_up(p->k, 4);
+  p->ob = mrtq__fc_up(p->og, MRTQ__FC_NB) / MRTQ__FC_NB;
+  p->dw = p->cg == 1 && p->og == 1 && s->layout == MRTQ_CONV_NHWC;
+  /* pixels per im2col tile: about 128 KiB of gathered src, 6..96 pixels */
+  p->mt = 131072 / p->kp / MRTQ__FC_MR * MRTQ__FC_MR;
+  if (p->mt < MRTQ__FC_MR) p->mt = MRTQ__FC_MR;
+  if (p->mt > 96) p->mt = 96;
+}
+
+/* The bytes of packed-weight memory (*wbytes, for mrtq_fastconv_init) and of
+ * run-time scratch (*sbytes, for mrtq_fastconv_onednn) a shape needs; both
+ * include 64 bytes of slack for alignment, so any pointer will do. Errors: as
+ * mrtq_conv2d_out; NULL outputs -> MRTQ_EINVAL; sizes overflowing size_t ->
+ * MRTQ_ESHAPE. */
+MRTQ_API mrtq_status mrtq_fastconv_sizes(const mrtq_conv2d_shape *s, size_t *wbytes, size_t *sbytes) {
+  size_t ho, wo, blocks;
+  mrtq_fastconv p;
+  mrtq_status st = mrtq_conv2d_out(s, &ho, &wo);
+  if (st != MRTQ_OK) return st;
+  if (!wbytes || !sbytes) return MRTQ_EINVAL;
+  mrtq__fastconv_dims(&p, s, ho, wo);
+  if (p.kp > SIZE_MAX / 256 || s->groups > SIZE_MAX / 256 / p.kp) return MRTQ_ESHAPE; /* kp * groups * 16 * 16 fits */
+  if (p.dw) {
+    *wbytes = (s->kh * s->kw + 1) * mrtq__fc_up(s->c, MRTQ__FC_NB) * sizeof(int32_t) + 64;
+    *sbytes = 64;
+  } else {
+    blocks = s->groups * p.ob;
+    if (blocks > SIZE_MAX / (p.kp * MRTQ__FC_NB + 256)) return MRTQ_ESHAPE;
+    *wbytes = blocks * (p.kp * MRTQ__FC_NB + MRTQ__FC_NB * sizeof(int32_t)) + 128;
+    *sbytes = p.mt * p.kp + MRTQ__FC_MR * MRTQ__FC_NB * MRTQ__FC_NR * sizeof(int32_t) + 128;
+  }
+  return MRTQ_OK;
+}
+
+/* The weight (o, c within the group, ky, kx) of either layout. */
+MRTQ_API int32_t mrtq__fc_wat(const mrtq_conv2d_shape *s, const int8_t *w, size_t cg, size_t o, size_t c, size_t ky,
+                              size_t kx) {
+  return w[s->layout == MRTQ_CONV_NCHW ? ((o * cg + c) * s->kh + ky) * s->kw + kx
+                                       : ((o * s->kh + ky) * s->kw + kx) * cg + c];
+}
+
+/* Pack the weights of shape s (s8, zero point 0: oneDNN's int8 weights; OIHW
+ * for NCHW, OHWI for NHWC, as mrtq_conv2d_onednn) into mem (wbytes from
+ * mrtq_fastconv_sizes) and describe them in *p. Errors: as
+ * mrtq_fastconv_sizes; NULL p, w, data or mem, unsigned weights, a nonzero
+ * weight zero point, mem_bytes smaller than wbytes -> MRTQ_EINVAL. */
+MRTQ_API mrtq_status mrtq_fastconv_init(mrtq_fastconv *p, const mrtq_conv2d_shape *s, const mrtq_qoperand *w,
+                                        void *mem, size_t mem_bytes) {
+  size_t wb, sb, ho, wo, g, o, c, ky, kx, t;
+  const int8_t *wd;
+  mrtq_status st = mrtq_fastconv_sizes(s, &wb, &sb);
+  if (st != MRTQ_OK) return st;
+  if (!p || !w || !w->data || !mem || w->is_unsigned || w->zp != 0 || w->zp_ch) return MRTQ_EINVAL;
+  if (mem_bytes < wb) return MRTQ_EINVAL;
+  mrtq_conv2d_out(s, &ho, &wo);
+  mrtq__fastconv_dims(p, s, ho, wo);
+  p->fc = 0;
+  wd = (const int8_t *)w->data;
+  if (p->dw) {
+    size_t cp = mrtq__fc_up(s->c, MRTQ__FC_NB);
+    int32_t *wdw = (int32_t *)mrtq__fc_align(mem), *ws = wdw + s->kh * s->kw * cp;
+    memset(wdw, 0, (s->kh * s->kw + 1) * cp * sizeof(int32_t));
+    for (c = 0; c < s->c; c++)
+      for (ky = 0; ky < s->kh; ky++)
+        for (kx = 0; kx < s->kw; kx++) {
+          int32_t v = mrtq__fc_wat(s, wd, 1, c, 0, ky, kx);
+          wdw[(ky * s->kw + kx) * cp + c] = v, ws[c] += v;
+        }
+    p->wdw = wdw, p->wsum = ws, p->w = NULL;
+    return MRTQ_OK;
+  }
+  {
+    int8_t *pw = (int8_t *)mrtq__fc_align(mem);
+    size_t blocks = s->groups * p->ob;
+    int32_t *ws = (int32_t *)mrtq__fc_align(pw + blocks * p->kp * MRTQ__FC_NB);
+    memset(pw, 0, blocks * p->kp * MRTQ__FC_NB);
+    memset(ws, 0, blocks * MRTQ__FC_NB * sizeof(int32_t));
+    for (g = 0; g < s->groups; g++)
+      for (o = 0; o < p->og; o++) {
+        size_t b = g * p->ob + o / MRTQ__FC_NB, lane = o % MRTQ__FC_NB;
+        int8_t *blk = pw + b * p->kp * MRTQ__FC_NB;
+        for (ky = 0; ky < s->kh; ky++)
+          for (kx = 0; kx < s->kw; kx++)
+            for (c = 0; c < p->cg; c++) {
+              int32_t v = mrtq__fc_wat(s, wd, p->cg, g * p->og + o, c, ky, kx);
+              t = (ky * s->kw + kx) * p->cg + c; /* the reduction index */
+              blk[(t / 4 * MRTQ__FC_NB + lane) * 4 + t % 4] = (int8_t)v;
+              ws[b * MRTQ__FC_NB + lane] += v;
+            }
+      }
+    p->w = pw, p->wsum = ws, p->wdw = NULL;
+  }
+  return MRTQ_OK;
+}
+
+/* The inner product's packing: rows x k src, o x k weights (as
+ * mrtq_fc_onednn); sizes from mrtq_fastconv_sizes(&s) with s =
+ * mrtq_fc_shape(rows, k, o). */
+MRTQ_API mrtq_conv2d_shape mrtq_fc_shape(size_t rows, size_t k, size_t o) { return mrtq__fc_shape(rows, k, o); }
+MRTQ_API mrtq_status mrtq_fastconv_init_fc(mrtq_fastconv *p, size_t rows, size_t k, size_t o, const mrtq_qoperand *w,
+                                           void *mem, size_t mem_bytes) {
+  mrtq_conv2d_shape s = mrtq__fc_shape(rows, k, o);
+  mrtq_status st = mrtq_fastconv_init(p, &s, w, mem, mem_bytes);
+  if (st == MRTQ_OK) p->fc = 1;
+  return st;
+}
+
+/* ---- run time ---- */
+
+/* What the store of one output needs. */
+typedef struct mrtq__fc_ctx {
+  const mrtq_fastconv *p;
+  const mrtq_onednn_attr *a;
+  const int32_t *bias;
+  uint8_t *dst;
+  int dst_unsigned, vec; /* vec: the vector epilogue applies */
+  int32_t lo, hi;
+  size_t d[4];
+} mrtq__fc_ctx;
+
+/* The scalar epilogue of count outputs of pixel m (n, oy, ox), channels oc0.. */
+MRTQ_API void mrtq__fc_store_scalar(const mrtq__fc_ctx *x, const int32_t *acc, size_t count, size_t m, size_t oc0) {
+  const mrtq_fastconv *p = x->p;
+  size_t c[4], i;
+  mrtq_onednn_pos at;
+  c[3] = m % p->wo, c[2] = m / p->wo % p->ho, c[0] = m / p->wo / p->ho;
+  for (i = 0; i < count; i++) {
+    c[1] = oc0 + i;
+    at.at = mrtq__conv_out_at(&p->s, p->ho, p->wo, c[0], c[1], c[2], c[3]);
+    at.oc = c[1], at.si = mrtq__mask_index(x->a->oscale_mask, 4, x->d, c);
+    x->dst[at.at] = (uint8_t)mrtq_onednn_epilogue(x->a, &at, acc[i], x->bias, mrtq__q8(x->dst, at.at, x->dst_unsigned),
+                                                  x->lo, x->hi);
+  }
+}
+
+/* The im2col rows of pixels m0 .. m0 + mt - 1, group g: kp bytes each, u8
+ * (s8 src moved by 128), padding = zu, k padding = 0. */
+MRTQ_API void mrtq__fc_im2col(const mrtq_fastconv *p, const mrtq_qoperand *x, size_t g, size_t m0, size_t mt, int32_t zu,
+                              uint8_t *tile) {
+  const mrtq_conv2d_shape *s = &p->s;
+  const uint8_t *xd = (const uint8_t *)x->data;
+  uint8_t flip = x->is_unsigned ? 0 : 0x80;
+  size_t r, ky, kx, c, i;
+  for (r = 0; r < mt; r++) {
+    size_t m = m0 + r, ox = m % p->wo, oy = m / p->wo % p->ho, n = m / p->wo / p->ho;
+    uint8_t *row = tile + r * p->kp;
+    for (ky = 0; ky < s->kh; ky++)
+      for (kx = 0; kx < s->kw; kx++) {
+        size_t iy = oy * s->stride_h + ky * s->dil_h, ix = ox * s->stride_w + kx * s->dil_w;
+        uint8_t *d = row + (ky * s->kw + kx) * p->cg;
+        if (iy < s->pad_top || iy >= s->pad_top + s->h || ix < s->pad_left || ix >= s->pad_left + s->w) {
+          memset(d, (int)zu, p->cg);
+        } else if (s->layout == MRTQ_CONV_NHWC) {
+          const uint8_t *src = xd + ((n * s->h + iy - s->pad_top) * s->w + ix - s->pad_left) * s->c + g * p->cg;
+          for (i = 0; i + 64 <= p->cg; i += 64) memcpy(d + i, src + i, 64);
+          for (; i < p->cg; i++) d[i] = src[i];
+          if (flip)
+            for (i = 0; i < p->cg; i++) d[i] ^= flip;
+        } else {
+          size_t hw = s->h * s->w;
+          const uint8_t *src = xd + (n * s->c + g * p->cg) * hw + (iy - s->pad_top) * s->w + ix - s->pad_left;
+          for (c = 0; c < p->cg; c++) d[c] = (uint8_t)(src[c * hw] ^ flip);
+        }
+      }
+    for (i = p->k; i < p->kp; i++) row[i] = 0;
+  }
+}
+
+#ifdef __cplusplus
+}
+#endif
+#if MRTQ__FASTCONV_VNNI
+#include "fastconv_avx512vnni.h"
+#endif
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Store count (<= 64) sums of pixel m, channels oc0.. (consecutive). */
+MRTQ_API void mrtq__fc_store(const mrtq__fc_ctx *x, const int32_t *acc, size_t count, size_t m, size_t oc0) {
+#if MRTQ__FASTCONV_VNNI
+  if (x->vec) {
+    size_t i, c[4];
+    const mrtq_fastconv *p = x->p;
+    c[3] = m % p->wo, c[2] = m / p->wo % p->ho, c[0] = m / p->wo / p->ho, c[1] = oc0;
+    for (i = 0; i < count; i += 16) {
+      size_t nn = count - i < 16 ? count - i : 16;
+      c[1] = oc0 + i;
+      mrtq__fc_epi16(x->a, _mm512_maskz_loadu_epi32((__mmask16)((1u << nn) - 1), acc + i), (__mmask16)((1u << nn) - 1),
+                     oc0 + i, mrtq__mask_index(x->a->oscale_mask, 4, x->d, c), m * p->s.o + oc0 + i, x->bias,
+                     x->dst_unsigned, x->dst);
+    }
+    return;
+  }
+#endif
+  mrtq__fc_store_scalar(x, acc, count, m, oc0);
+}
+
+#if !MRTQ__FASTCONV_VNNI
+/* The micro-kernel in C: ct[r][j] = sum_k a[r][k] w[k][j] - zu wsum[j] for
+ * r < 6 (rows past mr repeat the last) and nr blocks of 16 channels, every
+ * sum modulo 2^32. */
+MRTQ_API void mrtq__fc_kernel(const uint8_t *a, size_t lda, size_t mr, const int8_t *w, size_t nr, size_t kp,
+                              const int32_t *ws, int32_t zu, int32_t *ct) {
+  size_t r, j, t;
+  for (r = 0; r < mr; r++)
+    for (j = 0; j < nr * MRTQ__FC_NB; j++) {
+      const int8_t *blk = w + j / MRTQ__FC_NB * kp * MRTQ__FC_NB;
+      uint32_t sum = 0;
+      for (t = 0; t < kp; t++)
+        sum += (uint32_t)((int32_t)a[r * lda + t] * blk[(t / 4 * MRTQ__FC_NB + j % MRTQ__FC_NB) * 4 + t % 4]);
+      ct[r * MRTQ__FC_NB * MRTQ__FC_NR + j] = mrtq__wrap32(sum - (uint32_t)zu * (uint32_t)ws[j]);
+    }
+}
+
+/* Depthwise in C: sum over the in-bounds taps of (x - zx) w, one channel at a
+ * time, into the scalar epilogue. */
+MRTQ_API void mrtq__fc_dw(const mrtq__fc_ctx *x, const mrtq_qoperand *src) {
+  const mrtq_fastconv *p = x->p;
+  const mrtq_conv2d_shape *s = &p->s;
+  size_t m, c, ky, kx, cp = mrtq__fc_up(s->c, MRTQ__FC_NB), M = s->n * p->ho * p->wo;
+  int32_t acc[64];
+  for (m = 0; m < M; m++) {
+    size_t ox = m % p->wo, oy = m / p->wo % p->ho, n = m / p->wo / p->ho;
+    for (c = 0; c < s->c; c++) {
+      int32_t sum = 0;
+      for (ky = 0; ky < s->kh; ky++)
+        for (kx = 0; kx < s->kw; kx++) {
+          size_t iy = oy * s->stride_h + ky * s->dil_h, ix = ox * s->stride_w + kx * s->dil_w;
+          if (iy < s->pad_top || iy >= s->pad_top + s->h || ix < s->pad_left || ix >= s->pad_left + s->w) continue;
+          sum += (mrtq__q8(src->data, ((n * s->h + iy - s->pad_top) * s->w + ix - s->pad_left) * s->c + c,
+                           src->is_unsigned) - src->zp) * p->wdw[(ky * s->kw + kx) * cp + c];
+        }
+      acc[c % 64] = sum;
+      if (c % 64 == 63 || c + 1 == s->c) mrtq__fc_store(x, acc, c % 64 + 1, m, c - c % 64);
+    }
+  }
+}
+#endif
+
+/* oneDNN's int8 convolution from packed weights: the bytes of
+ * mrtq_conv2d_onednn(&p->s, x, w, bias, a, dst_unsigned, dst) for the weights
+ * p was packed from (or of mrtq_fc_onednn after mrtq_fastconv_init_fc).
+ * scratch: sbytes from mrtq_fastconv_sizes. Errors: NULL p, x, data, dst or
+ * scratch, attributes invalid (as mrtq_conv2d_onednn; inner product: scale
+ * masks over (n, oc) only), x->zp != a->src_zp, an int32 bias with NEW ->
+ * MRTQ_EINVAL, as is scratch_bytes smaller than sbytes; terms that could
+ * overflow int32 -> MRTQ_EOVERFLOW. Nothing is written on error. */
+MRTQ_API mrtq_status mrtq_fastconv_onednn(const mrtq_fastconv *p, const mrtq_qoperand *x, const int32_t *bias,
+                                          const mrtq_onednn_attr *a, int dst_unsigned, void *dst, void *scratch,
+                                          size_t scratch_bytes) {
+  mrtq__fc_ctx cx;
+  mrtq_qoperand wq;
+  size_t wb, sb, M, g, m0, ob0, r0;
+  uint8_t *tile;
+  int32_t *ct, zu;
+  mrtq_status st;
+  if (!p || !x || !x->data || !dst || !scratch) return MRTQ_EINVAL;
+  if ((st = mrtq_fastconv_sizes(&p->s, &wb, &sb)) != MRTQ_OK) return st;
+  if (!mrtq__onednn_attr_ok(a, dst_unsigned, 4) || (p->fc && a->oscale_mask > 3) || x->zp != a->src_zp ||
+      (bias && a->scheme == MRTQ_ONEDNN_NEW))
+    return MRTQ_EINVAL;
+  if (scratch_bytes < sb) return MRTQ_EINVAL;
+  memset(&wq, 0, sizeof wq);
+  wq.data = scratch; /* s8 weights, zero point 0: only their type enters the bound */
+  if ((st = mrtq__dot_check((uint64_t)p->k, x, &wq, 1, NULL, 0)) != MRTQ_OK) return st;
+  cx.p = p, cx.a = a, cx.bias = bias, cx.dst = (uint8_t *)dst, cx.dst_unsigned = dst_unsigned;
+  cx.lo = dst_unsigned ? 0 : -128, cx.hi = dst_unsigned ? 255 : 127;
+  cx.d[0] = p->s.n, cx.d[1] = p->s.o, cx.d[2] = p->ho, cx.d[3] = p->wo;
+  /* vector epilogue: dst channels consecutive, and the scale index, if it
+     follows the channel, moving by one per channel */
+  cx.vec = (p->s.layout == MRTQ_CONV_NHWC || p->ho * p->wo == 1) && !a->ref_rounding &&
+           (!(a->oscale_mask & 2) || ((!(a->oscale_mask & 4) || p->ho == 1) && (!(a->oscale_mask & 8) || p->wo == 1)));
+  M = p->s.n * p->ho * p->wo;
+#if MRTQ__FASTCONV_VNNI
+  if (p->dw) {
+    mrtq__fc_dw_avx512(&cx, x);
+    return MRTQ_OK;
+  }
+#else
+  if (p->dw) {
+    mrtq__fc_dw(&cx, x);
+    return MRTQ_OK;
+  }
+#endif
+  tile = (uint8_t *)mrtq__fc_align(scratch);
+  ct = (int32_t *)mrtq__fc_align(tile + p->mt * p->kp);
+  zu = x->zp + (x->is_unsigned ? 0 : 128);
+  for (g = 0; g < p->s.groups; g++)
+    for (m0 = 0; m0 < M; m0 += p->mt) {
+      size_t mt = M - m0 < p->mt ? M - m0 : p->mt;
+      mrtq__fc_im2col(p, x, g, m0, mt, zu, tile);
+      for (ob0 = 0; ob0 < p->ob; ob0 += MRTQ__FC_NR) {
+        size_t nr = p->ob - ob0 < MRTQ__FC_NR ? p->ob - ob0 : MRTQ__FC_NR, oc0 = ob0 * MRTQ__FC_NB;
+        size_t nc = p->og - oc0 < nr * MRTQ__FC_NB ? p->og - oc0 : nr * MRTQ__FC_NB, blk = g * p->ob + ob0, r;
+        for (r0 = 0; r0 < mt; r0 += MRTQ__FC_MR) {
+          size_t mr = mt - r0 < MRTQ__FC_MR ? mt - r0 : MRTQ__FC_MR;
+          mrtq__fc_kernel(tile + r0 * p->kp, p->kp, mr, p->w + blk * p->kp * MRTQ__FC_NB, nr, p->kp,
+                          p->wsum + blk * MRTQ__FC_NB, zu, ct);
+          for (r = 0; r < mr; r++)
+            mrtq__fc_store(&cx, ct + r * MRTQ__FC_NB * MRTQ__FC_NR, nc, m0 + r0 + r, g * p->og + oc0);
+        }
+      }
+    }
+  return MRTQ_OK;
+}
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* MRTQ_FASTCONV_H */

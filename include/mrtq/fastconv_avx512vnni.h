@@ -1,0 +1,227 @@
+/* mrtq/fastconv_avx512vnni.h -- AVX512-VNNI twin of the loops in
+ * mrtq/fastconv.h (the micro-kernel, the depthwise path, the epilogue of 16
+ * outputs). Included only by fastconv.h, when MRTQ_SIMD is MRTQ_SIMD_AVX512
+ * and the target has AVX512-VNNI. Bit-exact with the C loops and with
+ * mrtq_conv2d_onednn (tests/test_fastconv.c).
+ *
+ * Integer sums: vpdpbusd adds four u8 x s8 products to each 32-bit lane
+ * without saturation, so every sum is the true one modulo 2^32, as in C.
+ * Float epilogue: the same operations in the same order as
+ * mrtq_onednn_epilogue, one IEEE operation per C operation (vfmadd for
+ * mrtq__fmaf, which rounds once; no other product fused, whatever the
+ * contraction setting: MRTQ__FC_ROUNDED); NaN becomes 0 and the value is clamped to
+ * the dst range in float before the round to nearest even, which is what
+ * mrtq__rne_f32 + mrtq__clamp64 give (the bounds are integers). */
+#ifndef MRTQ_FASTCONV_AVX512VNNI_H
+#define MRTQ_FASTCONV_AVX512VNNI_H
+
+#include <immintrin.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+MRTQ_API int32_t mrtq__ld32(const uint8_t *p) {
+  int32_t v;
+  memcpy(&v, p, sizeof v);
+  return v;
+}
+
+/* A product that the next addition must not absorb. gcc 12 and clang 14
+ * were not seen to fuse _mm512_add_ps(f, _mm512_mul_ps(a, b)) even with
+ * -ffp-contract=fast; the empty asm makes the rounded product a value of its
+ * own so that no compiler may. */
+#if defined(__GNUC__)
+#define MRTQ__FC_ROUNDED(v) __asm__("" : "+v"(v))
+#else
+#define MRTQ__FC_ROUNDED(v) ((void)0)
+#endif
+
+/* 16 bytes at p (lanes under m) widened to 32-bit lanes. */
+MRTQ_API __m512i mrtq__fc_ld8x16(const void *p, __mmask16 m, int is_unsigned) {
+  __m128i b = _mm512_castsi512_si128(_mm512_maskz_loadu_epi8((__mmask64)m, p));
+  return is_unsigned ? _mm512_cvtepu8_epi32(b) : _mm512_cvtepi8_epi32(b);
+}
+
+/* 16 floats: p[0] in every lane (lane = 0) or p[0..15] under m (lane = 1). */
+MRTQ_API __m512 mrtq__fc_ldf(const float *p, int lane, __mmask16 m) {
+  return lane ? _mm512_maskz_loadu_ps(m, p) : _mm512_set1_ps(p[0]);
+}
+
+/* mrtq_onednn_epilogue for the 16 lanes under m: channels oc0.., dst offsets
+ * at0.. (consecutive), OLD scale index si0 (si0 + lane when the mask has the
+ * channel bit, which the caller has made the last one set). ref_rounding is
+ * 0 here (the caller checks). */
+MRTQ_API void mrtq__fc_epi16(const mrtq_onednn_attr *a, __m512i acc, __mmask16 m, size_t oc0, size_t si0, size_t at0,
+                             const int32_t *bias, int dst_unsigned, uint8_t *dst) {
+  __m512 f = _mm512_cvtepi32_ps(acc), lo = _mm512_set1_ps(dst_unsigned ? 0.0f : -128.0f),
+         hi = _mm512_set1_ps(dst_unsigned ? 255.0f : 127.0f);
+  int i;
+  if (a->scheme == MRTQ_ONEDNN_NEW) {
+    __m512 ss = _mm512_set1_ps(a->src_scale ? a->src_scale[0] : 1.0f);
+    __m512 ws = a->wei_scale ? mrtq__fc_ldf(a->wei_scale + (a->wei_per_oc ? oc0 : 0), a->wei_per_oc, m) : _mm512_set1_ps(1.0f);
+    f = _mm512_mul_ps(f, _mm512_mul_ps(ss, ws));
+    MRTQ__FC_ROUNDED(f);
+    if (a->fbias) f = _mm512_add_ps(f, _mm512_maskz_loadu_ps(m, a->fbias + oc0));
+  } else {
+    if (bias) f = _mm512_add_ps(f, _mm512_cvtepi32_ps(_mm512_maskz_loadu_epi32(m, bias + oc0)));
+    if (a->oscale) f = _mm512_mul_ps(f, mrtq__fc_ldf(a->oscale + si0, a->oscale_mask & 2, m));
+  }
+  for (i = 0; i < a->n_po; i++) {
+    const mrtq_onednn_po *p = &a->po[i];
+    __m512 v;
+    __mmask16 lt, gt;
+    switch (p->kind) {
+      case MRTQ_ONEDNN_SUM:
+        v = _mm512_cvtepi32_ps(mrtq__fc_ld8x16(dst + at0, m, dst_unsigned));
+        f = _mm512_fmadd_ps(_mm512_set1_ps(p->scale), v, f);
+        break;
+      case MRTQ_ONEDNN_RELU:
+        gt = _mm512_cmp_ps_mask(f, _mm512_setzero_ps(), _CMP_GT_OQ);
+        f = _mm512_mask_blend_ps(gt, _mm512_mul_ps(_mm512_set1_ps(p->alpha), f), f);
+        break;
+      case MRTQ_ONEDNN_LINEAR: f = _mm512_fmadd_ps(_mm512_set1_ps(p->alpha), f, _mm512_set1_ps(p->beta)); break;
+      case MRTQ_ONEDNN_CLIP:
+        lt = _mm512_cmp_ps_mask(f, _mm512_set1_ps(p->alpha), _CMP_LT_OQ);
+        gt = _mm512_cmp_ps_mask(f, _mm512_set1_ps(p->beta), _CMP_GT_OQ);
+        f = _mm512_mask_blend_ps(lt, _mm512_mask_blend_ps(gt, f, _mm512_set1_ps(p->beta)), _mm512_set1_ps(p->alpha));
+        break;
+      default:
+        v = p->src1_bcast == MRTQ_ONEDNN_PER_ELEM ? _mm512_maskz_loadu_ps(m, p->src1 + at0)
+            : p->src1_bcast == MRTQ_ONEDNN_PER_OC ? _mm512_maskz_loadu_ps(m, p->src1 + oc0)
+                                                  : _mm512_set1_ps(p->src1[0]);
+        v = _mm512_mul_ps(_mm512_set1_ps(p->scale), v);
+        MRTQ__FC_ROUNDED(v);
+        f = p->kind == MRTQ_ONEDNN_BIN_ADD ? _mm512_add_ps(f, v) : _mm512_mul_ps(f, v);
+        break;
+    }
+  }
+  if (a->scheme == MRTQ_ONEDNN_NEW && a->dst_scale) f = _mm512_div_ps(f, _mm512_set1_ps(a->dst_scale[0]));
+  f = _mm512_add_ps(f, _mm512_set1_ps((float)a->dst_zp));
+  f = _mm512_maskz_mov_ps(_mm512_cmp_ps_mask(f, f, _CMP_ORD_Q), f); /* NaN -> 0 */
+  f = _mm512_min_ps(_mm512_max_ps(f, lo), hi);
+  _mm512_mask_cvtepi32_storeu_epi8(dst + at0, m, _mm512_cvt_roundps_epi32(f, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC));
+}
+
+/* The micro-kernel: as the C one in fastconv.h, NR blocks of 16 channels. */
+#define MRTQ__FC_ROW(r)                                                              \
+  do {                                                                               \
+    __m512i xa = _mm512_set1_epi32(mrtq__ld32(a##r + t));                            \
+    c##r##0 = _mm512_dpbusd_epi32(c##r##0, xa, b0);                                  \
+    if (nrc > 1) c##r##1 = _mm512_dpbusd_epi32(c##r##1, xa, b1);                      \
+    if (nrc > 2) c##r##2 = _mm512_dpbusd_epi32(c##r##2, xa, b2);                      \
+    if (nrc > 3) c##r##3 = _mm512_dpbusd_epi32(c##r##3, xa, b3);                      \
+  } while (0)
+#define MRTQ__FC_OUT(r)                                                            \
+  do {                                                                             \
+    _mm512_storeu_si512(ct + r * 64, c##r##0);                                     \
+    if (nrc > 1) _mm512_storeu_si512(ct + r * 64 + 16, c##r##1);                   \
+    if (nrc > 2) _mm512_storeu_si512(ct + r * 64 + 32, c##r##2);                   \
+    if (nrc > 3) _mm512_storeu_si512(ct + r * 64 + 48, c##r##3);                   \
+  } while (0)
+#define MRTQ__FC_KERNEL(NR)                                                                                        \
+  MRTQ_API void mrtq__fc_kernel##NR(const uint8_t *a, size_t lda, size_t mr, const int8_t *w, size_t kp,         \
+                                    const int32_t *ws, int32_t zu, int32_t *ct) {                                 \
+    const uint8_t *a0 = a, *a1 = a + (mr > 1 ? 1 : 0) * lda, *a2 = a + (mr > 2 ? 2 : mr - 1) * lda,              \
+                  *a3 = a + (mr > 3 ? 3 : mr - 1) * lda, *a4 = a + (mr > 4 ? 4 : mr - 1) * lda,                  \
+                  *a5 = a + (mr > 5 ? 5 : mr - 1) * lda;                                                        \
+    const int8_t *w0 = w, *w1 = w + kp * 16, *w2 = w + 2 * kp * 16, *w3 = w + 3 * kp * 16;                       \
+    __m512i zero = _mm512_setzero_si512(), zv = _mm512_set1_epi32(zu);                                        \
+    __m512i c00 = zero, c01 = zero, c02 = zero, c03 = zero, c10 = zero, c11 = zero, c12 = zero, c13 = zero;     \
+    __m512i c20 = zero, c21 = zero, c22 = zero, c23 = zero, c30 = zero, c31 = zero, c32 = zero, c33 = zero;     \
+    __m512i c40 = zero, c41 = zero, c42 = zero, c43 = zero, c50 = zero, c51 = zero, c52 = zero, c53 = zero;     \
+    const size_t nrc = NR;                                                                                       \
+    size_t t;                                                                                                    \
+    (void)w1, (void)w2, (void)w3;                                                                                \
+    for (t = 0; t < kp; t += 4) {                                                                                \
+      __m512i b0 = _mm512_loadu_si512(w0 + t * 16), b1 = zero, b2 = zero, b3 = zero;                            \
+      if (nrc > 1) b1 = _mm512_loadu_si512(w1 + t * 16);                                                          \
+      if (nrc > 2) b2 = _mm512_loadu_si512(w2 + t * 16);                                                          \
+      if (nrc > 3) b3 = _mm512_loadu_si512(w3 + t * 16);                                                          \
+      MRTQ__FC_ROW(0);                                                                                           \
+      MRTQ__FC_ROW(1);                                                                                           \
+      MRTQ__FC_ROW(2);                                                                                           \
+      MRTQ__FC_ROW(3);                                                                                           \
+      MRTQ__FC_ROW(4);                                                                                           \
+      MRTQ__FC_ROW(5);                                                                                           \
+    }                                                                                                            \
+    MRTQ__FC_OUT(0);                                                                                             \
+    MRTQ__FC_OUT(1);                                                                                             \
+    MRTQ__FC_OUT(2);                                                                                             \
+    MRTQ__FC_OUT(3);                                                                                             \
+    MRTQ__FC_OUT(4);                                                                                             \
+    MRTQ__FC_OUT(5);                                                                                             \
+    /* zu sum w, subtracted from the stored sums (a use of the accumulators                                      \
+       after the loop makes gcc 12 copy and spill them inside it) */                                           \
+    for (t = 0; t < nrc * 16; t += 16) {                                                                         \
+      __m512i zw = _mm512_mullo_epi32(zv, _mm512_loadu_si512(ws + t));                                           \
+      size_t r;                                                                                                  \
+      for (r = 0; r < 6; r++) _mm512_storeu_si512(ct + r * 64 + t, _mm512_sub_epi32(_mm512_loadu_si512(ct + r * 64 + t), zw)); \
+    }                                                                                                            \
+  }
+MRTQ__FC_KERNEL(1)
+MRTQ__FC_KERNEL(2)
+MRTQ__FC_KERNEL(3)
+MRTQ__FC_KERNEL(4)
+#undef MRTQ__FC_KERNEL
+#undef MRTQ__FC_ROW
+#undef MRTQ__FC_OUT
+
+MRTQ_API void mrtq__fc_kernel(const uint8_t *a, size_t lda, size_t mr, const int8_t *w, size_t nr, size_t kp,
+                              const int32_t *ws, int32_t zu, int32_t *ct) {
+  switch (nr) {
+    case 1: mrtq__fc_kernel1(a, lda, mr, w, kp, ws, zu, ct); break;
+    case 2: mrtq__fc_kernel2(a, lda, mr, w, kp, ws, zu, ct); break;
+    case 3: mrtq__fc_kernel3(a, lda, mr, w, kp, ws, zu, ct); break;
+    default: mrtq__fc_kernel4(a, lda, mr, w, kp, ws, zu, ct); break;
+  }
+}
+
+/* Depthwise (NHWC, one channel per group), 16 channels per vector: the sum
+ * of x w over the in-bounds taps minus zx times the sum of their weights
+ * (modulo 2^32, exact in the end), then the epilogue. */
+MRTQ_API void mrtq__fc_dw_avx512(const mrtq__fc_ctx *x, const mrtq_qoperand *src) {
+  const mrtq_fastconv *p = x->p;
+  const mrtq_conv2d_shape *s = &p->s;
+  const uint8_t *xd = (const uint8_t *)src->data;
+  size_t m, c0, ky, kx, cp = mrtq__fc_up(s->c, MRTQ__FC_NB), M = s->n * p->ho * p->wo;
+  __m512i zx = _mm512_set1_epi32(src->zp);
+  int32_t tmp[16];
+  for (m = 0; m < M; m++) {
+    size_t ox = m % p->wo, oy = m / p->wo % p->ho, n = m / p->wo / p->ho;
+    for (c0 = 0; c0 < s->c; c0 += 16) {
+      size_t nn = s->c - c0 < 16 ? s->c - c0 : 16;
+      __mmask16 mk = (__mmask16)((1u << nn) - 1);
+      __m512i acc = _mm512_setzero_si512(), wsum = acc;
+      for (ky = 0; ky < s->kh; ky++) {
+        size_t iy = oy * s->stride_h + ky * s->dil_h;
+        if (iy < s->pad_top || iy >= s->pad_top + s->h) continue;
+        for (kx = 0; kx < s->kw; kx++) {
+          size_t ix = ox * s->stride_w + kx * s->dil_w;
+          __m512i wv;
+          if (ix < s->pad_left || ix >= s->pad_left + s->w) continue;
+          wv = _mm512_loadu_si512(p->wdw + (ky * s->kw + kx) * cp + c0);
+          acc = _mm512_add_epi32(acc, _mm512_mullo_epi32(wv, mrtq__fc_ld8x16(
+              xd + ((n * s->h + iy - s->pad_top) * s->w + ix - s->pad_left) * s->c + c0, mk, src->is_unsigned)));
+          wsum = _mm512_add_epi32(wsum, wv);
+        }
+      }
+      acc = _mm512_sub_epi32(acc, _mm512_mullo_epi32(zx, wsum));
+      if (x->vec) {
+        size_t c[4];
+        c[0] = n, c[1] = c0, c[2] = oy, c[3] = ox;
+        mrtq__fc_epi16(x->a, acc, mk, c0, mrtq__mask_index(x->a->oscale_mask, 4, x->d, c), m * s->o + c0, x->bias,
+                       x->dst_unsigned, x->dst);
+      } else {
+        _mm512_storeu_si512(tmp, acc);
+        mrtq__fc_store_scalar(x, tmp, nn, m, c0);
+      }
+    }
+  }
+}
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* MRTQ_FASTCONV_AVX512VNNI_H */

@@ -1,0 +1,391 @@
+/* mrtq/fastconv.h against its specification: every output byte of
+ * mrtq_fastconv_onednn equal to mrtq_conv2d_onednn / mrtq_fc_onednn (attr.h,
+ * itself byte-exact with oneDNN in tests/test_onednn.c) over random layers
+ * (groups, depthwise, dilation, four-sided padding, both layouts, s8 / u8 src
+ * and dst, both schemes, every scale mask, post-op chains, the reference
+ * rounding) and edge values (extreme data and zero points, reductions at the
+ * int32 bound where the shifted sums wrap, K not a multiple of 4, channel
+ * counts off the 16 / 64 blocks, pixel counts off the 6-row tiles). Built
+ * once per path (MRTQ_TEST_PATH): the C loops and AVX512-VNNI. */
+#include <math.h>
+#include <stdlib.h>
+
+#include "harness.h"
+#include "mrtq.h"
+
+#ifndef MRTQ_TEST_PATH
+#define MRTQ_TEST_PATH "scalar"
+#endif
+
+static long outputs; /* outputs compared */
+
+static float rscale(int lo, int hi) { return ldexpf(1.0f + (float)(th_rand32() % 1000u) / 1000.0f, -(int)th_range(lo, hi)); }
+
+typedef struct bufs {
+  float osc[4096], ws[4096], fb[4096], ss, ds, s1[MRTQ_ONEDNN_MAX_PO][65536];
+} bufs;
+static bufs B;
+static const float special[5] = {NAN, INFINITY, -INFINITY, 1e30f, -1e30f};
+
+/* Random attributes for o channels, ndst dst elements, the OLD mask over
+ * dims d (count of scales from the mask). */
+static void rand_attr(mrtq_onednn_attr *a, const size_t d[4], int fc, size_t ndst, int dst_u, int src_u, int32_t *zx) {
+  size_t i, cnt = 1;
+  int j;
+  memset(a, 0, sizeof *a);
+  a->scheme = th_range(0, 2) == 0 ? MRTQ_ONEDNN_NEW : MRTQ_ONEDNN_OLD;
+  *zx = (int32_t)(src_u ? th_range(0, 255) : th_range(-128, 127));
+  if (th_range(0, 3) == 0) *zx = src_u ? (th_range(0, 1) ? 255 : 0) : (th_range(0, 1) ? 127 : -128);
+  a->src_zp = *zx;
+  a->dst_zp = (int32_t)(dst_u ? th_range(0, 255) : th_range(-128, 127));
+  if (a->scheme == MRTQ_ONEDNN_OLD) {
+    a->oscale_mask = (int)th_range(0, fc ? 3 : 15);
+    for (j = 0; j < 4; j++)
+      if (a->oscale_mask >> j & 1) cnt *= d[j];
+    if (cnt > 4096) a->oscale_mask = 2, cnt = d[1];
+    for (i = 0; i < cnt; i++) B.osc[i] = rscale(4, 12);
+    if (th_range(0, 15) == 0) B.osc[th_range(0, (int64_t)cnt - 1)] = special[th_range(0, 4)];
+    a->oscale = th_range(0, 7) ? B.osc : NULL;
+  } else {
+    B.ss = rscale(3, 6), B.ds = rscale(0, 3);
+    for (i = 0; i < d[1]; i++) B.ws[i] = rscale(3, 8), B.fb[i] = (float)th_range(-2000, 2000) / 64.0f;
+    a->src_scale = &B.ss, a->dst_scale = th_range(0, 5) ? &B.ds : NULL, a->wei_scale = B.ws;
+    a->wei_per_oc = (int)th_range(0, 1), a->fbias = th_range(0, 3) ? B.fb : NULL;
+  }
+  a->ref_rounding = th_range(0, 4) == 0;
+  a->n_po = (int)th_range(0, MRTQ_ONEDNN_MAX_PO);
+  for (j = 0; j < a->n_po; j++) {
+    mrtq_onednn_po *p = &a->po[j];
+    p->kind = (int)th_range(MRTQ_ONEDNN_SUM, MRTQ_ONEDNN_BIN_MUL);
+    p->scale = th_range(0, 1) ? 1.0f : rscale(0, 3);
+    p->alpha = (float)th_range(-40, 40) / 16.0f, p->beta = p->alpha + (float)th_range(0, 80) / 4.0f;
+    if (p->kind == MRTQ_ONEDNN_RELU && th_range(0, 1)) p->alpha = 0;
+    if (p->kind >= MRTQ_ONEDNN_BIN_ADD) {
+      p->src1 = B.s1[j];
+      p->src1_bcast = (int)th_range(0, ndst <= 65536 ? 2 : 1);
+      for (i = 0; i < (p->src1_bcast == 2 ? ndst : p->src1_bcast ? d[1] : 1); i++)
+        B.s1[j][i] = (float)th_range(-300, 300) / (p->kind == MRTQ_ONEDNN_BIN_MUL ? 128.0f : 8.0f);
+      if (th_range(0, 7) == 0) /* specials: NaN counts as 0, infinities and huge values saturate */
+        for (i = 0; i < (p->src1_bcast == 2 ? ndst : p->src1_bcast ? d[1] : 1); i += (size_t)th_range(1, 4))
+          B.s1[j][i] = special[th_range(0, 4)];
+    }
+  }
+  (void)dst_u;
+}
+
+static void fill8(void *p, size_t n, int u, int edge) {
+  size_t i;
+  for (i = 0; i < n; i++) {
+    int32_t v = u ? (int32_t)th_range(0, 255) : (int32_t)th_range(-128, 127);
+    if (edge) v = (th_range(0, 1) ? (u ? 255 : 127) : (u ? 0 : -128));
+    ((uint8_t *)p)[i] = (uint8_t)v;
+  }
+}
+
+/* One layer: random data, the specification and the fast path from the
+ * same dst (SUM reads it), compared byte for byte. Returns mismatches. */
+static long layer(const mrtq_conv2d_shape *s, int fc, int src_u, int dst_u, int edge, const mrtq_onednn_attr *given,
+                  int32_t given_zx) {
+  size_t ho, wo, wb, sb, nx, nw, ny, i, d[4];
+  mrtq_fastconv p;
+  mrtq_qoperand qx, qw;
+  mrtq_onednn_attr a;
+  int32_t zx, *bias;
+  void *x, *w, *mem, *scr;
+  uint8_t *y0, *y1;
+  long bad = 0;
+  mrtq_status st;
+  CHECK_EQ(mrtq_conv2d_out(s, &ho, &wo), MRTQ_OK, "shape");
+  CHECK_EQ(mrtq_fastconv_sizes(s, &wb, &sb), MRTQ_OK, "sizes");
+  nx = s->n * s->c * s->h * s->w, nw = s->o * (s->c / s->groups) * s->kh * s->kw, ny = s->n * s->o * ho * wo;
+  d[0] = s->n, d[1] = s->o, d[2] = ho, d[3] = wo;
+  x = malloc(nx), w = malloc(nw), y0 = (uint8_t *)malloc(ny), y1 = (uint8_t *)malloc(ny);
+  mem = malloc(wb + 1), scr = malloc(sb + 3), bias = (int32_t *)malloc(s->o * sizeof *bias);
+  fill8(x, nx, src_u, edge), fill8(w, nw, 0, edge), fill8(y0, ny, dst_u, 0);
+  memcpy(y1, y0, ny);
+  if (given) a = *given, zx = given_zx;
+  else rand_attr(&a, d, fc, ny, dst_u, src_u, &zx);
+  for (i = 0; i < s->o; i++) bias[i] = (int32_t)th_range(-30000, 30000);
+  memset(&qx, 0, sizeof qx), memset(&qw, 0, sizeof qw);
+  qx.data = x, qx.is_unsigned = src_u, qx.zp = zx, qw.data = w;
+  if (fc) st = mrtq_fc_onednn(s->n, s->c, s->o, &qx, &qw, a.scheme == MRTQ_ONEDNN_OLD ? bias : NULL, &a, dst_u, y0);
+  else st = mrtq_conv2d_onednn(s, &qx, &qw, a.scheme == MRTQ_ONEDNN_OLD ? bias : NULL, &a, dst_u, y0);
+  CHECK_EQ(st, MRTQ_OK, "specification");
+  /* odd offsets: the packed weights and scratch are aligned inside */
+  st = fc ? mrtq_fastconv_init_fc(&p, s->n, s->c, s->o, &qw, (uint8_t *)mem + 1, wb)
+          : mrtq_fastconv_init(&p, s, &qw, (uint8_t *)mem + 1, wb);
+  CHECK_EQ(st, MRTQ_OK, "init");
+  if (st == MRTQ_OK) {
+    st = mrtq_fastconv_onednn(&p, &qx, a.scheme == MRTQ_ONEDNN_OLD ? bias : NULL, &a, dst_u, y1, (uint8_t *)scr + 3, sb);
+    CHECK_EQ(st, MRTQ_OK, "fast");
+    for (i = 0; i < ny; i++)
+      if (y0[i] != y1[i] && bad++ < 3)
+        CHECK_EQ(y1[i], y0[i], "at %zu: n%zu c%zu h%zu w%zu o%zu k%zux%zu s%zu g%zu layout %d src_u %d dst_u %d scheme %d mask %d npo %d ref %d",
+                 i, s->n, s->c, s->h, s->w, s->o, s->kh, s->kw, s->stride_h, s->groups, s->layout, src_u, dst_u,
+                 a.scheme, a.oscale_mask, a.n_po, a.ref_rounding);
+    outputs += (long)ny;
+  }
+  free(x), free(w), free(y0), free(y1), free(mem), free(scr), free(bias);
+  return bad;
+}
+
+/* SUM and LINEAR are one rounding (fma) unless ref_rounding; a binary add's
+ * scaled src1 is rounded before the addition. Inputs where that matters are
+ * searched for (acc drawn near a half-integer result) until the two
+ * roundings give other bytes: for SUM and LINEAR by the specification
+ * itself (mrtq_onednn_epilogue with ref_rounding 0 and 1); for the binary
+ * add by exact arithmetic in this file (the product rounded by a cast, the
+ * sum of two floats exact in double, C99 fmaf for the fused alternative,
+ * lrintf), which also checks the specification. Each case is built as an
+ * inner product (k = 2048, weights 127 except a last 1, each row's x summing
+ * to its acc; output scale 2^-17, exact), and the fast path must give the
+ * single-rounding bytes where the spec says fma and the two-rounding bytes
+ * where it does not, whatever the compiler's contraction setting (this test
+ * is also built with -ffp-contract=fast). */
+static float full_mantissa(float lo) { return lo * (1.0f + (float)(th_rand32() % 8388607u + 1u) / 8388608.0f); }
+static void test_fused_rounding(void) {
+  enum { R = 64, K = 2048 };
+  static int8_t x[R * K], w[K];
+  int kind, r;
+  long bad = 0;
+  size_t i, wb, sb;
+  float sc = 1.0f / 131072.0f;
+  for (i = 0; i < K; i++) w[i] = i + 1 < K ? 127 : 1;
+  for (kind = 0; kind < 3; kind++) {
+    static float s1[R];
+    mrtq_onednn_attr a, ar;
+    mrtq_onednn_pos at = {0, 0, 0};
+    mrtq_conv2d_shape s = mrtq_fc_shape(R, K, 1);
+    mrtq_qoperand qx, qw;
+    mrtq_fastconv p;
+    uint8_t y0[R], y1[R], want[R], other[R];
+    void *mem, *scr;
+    memset(&a, 0, sizeof a), memset(&qx, 0, sizeof qx), memset(&qw, 0, sizeof qw);
+    a.oscale = &sc, a.n_po = 1;
+    a.po[0].kind = kind == 2 ? MRTQ_ONEDNN_BIN_ADD : kind ? MRTQ_ONEDNN_LINEAR : MRTQ_ONEDNN_SUM;
+    a.po[0].src1 = s1, a.po[0].src1_bcast = MRTQ_ONEDNN_PER_ELEM;
+    a.po[0].scale = full_mantissa(kind == 2 ? 0.25f : 0.5f), a.po[0].alpha = full_mantissa(0.5f), a.po[0].beta = full_mantissa(8.0f);
+    ar = a, ar.ref_rounding = 1;
+    for (r = 0; r < R; r++) {
+      int32_t acc = 0, prev = 0, q, rem, e0 = 0, e1 = 0;
+      long tries;
+      size_t k;
+      for (tries = 0; tries < 1000000; tries++) {
+        double n = (double)th_range(-40, 40) + 0.5;
+        prev = (int32_t)(th_range(0, 1) ? th_range(100, 127) : th_range(-128, -100));
+        if (kind == 2) { /* v = fl(scale src1) in [16, 64), f = acc 2^-17 exact (|acc| < 2^24) */
+          float v, f;
+          s1[r] = full_mantissa(64.0f), at.at = (size_t)r;
+          v = (float)((double)a.po[0].scale * (double)s1[r]);
+          acc = (int32_t)((n - (double)v) * 131072.0) + (int32_t)th_range(-2, 2), f = (float)acc / 131072.0f;
+          e0 = (int32_t)lrintf((float)((double)f + (double)v)), e1 = (int32_t)lrintf(fmaf(a.po[0].scale, s1[r], f));
+          CHECK_EQ(mrtq_onednn_epilogue(&a, &at, acc, NULL, prev, -128, 127), e0, "spec, binary add: one row");
+        } else {
+          acc = (int32_t)((kind ? (n - a.po[0].beta) / a.po[0].alpha : n - (double)a.po[0].scale * prev) * 131072.0) +
+                (int32_t)th_range(-2, 2);
+          e0 = mrtq_onednn_epilogue(&a, &at, acc, NULL, prev, -128, 127);
+          e1 = mrtq_onednn_epilogue(&ar, &at, acc, NULL, prev, -128, 127);
+        }
+        if (e0 != e1) break;
+      }
+      CHECK(e0 != e1);
+      want[r] = (uint8_t)e0, other[r] = (uint8_t)e1, y0[r] = y1[r] = (uint8_t)prev;
+      q = acc / 127, rem = acc - 127 * q; /* |rem| < 127 */
+      for (k = 0; k + 1 < K; k++)
+        x[r * K + k] = (int8_t)(q / (K - 1) + ((int32_t)k < (q < 0 ? -q : q) % (K - 1) ? (q < 0 ? -1 : 1) : 0));
+      x[r * K + K - 1] = (int8_t)rem;
+    }
+    qx.data = x, qw.data = w;
+    CHECK_EQ(mrtq_fc_onednn(R, K, 1, &qx, &qw, NULL, &a, 0, y0), MRTQ_OK, "spec");
+    mrtq_fastconv_sizes(&s, &wb, &sb);
+    mem = malloc(wb), scr = malloc(sb);
+    CHECK_EQ(mrtq_fastconv_init_fc(&p, R, K, 1, &qw, mem, wb), MRTQ_OK, "init");
+    CHECK_EQ(mrtq_fastconv_onednn(&p, &qx, NULL, &a, 0, y1, scr, sb), MRTQ_OK, "fast");
+    for (r = 0; r < R; r++) {
+      CHECK_EQ(y0[r], want[r], "spec, row %d: the built acc", r); /* the rows hold the chosen sums */
+      CHECK(want[r] != other[r]);
+      if (y1[r] != want[r] && bad++ < 3) CHECK_EQ(y1[r], want[r], "row %d, %s", r, kind == 2 ? "binary add" : kind ? "linear" : "sum");
+    }
+    outputs += R;
+    free(mem), free(scr);
+  }
+  CHECK_EQ(bad, 0, "mismatches");
+}
+
+static mrtq_conv2d_shape rand_shape(int depthwise) {
+  mrtq_conv2d_shape s;
+  size_t cg, og;
+  memset(&s, 0, sizeof s);
+  s.groups = depthwise ? (size_t)th_range(1, 70) : (size_t)(th_range(0, 3) ? 1 : th_range(2, 4));
+  cg = depthwise ? 1 : (size_t)th_range(1, th_range(0, 1) ? 9 : 80);
+  og = depthwise ? 1 : (size_t)th_range(1, th_range(0, 1) ? 20 : 140);
+  s.n = (size_t)th_range(1, 2), s.c = cg * s.groups, s.o = og * s.groups;
+  s.h = (size_t)th_range(1, 12), s.w = (size_t)th_range(1, 12);
+  s.kh = (size_t)th_range(1, 3), s.kw = (size_t)th_range(1, 3);
+  s.stride_h = (size_t)th_range(1, 2), s.stride_w = (size_t)th_range(1, 2);
+  s.dil_h = (size_t)th_range(1, 2), s.dil_w = (size_t)th_range(1, 2);
+  s.pad_top = (size_t)th_range(0, 2), s.pad_bottom = (size_t)th_range(0, 2);
+  s.pad_left = (size_t)th_range(0, 2), s.pad_right = (size_t)th_range(0, 2);
+  s.layout = depthwise || th_range(0, 2) ? MRTQ_CONV_NHWC : MRTQ_CONV_NCHW;
+  while ((s.kh - 1) * s.dil_h + 1 > s.h + s.pad_top + s.pad_bottom) s.h++;
+  while ((s.kw - 1) * s.dil_w + 1 > s.w + s.pad_left + s.pad_right) s.w++;
+  return s;
+}
+
+static void test_conv_random(void) {
+  int t;
+  long bad = 0, before = outputs;
+  for (t = 0; t < 300; t++) {
+    mrtq_conv2d_shape s = rand_shape(0);
+    bad += layer(&s, 0, (int)th_range(0, 1), (int)th_range(0, 1), th_range(0, 9) == 0, NULL, 0);
+  }
+  CHECK_EQ(bad, 0, "mismatches");
+  printf("  conv: %ld outputs\n", outputs - before);
+}
+
+static void test_depthwise_random(void) {
+  int t;
+  long bad = 0, before = outputs;
+  for (t = 0; t < 300; t++) {
+    mrtq_conv2d_shape s = rand_shape(1);
+    bad += layer(&s, 0, (int)th_range(0, 1), (int)th_range(0, 1), th_range(0, 9) == 0, NULL, 0);
+  }
+  CHECK_EQ(bad, 0, "mismatches");
+  printf("  depthwise: %ld outputs\n", outputs - before);
+}
+
+static void test_fc_random(void) {
+  int t;
+  long bad = 0, before = outputs;
+  for (t = 0; t < 200; t++) {
+    mrtq_conv2d_shape s = mrtq_fc_shape((size_t)th_range(1, 40), (size_t)th_range(1, 700), (size_t)th_range(1, 150));
+    bad += layer(&s, 1, (int)th_range(0, 1), (int)th_range(0, 1), th_range(0, 9) == 0, NULL, 0);
+  }
+  CHECK_EQ(bad, 0, "mismatches");
+  printf("  inner product: %ld outputs\n", outputs - before);
+}
+
+/* Real layer shapes (ResNet-18, MobileNet), reduced in spatial size. */
+static void test_real_shapes(void) {
+  static const size_t L[][7] = {/* c, hw, o, k, stride, pad, groups */
+                                {64, 14, 64, 3, 1, 1, 1},   {128, 7, 128, 3, 1, 1, 1}, {64, 14, 128, 1, 2, 0, 1},
+                                {3, 32, 64, 7, 2, 3, 1},    {32, 28, 32, 3, 1, 1, 32}, {64, 28, 64, 3, 2, 1, 64},
+                                {512, 7, 512, 3, 1, 1, 512}, {256, 7, 512, 3, 2, 1, 1}};
+  size_t i;
+  long bad = 0;
+  for (i = 0; i < sizeof L / sizeof L[0]; i++) {
+    mrtq_conv2d_shape s;
+    int lay;
+    for (lay = 0; lay < 2; lay++) {
+      memset(&s, 0, sizeof s);
+      s.n = 1, s.c = L[i][0], s.h = s.w = L[i][1], s.o = L[i][2], s.kh = s.kw = L[i][3];
+      s.stride_h = s.stride_w = L[i][4], s.dil_h = s.dil_w = 1, s.groups = L[i][6];
+      s.pad_top = s.pad_left = s.pad_bottom = s.pad_right = L[i][5];
+      s.layout = lay ? MRTQ_CONV_NCHW : MRTQ_CONV_NHWC;
+      bad += layer(&s, 0, lay == 0, 1, 0, NULL, 0);
+    }
+  }
+  CHECK_EQ(bad, 0, "mismatches");
+}
+
+/* Edge values: all-extreme data and zero points, with reductions at the
+ * int32 bound. s8 src with k = 131071 (k 128 128 < 2^31, the check passes):
+ * the shifted sums (x + 128) w reach 131071 * 255 * 127 and wrap modulo 2^32,
+ * the result is exact again. */
+static void test_edges(void) {
+  long bad = 0;
+  int su, du, e;
+  mrtq_onednn_attr a;
+  float big = 1.0f / 65536.0f;
+  memset(&a, 0, sizeof a);
+  a.oscale = &big;
+  for (e = 0; e < 8; e++)
+    for (su = 0; su < 2; su++)
+      for (du = 0; du < 2; du++) {
+        /* s8: zx 0 at k = 131071, else 127 or -128 at 65535 (128 (128 + 128) k < 2^31);
+           u8: zx 0 at 32000, 255 at 16000 ((255 + 255) 128 k < 2^31) */
+        int32_t zx = su ? (e & 1 ? 255 : 0) : (e % 4 == 0 ? 0 : e & 1 ? 127 : -128);
+        mrtq_conv2d_shape s = mrtq_fc_shape(7, su ? (zx ? 16000 : 32000) : (zx ? 65535 : 131071), 17 + (size_t)e);
+        a.src_zp = zx, a.dst_zp = du ? 128 : 0;
+        bad += layer(&s, 1, su, du, 1, &a, zx);
+      }
+  {
+    mrtq_conv2d_shape s = mrtq_fc_shape(1, 131072, 1); /* one past the bound: refused */
+    mrtq_fastconv p;
+    size_t wb, sb;
+    int8_t *w = (int8_t *)calloc(131072, 1), *x = (int8_t *)calloc(131072, 1);
+    void *mem, *scr;
+    uint8_t y = 0;
+    mrtq_qoperand qx, qw;
+    memset(&qx, 0, sizeof qx), memset(&qw, 0, sizeof qw);
+    qx.data = x, qw.data = w;
+    mrtq_fastconv_sizes(&s, &wb, &sb);
+    mem = malloc(wb), scr = malloc(sb);
+    a.src_zp = 0, a.dst_zp = 0;
+    CHECK_EQ(mrtq_fastconv_init_fc(&p, 1, 131072, 1, &qw, mem, wb), MRTQ_OK, "init");
+    CHECK_EQ(mrtq_fastconv_onednn(&p, &qx, NULL, &a, 0, &y, scr, sb), MRTQ_EOVERFLOW, "k 131072");
+    CHECK_EQ(mrtq_fc_onednn(1, 131072, 1, &qx, &qw, NULL, &a, 0, &y), MRTQ_EOVERFLOW, "spec: k 131072");
+    free(w), free(x), free(mem), free(scr);
+  }
+  CHECK_EQ(bad, 0, "mismatches");
+}
+
+static void test_bad_input(void) {
+  int8_t x[8] = {0}, w[8] = {0};
+  uint8_t y[2] = {0}, mem[1024], scr[4096];
+  size_t wb, sb;
+  mrtq_fastconv p;
+  mrtq_qoperand qx, qw;
+  mrtq_onednn_attr a;
+  mrtq_conv2d_shape s = mrtq_fc_shape(1, 8, 1);
+  memset(&qx, 0, sizeof qx), memset(&qw, 0, sizeof qw), memset(&a, 0, sizeof a);
+  qx.data = x, qw.data = w;
+  CHECK_EQ(mrtq_fastconv_sizes(&s, &wb, &sb), MRTQ_OK, "sizes");
+  CHECK(wb <= sizeof mem && sb <= sizeof scr);
+  CHECK_EQ(mrtq_fastconv_sizes(NULL, &wb, &sb), MRTQ_EINVAL, "NULL shape");
+  CHECK_EQ(mrtq_fastconv_sizes(&s, NULL, &sb), MRTQ_EINVAL, "NULL size");
+  s.groups = 3;
+  CHECK_EQ(mrtq_fastconv_sizes(&s, &wb, &sb), MRTQ_ESHAPE, "groups");
+  s.groups = 1;
+  CHECK_EQ(mrtq_fastconv_init(&p, &s, &qw, mem, 1), MRTQ_EINVAL, "memory too small");
+  qw.is_unsigned = 1;
+  CHECK_EQ(mrtq_fastconv_init(&p, &s, &qw, mem, sizeof mem), MRTQ_EINVAL, "u8 weights");
+  qw.is_unsigned = 0, qw.zp = 1;
+  CHECK_EQ(mrtq_fastconv_init(&p, &s, &qw, mem, sizeof mem), MRTQ_EINVAL, "weight zero point");
+  qw.zp = 0;
+  CHECK_EQ(mrtq_fastconv_init(&p, &s, &qw, NULL, sizeof mem), MRTQ_EINVAL, "NULL memory");
+  CHECK_EQ(mrtq_fastconv_init(&p, &s, &qw, mem, sizeof mem), MRTQ_OK, "init");
+  y[0] = 77;
+  CHECK_EQ(mrtq_fastconv_onednn(&p, &qx, NULL, &a, 0, y, scr, 1), MRTQ_EINVAL, "scratch too small");
+  CHECK_EQ(mrtq_fastconv_onednn(&p, &qx, NULL, &a, 0, y, NULL, sizeof scr), MRTQ_EINVAL, "NULL scratch");
+  CHECK_EQ(mrtq_fastconv_onednn(&p, &qx, NULL, NULL, 0, y, scr, sizeof scr), MRTQ_EINVAL, "NULL attr");
+  qx.zp = 3;
+  CHECK_EQ(mrtq_fastconv_onednn(&p, &qx, NULL, &a, 0, y, scr, sizeof scr), MRTQ_EINVAL, "zp != src_zp");
+  qx.zp = 0, a.dst_zp = 200;
+  CHECK_EQ(mrtq_fastconv_onednn(&p, &qx, NULL, &a, 0, y, scr, sizeof scr), MRTQ_EINVAL, "dst zp out of s8");
+  a.dst_zp = 0, a.oscale_mask = 4;
+  CHECK_EQ(mrtq_fastconv_init_fc(&p, 1, 8, 1, &qw, mem, sizeof mem), MRTQ_OK, "init fc");
+  CHECK_EQ(mrtq_fastconv_onednn(&p, &qx, NULL, &a, 0, y, scr, sizeof scr), MRTQ_EINVAL, "fc mask over 2 dims");
+  CHECK_EQ(y[0], 77, "nothing written on error");
+  a.oscale_mask = 0;
+  CHECK_EQ(mrtq_fastconv_onednn(&p, &qx, NULL, &a, 0, y, scr, sizeof scr), MRTQ_OK, "ok");
+  CHECK_EQ(y[0], 0, "zero sum");
+}
+
+int main(void) {
+#if MRTQ__FASTCONV_VNNI
+  if (!__builtin_cpu_supports("avx512f") || !__builtin_cpu_supports("avx512bw") ||
+      !__builtin_cpu_supports("avx512dq") || !__builtin_cpu_supports("avx512vnni"))
+    return th_skip("test_fastconv_" MRTQ_TEST_PATH, "CPU lacks AVX-512 F/BW/DQ/VNNI");
+#endif
+  printf("path %s (VNNI %d)\n", MRTQ_TEST_PATH, MRTQ__FASTCONV_VNNI);
+  TH_RUN(test_bad_input);
+  TH_RUN(test_edges);
+  TH_RUN(test_real_shapes);
+  TH_RUN(test_fused_rounding);
+  TH_RUN(test_conv_random);
+  TH_RUN(test_depthwise_random);
+  TH_RUN(test_fc_random);
+  printf("  %ld outputs compared\n", outputs);
+  return th_finish("test_fastconv_" MRTQ_TEST_PATH);
+}
