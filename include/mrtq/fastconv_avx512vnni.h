@@ -37,9 +37,18 @@ MRTQ_API int32_t mrtq__ld32(const uint8_t *p) {
 #define MRTQ__FC_ROUNDED(v) ((void)0)
 #endif
 
+/* The epilogue and the depthwise taps run once per 16 outputs: inlined
+ * into their loops where the compiler allows asking. */
+#if defined(__GNUC__)
+#define MRTQ__FC_HOT __attribute__((always_inline)) MRTQ_API
+#else
+#define MRTQ__FC_HOT MRTQ_API
+#endif
+
 /* 16 bytes at p (lanes under m) widened to 32-bit lanes. */
 MRTQ_API __m512i mrtq__fc_ld8x16(const void *p, __mmask16 m, int is_unsigned) {
-  __m128i b = _mm512_castsi512_si128(_mm512_maskz_loadu_epi8((__mmask64)m, p));
+  __m128i b = m == 0xFFFF ? _mm_loadu_si128((const __m128i *)p)
+                          : _mm512_castsi512_si128(_mm512_maskz_loadu_epi8((__mmask64)m, p));
   return is_unsigned ? _mm512_cvtepu8_epi32(b) : _mm512_cvtepi8_epi32(b);
 }
 
@@ -52,7 +61,7 @@ MRTQ_API __m512 mrtq__fc_ldf(const float *p, int lane, __mmask16 m) {
  * at0.. (consecutive), OLD scale index si0 (si0 + lane when the mask has the
  * channel bit, which the caller has made the last one set). ref_rounding is
  * 0 here (the caller checks). */
-MRTQ_API void mrtq__fc_epi16(const mrtq_onednn_attr *a, __m512i acc, __mmask16 m, size_t oc0, size_t si0, size_t at0,
+MRTQ__FC_HOT void mrtq__fc_epi16(const mrtq_onednn_attr *a, __m512i acc, __mmask16 m, size_t oc0, size_t si0, size_t at0,
                              const int32_t *bias, int dst_unsigned, uint8_t *dst) {
   __m512 f = _mm512_cvtepi32_ps(acc), lo = _mm512_set1_ps(dst_unsigned ? 0.0f : -128.0f),
          hi = _mm512_set1_ps(dst_unsigned ? 255.0f : 127.0f);
@@ -177,47 +186,79 @@ MRTQ_API void mrtq__fc_kernel(const uint8_t *a, size_t lda, size_t mr, const int
   }
 }
 
+/* The taps of one depthwise output, 16 channels: sum x w over nky x nkx
+ * taps from xp / wp (strides in bytes of x, in weights), and their weights'
+ * sum into *ws when ws is not NULL. */
+MRTQ__FC_HOT __m512i mrtq__fc_dw_taps(const uint8_t *xp, size_t xrow, size_t xcol, const int32_t *wp, size_t wrow,
+                                  size_t wcol, size_t nky, size_t nkx, __mmask16 mk, __m512i *ws, int is_unsigned) {
+  __m512i acc = _mm512_setzero_si512(), sum = acc;
+  size_t i, j;
+  for (i = 0; i < nky; i++, xp += xrow, wp += wrow) {
+    const uint8_t *xq = xp;
+    const int32_t *wq = wp;
+    for (j = 0; j < nkx; j++, xq += xcol, wq += wcol) {
+      __m512i wv = _mm512_loadu_si512(wq);
+      acc = _mm512_add_epi32(acc, _mm512_mullo_epi32(wv, mrtq__fc_ld8x16(xq, mk, is_unsigned)));
+      sum = _mm512_add_epi32(sum, wv);
+    }
+  }
+  if (ws) *ws = sum;
+  return acc;
+}
+
 /* Depthwise (NHWC, one channel per group), 16 channels per vector: the sum
- * of x w over the in-bounds taps minus zx times the sum of their weights
- * (modulo 2^32, exact in the end), then the epilogue. */
+ * of x w over the in-bounds taps (a rectangle ky0..ky1 x kx0..kx1 of the
+ * kernel) minus zx times the sum of their weights (the whole kernel's, kept
+ * at packing, when no tap is out of bounds), modulo 2^32 and exact in the
+ * end, then the epilogue. */
 MRTQ_API void mrtq__fc_dw_avx512(const mrtq__fc_ctx *x, const mrtq_qoperand *src) {
   const mrtq_fastconv *p = x->p;
   const mrtq_conv2d_shape *s = &p->s;
   const uint8_t *xd = (const uint8_t *)src->data;
-  size_t m, c0, ky, kx, cp = mrtq__fc_up(s->c, MRTQ__FC_NB), M = s->n * p->ho * p->wo;
+  size_t n, oy, ox, c0, ky, kx, cp = mrtq__fc_up(s->c, MRTQ__FC_NB), m = 0;
   __m512i zx = _mm512_set1_epi32(src->zp);
   int32_t tmp[16];
-  for (m = 0; m < M; m++) {
-    size_t ox = m % p->wo, oy = m / p->wo % p->ho, n = m / p->wo / p->ho;
-    for (c0 = 0; c0 < s->c; c0 += 16) {
-      size_t nn = s->c - c0 < 16 ? s->c - c0 : 16;
-      __mmask16 mk = (__mmask16)((1u << nn) - 1);
-      __m512i acc = _mm512_setzero_si512(), wsum = acc;
-      for (ky = 0; ky < s->kh; ky++) {
+  for (n = 0; n < s->n; n++)
+    for (oy = 0; oy < p->ho; oy++) {
+      size_t ky0 = 0, ky1 = 0;
+      for (ky = s->kh; ky-- > 0;) {
         size_t iy = oy * s->stride_h + ky * s->dil_h;
-        if (iy < s->pad_top || iy >= s->pad_top + s->h) continue;
-        for (kx = 0; kx < s->kw; kx++) {
+        if (iy >= s->pad_top && iy < s->pad_top + s->h) ky0 = ky, ky1 = ky1 ? ky1 : ky + 1;
+      }
+      for (ox = 0; ox < p->wo; ox++, m++) {
+        size_t kx0 = 0, kx1 = 0, c[4], si;
+        int full;
+        for (kx = s->kw; kx-- > 0;) {
           size_t ix = ox * s->stride_w + kx * s->dil_w;
-          __m512i wv;
-          if (ix < s->pad_left || ix >= s->pad_left + s->w) continue;
-          wv = _mm512_loadu_si512(p->wdw + (ky * s->kw + kx) * cp + c0);
-          acc = _mm512_add_epi32(acc, _mm512_mullo_epi32(wv, mrtq__fc_ld8x16(
-              xd + ((n * s->h + iy - s->pad_top) * s->w + ix - s->pad_left) * s->c + c0, mk, src->is_unsigned)));
-          wsum = _mm512_add_epi32(wsum, wv);
+          if (ix >= s->pad_left && ix < s->pad_left + s->w) kx0 = kx, kx1 = kx1 ? kx1 : kx + 1;
+        }
+        full = ky0 == 0 && ky1 == s->kh && kx0 == 0 && kx1 == s->kw;
+        c[0] = n, c[1] = 0, c[2] = oy, c[3] = ox;
+        si = mrtq__mask_index(x->a->oscale_mask, 4, x->d, c);
+        for (c0 = 0; c0 < s->c; c0 += 16) {
+          size_t nn = s->c - c0 < 16 ? s->c - c0 : 16;
+          __mmask16 mk = (__mmask16)((1u << nn) - 1);
+          __m512i acc = _mm512_setzero_si512(), wsum = full ? _mm512_loadu_si512(p->wsum + c0) : acc;
+          if (ky1 > ky0 && kx1 > kx0) {
+            const uint8_t *xp = xd + ((n * s->h + oy * s->stride_h + ky0 * s->dil_h - s->pad_top) * s->w +
+                                      ox * s->stride_w + kx0 * s->dil_w - s->pad_left) * s->c + c0;
+            const int32_t *wp = p->wdw + (ky0 * s->kw + kx0) * cp + c0;
+            acc = src->is_unsigned ? mrtq__fc_dw_taps(xp, s->dil_h * s->w * s->c, s->dil_w * s->c, wp, s->kw * cp, cp,
+                                                      ky1 - ky0, kx1 - kx0, mk, full ? NULL : &wsum, 1)
+                                   : mrtq__fc_dw_taps(xp, s->dil_h * s->w * s->c, s->dil_w * s->c, wp, s->kw * cp, cp,
+                                                      ky1 - ky0, kx1 - kx0, mk, full ? NULL : &wsum, 0);
+          }
+          acc = _mm512_sub_epi32(acc, _mm512_mullo_epi32(zx, wsum));
+          if (x->vec) {
+            mrtq__fc_epi16(x->a, acc, mk, c0, si + (x->a->oscale_mask & 2 ? c0 : 0), m * s->o + c0, x->bias,
+                           x->dst_unsigned, x->dst);
+          } else {
+            _mm512_storeu_si512(tmp, acc);
+            mrtq__fc_store_scalar(x, tmp, nn, m, c0);
+          }
         }
       }
-      acc = _mm512_sub_epi32(acc, _mm512_mullo_epi32(zx, wsum));
-      if (x->vec) {
-        size_t c[4];
-        c[0] = n, c[1] = c0, c[2] = oy, c[3] = ox;
-        mrtq__fc_epi16(x->a, acc, mk, c0, mrtq__mask_index(x->a->oscale_mask, 4, x->d, c), m * s->o + c0, x->bias,
-                       x->dst_unsigned, x->dst);
-      } else {
-        _mm512_storeu_si512(tmp, acc);
-        mrtq__fc_store_scalar(x, tmp, nn, m, c0);
-      }
     }
-  }
 }
 
 #ifdef __cplusplus
