@@ -6,7 +6,7 @@
 #include "mrtq.h"
 #include "shim.h"
 
-static mrtq_conv2d_shape layer_shape(const mrtqb_layer *l) {
+mrtq_conv2d_shape mrtqb_layer_shape(const mrtqb_layer *l) {
   mrtq_conv2d_shape s;
   memset(&s, 0, sizeof s);
   s.n = l->n, s.c = l->c, s.h = l->h, s.w = l->w, s.o = l->o, s.kh = l->k, s.kw = l->k;
@@ -16,12 +16,12 @@ static mrtq_conv2d_shape layer_shape(const mrtqb_layer *l) {
 }
 
 int mrtqb_layer_out(const mrtqb_layer *l, size_t *ho, size_t *wo) {
-  mrtq_conv2d_shape s = layer_shape(l);
+  mrtq_conv2d_shape s = mrtqb_layer_shape(l);
   return (int)mrtq_conv2d_out(&s, ho, wo);
 }
 
 int mrtqb_layer_mrtq(const mrtqb_layer *l, const uint8_t *x, const int8_t *w, const int32_t *bias, uint8_t *dst) {
-  mrtq_conv2d_shape s = layer_shape(l);
+  mrtq_conv2d_shape s = mrtqb_layer_shape(l);
   mrtq_qoperand qx, qw;
   mrtq_onednn_attr a;
   memset(&qx, 0, sizeof qx), memset(&qw, 0, sizeof qw), memset(&a, 0, sizeof a);

@@ -217,6 +217,28 @@ void bm_layer_onednn(benchmark::State &st, mrtqb_layer proto) {
   layer_count(st, d);
 }
 
+#ifdef MRTQB_HAVE_FAST
+// mrtq's fast core: weights packed once, then the layer per iteration; its
+// bytes compared with the reference kernel's (themselves equal to oneDNN's).
+void bm_layer_fast(benchmark::State &st, mrtqb_layer proto) {
+  LayerData &d = layer_data(proto);
+  if (layer_check(d) != 1) return st.SkipWithError("mrtq and oneDNN differ (or oneDNN is missing)");
+  mrtqb_fast *f = mrtqb_fast_create(&d.l, d.w.data());
+  if (!f) return st.SkipWithError("mrtq_fastconv_init failed");
+  std::vector<uint8_t> out(d.out, 0);
+  if (mrtqb_fast_run(f, d.x.data(), d.bias.data(), out.data()) != 0 || out != d.ours) {
+    mrtqb_fast_destroy(f);
+    return st.SkipWithError("mrtq's fast core differs from its reference kernel");
+  }
+  for (auto _ : st) {
+    mrtqb_fast_run(f, d.x.data(), d.bias.data(), out.data());
+    benchmark::ClobberMemory();
+  }
+  mrtqb_fast_destroy(f);
+  layer_count(st, d);
+}
+#endif
+
 }  // namespace
 
 int main(int argc, char **argv) {
@@ -256,6 +278,11 @@ int main(int argc, char **argv) {
   for (const auto &l : layers) {
     benchmark::RegisterBenchmark((std::string("KERNEL/") + l.name + "/mrtq_scalar").c_str(), bm_layer_mrtq, l)->Unit(benchmark::kMillisecond);
     benchmark::RegisterBenchmark((std::string("KERNEL/") + l.name + "/onednn").c_str(), bm_layer_onednn, l)->Unit(benchmark::kMillisecond);
+#ifdef MRTQB_HAVE_FAST
+    if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512dq") &&
+        __builtin_cpu_supports("avx512vnni"))
+      benchmark::RegisterBenchmark((std::string("KERNEL/") + l.name + "/mrtq_fast").c_str(), bm_layer_fast, l)->Unit(benchmark::kMillisecond);
+#endif
   }
   benchmark::Initialize(&argc, argv);
   if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;

@@ -45,6 +45,14 @@ int mrtqb_layer_out(const mrtqb_layer *l, size_t *ho, size_t *wo);
 /* mrtq's scalar reference kernel (mrtq_conv2d_onednn / mrtq_fc_onednn): 0 on success. */
 int mrtqb_layer_mrtq(const mrtqb_layer *l, const uint8_t *x, const int8_t *w, const int32_t *bias, uint8_t *dst);
 
+/* mrtq's fast core (mrtq_fastconv_onednn, AVX512-VNNI; kernels_fast.c): the
+ * weights packed at create, the layer run by run (0 on success). Only on a
+ * CPU with AVX512-VNNI. */
+typedef struct mrtqb_fast mrtqb_fast;
+mrtqb_fast *mrtqb_fast_create(const mrtqb_layer *l, const int8_t *w);
+int mrtqb_fast_run(mrtqb_fast *f, const uint8_t *x, const int32_t *bias, uint8_t *dst);
+void mrtqb_fast_destroy(mrtqb_fast *f);
+
 #ifdef __cplusplus
 }
 #endif

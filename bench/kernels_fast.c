@@ -1,0 +1,57 @@
+/* Kernel benchmarks, the fast side (C compiled as C): mrtq_fastconv_onednn on
+ * the layers of kernels.c, weights packed once outside the timed loop (as
+ * oneDNN's weights are reordered once). Built with AVX512-VNNI: the
+ * vpdpbusd core (mrtq/fastconv_avx512vnni.h). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "mrtq.h"
+#include "shim.h"
+
+#if !MRTQ__FASTCONV_VNNI
+#error "bench/kernels_fast.c is built with -mavx512vnni and MRTQ_SIMD_AVX512"
+#endif
+
+mrtq_conv2d_shape mrtqb_layer_shape(const mrtqb_layer *l); /* kernels.c */
+
+struct mrtqb_fast {
+  mrtq_fastconv p;
+  mrtqb_layer l;
+  void *mem, *scratch;
+  size_t sbytes;
+};
+
+mrtqb_fast *mrtqb_fast_create(const mrtqb_layer *l, const int8_t *w) {
+  mrtqb_fast *f = (mrtqb_fast *)calloc(1, sizeof *f);
+  mrtq_conv2d_shape s;
+  mrtq_qoperand qw;
+  size_t wb;
+  if (!f) return NULL;
+  memset(&qw, 0, sizeof qw);
+  qw.data = w;
+  s = l->fc ? mrtq_fc_shape(l->n, l->c, l->o) : mrtqb_layer_shape(l);
+  f->l = *l;
+  if (mrtq_fastconv_sizes(&s, &wb, &f->sbytes) != MRTQ_OK || !(f->mem = malloc(wb)) ||
+      !(f->scratch = malloc(f->sbytes)) ||
+      (l->fc ? mrtq_fastconv_init_fc(&f->p, l->n, l->c, l->o, &qw, f->mem, wb)
+             : mrtq_fastconv_init(&f->p, &s, &qw, f->mem, wb)) != MRTQ_OK) {
+    mrtqb_fast_destroy(f);
+    return NULL;
+  }
+  return f;
+}
+
+int mrtqb_fast_run(mrtqb_fast *f, const uint8_t *x, const int32_t *bias, uint8_t *dst) {
+  mrtq_qoperand qx;
+  mrtq_onednn_attr a;
+  memset(&qx, 0, sizeof qx), memset(&a, 0, sizeof a);
+  a.oscale = f->l.oscale, a.oscale_mask = 2, a.src_zp = f->l.src_zp, a.dst_zp = f->l.dst_zp;
+  a.n_po = 1, a.po[0].kind = MRTQ_ONEDNN_RELU;
+  qx.data = x, qx.is_unsigned = 1, qx.zp = f->l.src_zp;
+  return (int)mrtq_fastconv_onednn(&f->p, &qx, bias, &a, 1, dst, f->scratch, f->sbytes);
+}
+
+void mrtqb_fast_destroy(mrtqb_fast *f) {
+  if (!f) return;
+  free(f->mem), free(f->scratch), free(f);
+}
