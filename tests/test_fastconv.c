@@ -70,7 +70,6 @@ static void rand_attr(mrtq_onednn_attr *a, const size_t d[4], int fc, size_t nds
           B.s1[j][i] = special[th_range(0, 4)];
     }
   }
-  (void)dst_u;
 }
 
 static void fill8(void *p, size_t n, int u, int edge) {

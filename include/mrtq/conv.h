@@ -108,6 +108,11 @@ MRTQ_API mrtq_status mrtq__conv_check(const mrtq_conv2d_shape *s, const mrtq_qop
   return mrtq__dot_check(*k, x, w, s->o, bias, s->o);
 }
 
+/* Whether padded-input position (iy, ix) is padding (outside the input). */
+MRTQ_API int mrtq__conv_pad(const mrtq_conv2d_shape *s, size_t iy, size_t ix) {
+  return iy < s->pad_top || iy >= s->pad_top + s->h || ix < s->pad_left || ix >= s->pad_left + s->w;
+}
+
 /* The expansion-form accumulator of one output element. */
 MRTQ_API int32_t mrtq__conv_at(const mrtq_conv2d_shape *s, const mrtq_qoperand *x, const mrtq_qoperand *w,
                                const int32_t *bias, int32_t k, size_t n, size_t o, size_t oy, size_t ox, int32_t sw) {
@@ -116,7 +121,7 @@ MRTQ_API int32_t mrtq__conv_at(const mrtq_conv2d_shape *s, const mrtq_qoperand *
   for (ky = 0; ky < s->kh; ky++)
     for (kx = 0; kx < s->kw; kx++) {
       size_t iy = oy * s->stride_h + ky * s->dil_h, ix = ox * s->stride_w + kx * s->dil_w;
-      int pad = iy < s->pad_top || iy >= s->pad_top + s->h || ix < s->pad_left || ix >= s->pad_left + s->w;
+      int pad = mrtq__conv_pad(s, iy, ix);
       for (c = 0; c < cg; c++) {
         size_t ci = g * cg + c, wa, xa;
         int32_t xv, wv;

@@ -188,12 +188,18 @@ typedef struct mrtq__fc_ctx {
   size_t d[4];
 } mrtq__fc_ctx;
 
+/* Output pixel m (in n, oy, ox order) as logical dst coordinates c[0] = n,
+ * c[2] = oy, c[3] = ox (c[1], the channel, is left alone). */
+MRTQ_API void mrtq__fc_pixel(const mrtq_fastconv *p, size_t m, size_t c[4]) {
+  c[3] = m % p->wo, c[2] = m / p->wo % p->ho, c[0] = m / p->wo / p->ho;
+}
+
 /* The scalar epilogue of count outputs of pixel m (n, oy, ox), channels oc0.. */
 MRTQ_API void mrtq__fc_store_scalar(const mrtq__fc_ctx *x, const int32_t *acc, size_t count, size_t m, size_t oc0) {
   const mrtq_fastconv *p = x->p;
   size_t c[4], i;
   mrtq_onednn_pos at;
-  c[3] = m % p->wo, c[2] = m / p->wo % p->ho, c[0] = m / p->wo / p->ho;
+  mrtq__fc_pixel(p, m, c);
   for (i = 0; i < count; i++) {
     c[1] = oc0 + i;
     at.at = mrtq__conv_out_at(&p->s, p->ho, p->wo, c[0], c[1], c[2], c[3]);
@@ -210,15 +216,17 @@ MRTQ_API void mrtq__fc_im2col(const mrtq_fastconv *p, const mrtq_qoperand *x, si
   const mrtq_conv2d_shape *s = &p->s;
   const uint8_t *xd = (const uint8_t *)x->data;
   uint8_t flip = x->is_unsigned ? 0 : 0x80;
-  size_t r, ky, kx, c, i;
+  size_t r, ky, kx, c, i, px[4];
   for (r = 0; r < mt; r++) {
-    size_t m = m0 + r, ox = m % p->wo, oy = m / p->wo % p->ho, n = m / p->wo / p->ho;
+    size_t n, oy, ox;
     uint8_t *row = tile + r * p->kp;
+    mrtq__fc_pixel(p, m0 + r, px);
+    n = px[0], oy = px[2], ox = px[3];
     for (ky = 0; ky < s->kh; ky++)
       for (kx = 0; kx < s->kw; kx++) {
         size_t iy = oy * s->stride_h + ky * s->dil_h, ix = ox * s->stride_w + kx * s->dil_w;
         uint8_t *d = row + (ky * s->kw + kx) * p->cg;
-        if (iy < s->pad_top || iy >= s->pad_top + s->h || ix < s->pad_left || ix >= s->pad_left + s->w) {
+        if (mrtq__conv_pad(s, iy, ix)) {
           memset(d, (int)zu, p->cg);
         } else if (s->layout == MRTQ_CONV_NHWC) {
           const uint8_t *src = xd + ((n * s->h + iy - s->pad_top) * s->w + ix - s->pad_left) * s->c + g * p->cg;
@@ -252,7 +260,7 @@ MRTQ_API void mrtq__fc_store(const mrtq__fc_ctx *x, const int32_t *acc, size_t c
   if (x->vec) {
     size_t i, c[4];
     const mrtq_fastconv *p = x->p;
-    c[3] = m % p->wo, c[2] = m / p->wo % p->ho, c[0] = m / p->wo / p->ho, c[1] = oc0;
+    mrtq__fc_pixel(p, m, c);
     for (i = 0; i < count; i += 16) {
       size_t nn = count - i < 16 ? count - i : 16;
       c[1] = oc0 + i;
@@ -288,16 +296,18 @@ MRTQ_API void mrtq__fc_kernel(const uint8_t *a, size_t lda, size_t mr, const int
 MRTQ_API void mrtq__fc_dw(const mrtq__fc_ctx *x, const mrtq_qoperand *src) {
   const mrtq_fastconv *p = x->p;
   const mrtq_conv2d_shape *s = &p->s;
-  size_t m, c, ky, kx, cp = mrtq__fc_up(s->c, MRTQ__FC_NB), M = s->n * p->ho * p->wo;
+  size_t m, c, ky, kx, cp = mrtq__fc_up(s->c, MRTQ__FC_NB), M = s->n * p->ho * p->wo, px[4];
   int32_t acc[64];
   for (m = 0; m < M; m++) {
-    size_t ox = m % p->wo, oy = m / p->wo % p->ho, n = m / p->wo / p->ho;
+    size_t n, oy, ox;
+    mrtq__fc_pixel(p, m, px);
+    n = px[0], oy = px[2], ox = px[3];
     for (c = 0; c < s->c; c++) {
       int32_t sum = 0;
       for (ky = 0; ky < s->kh; ky++)
         for (kx = 0; kx < s->kw; kx++) {
           size_t iy = oy * s->stride_h + ky * s->dil_h, ix = ox * s->stride_w + kx * s->dil_w;
-          if (iy < s->pad_top || iy >= s->pad_top + s->h || ix < s->pad_left || ix >= s->pad_left + s->w) continue;
+          if (mrtq__conv_pad(s, iy, ix)) continue;
           sum += (mrtq__q8(src->data, ((n * s->h + iy - s->pad_top) * s->w + ix - s->pad_left) * s->c + c,
                            src->is_unsigned) - src->zp) * p->wdw[(ky * s->kw + kx) * cp + c];
         }
@@ -342,17 +352,10 @@ MRTQ_API mrtq_status mrtq_fastconv_onednn(const mrtq_fastconv *p, const mrtq_qop
   cx.vec = (p->s.layout == MRTQ_CONV_NHWC || p->ho * p->wo == 1) && !a->ref_rounding &&
            (!(a->oscale_mask & 2) || ((!(a->oscale_mask & 4) || p->ho == 1) && (!(a->oscale_mask & 8) || p->wo == 1)));
   M = p->s.n * p->ho * p->wo;
-#if MRTQ__FASTCONV_VNNI
   if (p->dw) {
-    mrtq__fc_dw_avx512(&cx, x);
+    mrtq__fc_dw(&cx, x); /* the C loops, or their AVX512-VNNI twin */
     return MRTQ_OK;
   }
-#else
-  if (p->dw) {
-    mrtq__fc_dw(&cx, x);
-    return MRTQ_OK;
-  }
-#endif
   tile = (uint8_t *)mrtq__fc_align(scratch);
   ct = (int32_t *)mrtq__fc_align(tile + p->mt * p->kp);
   zu = x->zp + (x->is_unsigned ? 0 : 128);

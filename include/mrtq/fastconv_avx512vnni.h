@@ -219,7 +219,7 @@ MRTQ__FC_HOT __m512i mrtq__fc_dw_taps(const uint8_t *xp, size_t xrow, size_t xco
  * kernel) minus zx times the sum of their weights (the whole kernel's, kept
  * at packing, when no tap is out of bounds), modulo 2^32 and exact in the
  * end, then the epilogue. */
-MRTQ_API void mrtq__fc_dw_avx512(const mrtq__fc_ctx *x, const mrtq_qoperand *src) {
+MRTQ_API void mrtq__fc_dw(const mrtq__fc_ctx *x, const mrtq_qoperand *src) {
   const mrtq_fastconv *p = x->p;
   const mrtq_conv2d_shape *s = &p->s;
   const uint8_t *xd = (const uint8_t *)src->data;
