@@ -254,24 +254,40 @@ MRTQ_API void mrtq__fc_im2col(const mrtq_fastconv *p, const mrtq_qoperand *x, si
 extern "C" {
 #endif
 
-/* Store count (<= 64) sums of pixel m, channels oc0.. (consecutive). */
-MRTQ_API void mrtq__fc_store(const mrtq__fc_ctx *x, const int32_t *acc, size_t count, size_t m, size_t oc0) {
+/* Store count (<= 64) sums of each of rows pixels m.. (rows of acc lda
+ * apart), channels oc0.. (consecutive). */
+MRTQ_API void mrtq__fc_store(const mrtq__fc_ctx *x, const int32_t *acc, size_t lda, size_t rows, size_t count, size_t m,
+                             size_t oc0) {
+  size_t r;
 #if MRTQ__FASTCONV_VNNI
   if (x->vec) {
     size_t i, c[4];
     const mrtq_fastconv *p = x->p;
-    mrtq__fc_pixel(p, m, c);
+    const mrtq_onednn_attr *a = x->a;
+    /* the scale index the same for every pixel: the constants kept over the rows */
+    int kept = a->scheme == MRTQ_ONEDNN_NEW || !(a->oscale_mask & ~2);
     for (i = 0; i < count; i += 16) {
       size_t nn = count - i < 16 ? count - i : 16;
-      c[1] = oc0 + i;
-      mrtq__fc_epi16(x->a, _mm512_maskz_loadu_epi32((__mmask16)((1u << nn) - 1), acc + i), (__mmask16)((1u << nn) - 1),
-                     oc0 + i, mrtq__mask_index(x->a->oscale_mask, 4, x->d, c), m * p->s.o + oc0 + i, x->bias,
-                     x->dst_unsigned, x->dst);
+      __mmask16 mk = (__mmask16)((1u << nn) - 1);
+      mrtq__fc_epv e;
+      if (kept) mrtq__fc_epv_init(&e, a, mk, oc0 + i, a->oscale_mask & 2 ? oc0 + i : 0, x->bias, x->dst_unsigned);
+      else memset(&e, 0, sizeof e);
+      for (r = 0; r < rows; r++) {
+        __m512i v = _mm512_maskz_loadu_epi32(mk, acc + r * lda + i);
+        if (kept) {
+          mrtq__fc_epv_run(&e, v, mk, (m + r) * p->s.o + oc0 + i, x->dst);
+        } else {
+          mrtq__fc_pixel(p, m + r, c);
+          c[1] = oc0 + i;
+          mrtq__fc_epi16(a, v, mk, oc0 + i, mrtq__mask_index(a->oscale_mask, 4, x->d, c), (m + r) * p->s.o + oc0 + i,
+                         x->bias, x->dst_unsigned, x->dst);
+        }
+      }
     }
     return;
   }
 #endif
-  mrtq__fc_store_scalar(x, acc, count, m, oc0);
+  for (r = 0; r < rows; r++) mrtq__fc_store_scalar(x, acc + r * lda, count, m + r, oc0);
 }
 
 #if !MRTQ__FASTCONV_VNNI
@@ -312,7 +328,7 @@ MRTQ_API void mrtq__fc_dw(const mrtq__fc_ctx *x, const mrtq_qoperand *src) {
                            src->is_unsigned) - src->zp) * p->wdw[(ky * s->kw + kx) * cp + c];
         }
       acc[c % 64] = sum;
-      if (c % 64 == 63 || c + 1 == s->c) mrtq__fc_store(x, acc, c % 64 + 1, m, c - c % 64);
+      if (c % 64 == 63 || c + 1 == s->c) mrtq__fc_store(x, acc, 0, 1, c % 64 + 1, m, c - c % 64);
     }
   }
 }
@@ -365,13 +381,12 @@ MRTQ_API mrtq_status mrtq_fastconv_onednn(const mrtq_fastconv *p, const mrtq_qop
       mrtq__fc_im2col(p, x, g, m0, mt, zu, tile);
       for (ob0 = 0; ob0 < p->ob; ob0 += MRTQ__FC_NR) {
         size_t nr = p->ob - ob0 < MRTQ__FC_NR ? p->ob - ob0 : MRTQ__FC_NR, oc0 = ob0 * MRTQ__FC_NB;
-        size_t nc = p->og - oc0 < nr * MRTQ__FC_NB ? p->og - oc0 : nr * MRTQ__FC_NB, blk = g * p->ob + ob0, r;
+        size_t nc = p->og - oc0 < nr * MRTQ__FC_NB ? p->og - oc0 : nr * MRTQ__FC_NB, blk = g * p->ob + ob0;
         for (r0 = 0; r0 < mt; r0 += MRTQ__FC_MR) {
           size_t mr = mt - r0 < MRTQ__FC_MR ? mt - r0 : MRTQ__FC_MR;
           mrtq__fc_kernel(tile + r0 * p->kp, p->kp, mr, p->w + blk * p->kp * MRTQ__FC_NB, nr, p->kp,
                           p->wsum + blk * MRTQ__FC_NB, zu, ct);
-          for (r = 0; r < mr; r++)
-            mrtq__fc_store(&cx, ct + r * MRTQ__FC_NB * MRTQ__FC_NR, nc, m0 + r0 + r, g * p->og + oc0);
+          mrtq__fc_store(&cx, ct, MRTQ__FC_NB * MRTQ__FC_NR, mr, nc, m0 + r0, g * p->og + oc0);
         }
       }
     }

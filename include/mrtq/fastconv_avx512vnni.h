@@ -65,59 +65,126 @@ MRTQ_API __m512 mrtq__fc_ldf(const float *p, int lane, __mmask16 m) {
   return lane ? _mm512_maskz_loadu_ps(m, p) : _mm512_set1_ps(p[0]);
 }
 
-/* mrtq_onednn_epilogue for the 16 lanes under m: channels oc0.., dst offsets
- * at0.. (consecutive), OLD scale index si0 (si0 + lane when the mask has the
- * channel bit, which the caller has made the last one set). ref_rounding is
- * 0 here (the caller checks). */
-MRTQ__FC_HOT void mrtq__fc_epi16(const mrtq_onednn_attr *a, __m512i acc, __mmask16 m, size_t oc0, size_t si0, size_t at0,
-                             const int32_t *bias, int dst_unsigned, uint8_t *dst) {
-  __m512 f = _mm512_cvtepi32_ps(acc), lo = _mm512_set1_ps(dst_unsigned ? 0.0f : -128.0f),
-         hi = _mm512_set1_ps(dst_unsigned ? 255.0f : 127.0f);
+/* mrtq_onednn_epilogue for 16 lanes, in two halves: mrtq__fc_epv_init reads
+ * the attributes once for channels oc0.. (lanes under m) and OLD scale index
+ * si0 (si0 + lane when the mask has the channel bit, which the caller has
+ * made the last one set); mrtq__fc_epv_run then stores the outputs of one
+ * pixel (dst offsets at0.., consecutive) from its sums. The values kept are
+ * the same single IEEE operations the scalar epilogue performs per output
+ * (the NEW scale product, a binary post-op's scaled operand), so keeping
+ * them changes no rounding. ref_rounding is 0 here (the caller checks). */
+typedef struct mrtq__fc_epv {
+  __m512 scale, add, div, zp, lo, hi, pa[MRTQ_ONEDNN_MAX_PO], pb[MRTQ_ONEDNN_MAX_PO];
+  const float *oscale, *src1[MRTQ_ONEDNN_MAX_PO]; /* src1: PER_ELEM operands, else NULL */
+  int is_new, has_scale, has_add, has_div, dst_unsigned, n_po, kind[MRTQ_ONEDNN_MAX_PO];
+} mrtq__fc_epv;
+
+MRTQ__FC_HOT void mrtq__fc_epv_init(mrtq__fc_epv *e, const mrtq_onednn_attr *a, __mmask16 m, size_t oc0, size_t si0,
+                                    const int32_t *bias, int dst_unsigned) {
   int i;
-  if (a->scheme == MRTQ_ONEDNN_NEW) {
+  e->dst_unsigned = dst_unsigned, e->is_new = a->scheme == MRTQ_ONEDNN_NEW, e->n_po = a->n_po, e->oscale = a->oscale;
+  e->lo = _mm512_set1_ps(dst_unsigned ? 0.0f : -128.0f), e->hi = _mm512_set1_ps(dst_unsigned ? 255.0f : 127.0f);
+  e->zp = _mm512_set1_ps((float)a->dst_zp);
+  e->scale = e->add = e->div = _mm512_setzero_ps();
+  if (e->is_new) {
     __m512 ss = _mm512_set1_ps(a->src_scale ? a->src_scale[0] : 1.0f);
     __m512 ws = a->wei_scale ? mrtq__fc_ldf(a->wei_scale + (a->wei_per_oc ? oc0 : 0), a->wei_per_oc, m) : _mm512_set1_ps(1.0f);
-    f = _mm512_mul_ps(f, _mm512_mul_ps(ss, ws));
-    MRTQ__FC_ROUNDED(f);
-    if (a->fbias) f = _mm512_add_ps(f, _mm512_maskz_loadu_ps(m, a->fbias + oc0));
+    e->has_scale = 1, e->scale = _mm512_mul_ps(ss, ws);
+    e->has_add = a->fbias != NULL;
+    if (a->fbias) e->add = _mm512_maskz_loadu_ps(m, a->fbias + oc0);
+    e->has_div = a->dst_scale != NULL;
+    if (a->dst_scale) e->div = _mm512_set1_ps(a->dst_scale[0]);
   } else {
-    if (bias) f = _mm512_add_ps(f, _mm512_cvtepi32_ps(_mm512_maskz_loadu_epi32(m, bias + oc0)));
-    if (a->oscale) f = _mm512_mul_ps(f, mrtq__fc_ldf(a->oscale + si0, a->oscale_mask & 2, m));
+    e->has_add = bias != NULL, e->has_div = 0;
+    if (bias) e->add = _mm512_cvtepi32_ps(_mm512_maskz_loadu_epi32(m, bias + oc0));
+    e->has_scale = a->oscale != NULL;
+    if (a->oscale) e->scale = mrtq__fc_ldf(a->oscale + si0, a->oscale_mask & 2, m);
   }
   for (i = 0; i < a->n_po; i++) {
     const mrtq_onednn_po *p = &a->po[i];
-    __m512 v;
-    __mmask16 lt, gt;
+    e->kind[i] = p->kind, e->src1[i] = NULL;
     switch (p->kind) {
-      case MRTQ_ONEDNN_SUM:
-        v = _mm512_cvtepi32_ps(mrtq__fc_ld8x16(dst + at0, m, dst_unsigned));
-        f = _mm512_fmadd_ps(_mm512_set1_ps(p->scale), v, f);
-        break;
-      case MRTQ_ONEDNN_RELU:
-        gt = _mm512_cmp_ps_mask(f, _mm512_setzero_ps(), _CMP_GT_OQ);
-        f = _mm512_mask_blend_ps(gt, _mm512_mul_ps(_mm512_set1_ps(p->alpha), f), f);
-        break;
-      case MRTQ_ONEDNN_LINEAR: f = _mm512_fmadd_ps(_mm512_set1_ps(p->alpha), f, _mm512_set1_ps(p->beta)); break;
-      case MRTQ_ONEDNN_CLIP:
-        lt = _mm512_cmp_ps_mask(f, _mm512_set1_ps(p->alpha), _CMP_LT_OQ);
-        gt = _mm512_cmp_ps_mask(f, _mm512_set1_ps(p->beta), _CMP_GT_OQ);
-        f = _mm512_mask_blend_ps(lt, _mm512_mask_blend_ps(gt, f, _mm512_set1_ps(p->beta)), _mm512_set1_ps(p->alpha));
-        break;
+      case MRTQ_ONEDNN_SUM: e->pa[i] = _mm512_set1_ps(p->scale); break;
+      case MRTQ_ONEDNN_RELU: e->pa[i] = _mm512_set1_ps(p->alpha); break;
+      case MRTQ_ONEDNN_LINEAR:
+      case MRTQ_ONEDNN_CLIP: e->pa[i] = _mm512_set1_ps(p->alpha), e->pb[i] = _mm512_set1_ps(p->beta); break;
       default:
-        v = p->src1_bcast == MRTQ_ONEDNN_PER_ELEM ? _mm512_maskz_loadu_ps(m, p->src1 + at0)
-            : p->src1_bcast == MRTQ_ONEDNN_PER_OC ? _mm512_maskz_loadu_ps(m, p->src1 + oc0)
-                                                  : _mm512_set1_ps(p->src1[0]);
-        v = _mm512_mul_ps(_mm512_set1_ps(p->scale), v);
-        MRTQ__FC_ROUNDED(v);
-        f = p->kind == MRTQ_ONEDNN_BIN_ADD ? _mm512_add_ps(f, v) : _mm512_mul_ps(f, v);
+        e->pa[i] = _mm512_set1_ps(p->scale);
+        if (p->src1_bcast == MRTQ_ONEDNN_PER_ELEM) {
+          e->src1[i] = p->src1;
+        } else {
+          __m512 v = p->src1_bcast == MRTQ_ONEDNN_PER_OC ? _mm512_maskz_loadu_ps(m, p->src1 + oc0) : _mm512_set1_ps(p->src1[0]);
+          e->pa[i] = _mm512_mul_ps(e->pa[i], v);
+        }
         break;
     }
   }
-  if (a->scheme == MRTQ_ONEDNN_NEW && a->dst_scale) f = _mm512_div_ps(f, _mm512_set1_ps(a->dst_scale[0]));
-  f = _mm512_add_ps(f, _mm512_set1_ps((float)a->dst_zp));
+}
+
+/* The OLD scale of another pixel (a scale mask over ow, no channel bit). */
+MRTQ__FC_HOT void mrtq__fc_epv_si(mrtq__fc_epv *e, size_t si) {
+  if (!e->is_new && e->has_scale) e->scale = _mm512_set1_ps(e->oscale[si]);
+}
+
+MRTQ__FC_HOT void mrtq__fc_epv_run(const mrtq__fc_epv *e, __m512i acc, __mmask16 m, size_t at0, uint8_t *dst) {
+  __m512 f = _mm512_cvtepi32_ps(acc);
+  __m128i q;
+  int i;
+  if (e->is_new) {
+    f = _mm512_mul_ps(f, e->scale);
+    MRTQ__FC_ROUNDED(f);
+    if (e->has_add) f = _mm512_add_ps(f, e->add);
+  } else {
+    if (e->has_add) f = _mm512_add_ps(f, e->add);
+    if (e->has_scale) f = _mm512_mul_ps(f, e->scale);
+  }
+  for (i = 0; i < e->n_po; i++) {
+    __m512 v;
+    __mmask16 lt, gt;
+    switch (e->kind[i]) {
+      case MRTQ_ONEDNN_SUM:
+        v = _mm512_cvtepi32_ps(mrtq__fc_ld8x16(dst + at0, m, e->dst_unsigned));
+        f = _mm512_fmadd_ps(e->pa[i], v, f);
+        break;
+      case MRTQ_ONEDNN_RELU:
+        gt = _mm512_cmp_ps_mask(f, _mm512_setzero_ps(), _CMP_GT_OQ);
+        f = _mm512_mask_blend_ps(gt, _mm512_mul_ps(e->pa[i], f), f);
+        break;
+      case MRTQ_ONEDNN_LINEAR: f = _mm512_fmadd_ps(e->pa[i], f, e->pb[i]); break;
+      case MRTQ_ONEDNN_CLIP:
+        lt = _mm512_cmp_ps_mask(f, e->pa[i], _CMP_LT_OQ);
+        gt = _mm512_cmp_ps_mask(f, e->pb[i], _CMP_GT_OQ);
+        f = _mm512_mask_blend_ps(lt, _mm512_mask_blend_ps(gt, f, e->pb[i]), e->pa[i]);
+        break;
+      default:
+        v = e->pa[i];
+        if (e->src1[i]) {
+          v = _mm512_mul_ps(v, _mm512_maskz_loadu_ps(m, e->src1[i] + at0));
+          MRTQ__FC_ROUNDED(v);
+        }
+        f = e->kind[i] == MRTQ_ONEDNN_BIN_ADD ? _mm512_add_ps(f, v) : _mm512_mul_ps(f, v);
+        break;
+    }
+  }
+  if (e->has_div) f = _mm512_div_ps(f, e->div);
+  f = _mm512_add_ps(f, e->zp);
   f = _mm512_maskz_mov_ps(_mm512_cmp_ps_mask(f, f, _CMP_ORD_Q), f); /* NaN -> 0 */
-  f = _mm512_min_ps(_mm512_max_ps(f, lo), hi);
-  _mm512_mask_cvtepi32_storeu_epi8(dst + at0, m, _mm512_cvt_roundps_epi32(f, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC));
+  f = _mm512_min_ps(_mm512_max_ps(f, e->lo), e->hi);
+  q = _mm512_cvtepi32_epi8(_mm512_cvt_roundps_epi32(f, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC));
+  /* narrowed in a register, then stored: vpmovdb to memory is slow on some
+     cores (a third of the depthwise time on this machine's) */
+  if (m == 0xFFFF)
+    _mm_storeu_si128((__m128i *)(dst + at0), q);
+  else
+    _mm512_mask_storeu_epi8(dst + at0, (__mmask64)m, _mm512_castsi128_si512(q));
+}
+
+/* Both halves for one pixel's 16 outputs. */
+MRTQ__FC_HOT void mrtq__fc_epi16(const mrtq_onednn_attr *a, __m512i acc, __mmask16 m, size_t oc0, size_t si0, size_t at0,
+                                 const int32_t *bias, int dst_unsigned, uint8_t *dst) {
+  mrtq__fc_epv e;
+  mrtq__fc_epv_init(&e, a, m, oc0, si0, bias, dst_unsigned);
+  mrtq__fc_epv_run(&e, acc, m, at0, dst);
 }
 
 /* The micro-kernel: as the C one in fastconv.h, NR blocks of 16 channels. */
@@ -194,77 +261,133 @@ MRTQ_API void mrtq__fc_kernel(const uint8_t *a, size_t lda, size_t mr, const int
   }
 }
 
-/* The taps of one depthwise output, 16 channels: sum x w over nky x nkx
- * taps from xp / wp (strides in bytes of x, in weights), and their weights'
- * sum into *ws when ws is not NULL. */
-MRTQ__FC_HOT __m512i mrtq__fc_dw_taps(const uint8_t *xp, size_t xrow, size_t xcol, const int32_t *wp, size_t wrow,
-                                  size_t wcol, size_t nky, size_t nkx, __mmask16 mk, __m512i *ws, int is_unsigned) {
-  __m512i acc = _mm512_setzero_si512(), sum = acc;
+/* 16 src bytes at p (lanes under m) as u8 in the low byte of 32-bit lanes:
+ * an s8 src moved by 128 (flip 0x80). */
+MRTQ__FC_HOT __m512i mrtq__fc_dw_ld(const uint8_t *p, __mmask16 m, __m128i flip) {
+  __m128i b = m == 0xFFFF ? _mm_loadu_si128((const __m128i *)p)
+                          : _mm512_castsi512_si128(_mm512_maskz_loadu_epi8((__mmask64)m, p));
+  return _mm512_cvtepu8_epi32(_mm_xor_si128(b, flip));
+}
+
+/* acc + the sum over nky x nkx taps from xp / wp (strides in bytes of x, in
+ * weights) of u w, 16 channels (u in the low byte of each lane, the s8
+ * weight w widened to the lane: vpdpbusd meets u times w's low byte and
+ * zeros), and the taps' weights' sum into *ws when ws is not NULL. */
+MRTQ__FC_HOT __m512i mrtq__fc_dw_taps(__m512i acc, const uint8_t *xp, size_t xrow, size_t xcol, const int32_t *wp,
+                                      size_t wrow, size_t wcol, size_t nky, size_t nkx, __mmask16 mk, __m128i flip,
+                                      __m512i *ws) {
+  __m512i sum = _mm512_setzero_si512();
   size_t i, j;
   for (i = 0; i < nky; i++, xp += xrow, wp += wrow) {
     const uint8_t *xq = xp;
     const int32_t *wq = wp;
     for (j = 0; j < nkx; j++, xq += xcol, wq += wcol) {
       __m512i wv = _mm512_loadu_si512(wq);
-      acc = _mm512_add_epi32(acc, _mm512_mullo_epi32(wv, mrtq__fc_ld8x16(xq, mk, is_unsigned)));
-      sum = _mm512_add_epi32(sum, wv);
+      acc = _mm512_dpbusd_epi32(acc, mrtq__fc_dw_ld(xq, mk, flip), wv);
+      if (ws) sum = _mm512_add_epi32(sum, wv);
     }
   }
   if (ws) *ws = sum;
   return acc;
 }
 
-/* Depthwise (NHWC, one channel per group), 16 channels per vector: the sum
- * of x w over the in-bounds taps (a rectangle ky0..ky1 x kx0..kx1 of the
- * kernel) minus zx times the sum of their weights (the whole kernel's, kept
- * at packing, when no tap is out of bounds), modulo 2^32 and exact in the
- * end, then the epilogue. */
+/* The columns ox in [*oxa, *oxb) whose taps are all inside the src row. */
+MRTQ_API void mrtq__fc_dw_cols(const mrtq_fastconv *p, size_t *oxa, size_t *oxb) {
+  const mrtq_conv2d_shape *s = &p->s;
+  size_t span = (s->kw - 1) * s->dil_w, a = (s->pad_left + s->stride_w - 1) / s->stride_w, b = 0;
+  if (s->pad_left + s->w > span) b = (s->pad_left + s->w - 1 - span) / s->stride_w + 1;
+  if (b > p->wo) b = p->wo;
+  *oxa = a < b ? a : b, *oxb = b;
+}
+
+/* The epilogue of one depthwise pixel m (column c[3] of its row), 16
+ * channels c0.. under mk. */
+MRTQ__FC_HOT void mrtq__fc_dw_out(const mrtq__fc_ctx *x, mrtq__fc_epv *e, __m512i acc, __mmask16 mk, size_t m, size_t c0,
+                                  size_t c[4]) {
+  const mrtq_onednn_attr *a = x->a;
+  if (x->vec) {
+    /* a scale mask over ow without the channel bit: a scale per pixel */
+    if (a->scheme == MRTQ_ONEDNN_OLD && (a->oscale_mask & 8) && !(a->oscale_mask & 2)) {
+      c[3] = m % x->p->wo;
+      mrtq__fc_epv_si(e, mrtq__mask_index(a->oscale_mask, 4, x->d, c));
+    }
+    mrtq__fc_epv_run(e, acc, mk, m * x->p->s.o + c0, x->dst);
+  } else {
+    int32_t tmp[16];
+    _mm512_storeu_si512(tmp, acc);
+    mrtq__fc_store_scalar(x, tmp, x->p->s.o - c0 < 16 ? x->p->s.o - c0 : 16, m, c0);
+  }
+}
+
+/* An edge column ox of a depthwise row: the taps in bounds (nky rows from
+ * xr / wp, the columns found here) minus zu times their weights' sum. */
+MRTQ__FC_HOT void mrtq__fc_dw_edge(const mrtq__fc_ctx *x, mrtq__fc_epv *e, const uint8_t *xr, const int32_t *wp, size_t nky,
+                                   size_t ox, size_t c0, __mmask16 mk, __m128i flip, __m512i zu, size_t m0, size_t c[4]) {
+  const mrtq_conv2d_shape *s = &x->p->s;
+  size_t kx0 = 0, kx1 = 0, kx, cp = mrtq__fc_up(s->c, MRTQ__FC_NB);
+  __m512i ws = _mm512_setzero_si512(), acc = ws;
+  for (kx = s->kw; kx-- > 0;) {
+    size_t ix = ox * s->stride_w + kx * s->dil_w;
+    if (ix >= s->pad_left && ix < s->pad_left + s->w) kx0 = kx, kx1 = kx1 ? kx1 : kx + 1;
+  }
+  if (nky && kx1 > kx0)
+    acc = mrtq__fc_dw_taps(acc, xr + (ox * s->stride_w + kx0 * s->dil_w - s->pad_left) * s->c, s->dil_h * s->w * s->c,
+                           s->dil_w * s->c, wp + kx0 * cp, s->kw * cp, cp, nky, kx1 - kx0, mk, flip, &ws);
+  mrtq__fc_dw_out(x, e, _mm512_sub_epi32(acc, _mm512_mullo_epi32(zu, ws)), mk, m0 + ox, c0, c);
+}
+
+/* Depthwise (NHWC, one channel per group), 16 channels per vector, one
+ * output row and channel block at a time: the sum of u w over the in-bounds
+ * taps minus zu times the sum of their weights (u = x + 128 and zu = zx + 128
+ * for an s8 src; u = x, zu = zx for u8), modulo 2^32 and exact in the end,
+ * then the epilogue. Columns whose taps are all in bounds start from
+ * -zu sum w over the row's in-bounds kernel rows, kept per row and block;
+ * the others (the edges) sum their own rectangle of taps. */
 MRTQ_API void mrtq__fc_dw(const mrtq__fc_ctx *x, const mrtq_qoperand *src) {
   const mrtq_fastconv *p = x->p;
   const mrtq_conv2d_shape *s = &p->s;
+  const mrtq_onednn_attr *a = x->a;
   const uint8_t *xd = (const uint8_t *)src->data;
-  size_t n, oy, ox, c0, ky, kx, cp = mrtq__fc_up(s->c, MRTQ__FC_NB), m = 0;
-  __m512i zx = _mm512_set1_epi32(src->zp);
-  int32_t tmp[16];
+  size_t n, oy, ox, c0, ky, kx, cp = mrtq__fc_up(s->c, MRTQ__FC_NB), oxa, oxb, c[4];
+  size_t xrow = s->dil_h * s->w * s->c, xcol = s->dil_w * s->c;
+  __m128i flip = _mm_set1_epi8(src->is_unsigned ? 0 : (char)0x80);
+  __m512i zu = _mm512_set1_epi32(src->zp + (src->is_unsigned ? 0 : 128));
+  mrtq__fc_dw_cols(p, &oxa, &oxb);
   for (n = 0; n < s->n; n++)
     for (oy = 0; oy < p->ho; oy++) {
-      size_t ky0 = 0, ky1 = 0;
+      size_t ky0 = 0, ky1 = 0, m0 = (n * p->ho + oy) * p->wo;
       for (ky = s->kh; ky-- > 0;) {
         size_t iy = oy * s->stride_h + ky * s->dil_h;
         if (iy >= s->pad_top && iy < s->pad_top + s->h) ky0 = ky, ky1 = ky1 ? ky1 : ky + 1;
       }
-      for (ox = 0; ox < p->wo; ox++, m++) {
-        size_t kx0 = 0, kx1 = 0, c[4], si;
-        int full;
-        for (kx = s->kw; kx-- > 0;) {
-          size_t ix = ox * s->stride_w + kx * s->dil_w;
-          if (ix >= s->pad_left && ix < s->pad_left + s->w) kx0 = kx, kx1 = kx1 ? kx1 : kx + 1;
-        }
-        full = ky0 == 0 && ky1 == s->kh && kx0 == 0 && kx1 == s->kw;
-        c[0] = n, c[1] = 0, c[2] = oy, c[3] = ox;
-        si = mrtq__mask_index(x->a->oscale_mask, 4, x->d, c);
-        for (c0 = 0; c0 < s->c; c0 += 16) {
-          size_t nn = s->c - c0 < 16 ? s->c - c0 : 16;
-          __mmask16 mk = (__mmask16)((1u << nn) - 1);
-          __m512i acc = _mm512_setzero_si512(), wsum = full ? _mm512_loadu_si512(p->wsum + c0) : acc;
-          if (ky1 > ky0 && kx1 > kx0) {
-            const uint8_t *xp = xd + ((n * s->h + oy * s->stride_h + ky0 * s->dil_h - s->pad_top) * s->w +
-                                      ox * s->stride_w + kx0 * s->dil_w - s->pad_left) * s->c + c0;
-            const int32_t *wp = p->wdw + (ky0 * s->kw + kx0) * cp + c0;
-            acc = src->is_unsigned ? mrtq__fc_dw_taps(xp, s->dil_h * s->w * s->c, s->dil_w * s->c, wp, s->kw * cp, cp,
-                                                      ky1 - ky0, kx1 - kx0, mk, full ? NULL : &wsum, 1)
-                                   : mrtq__fc_dw_taps(xp, s->dil_h * s->w * s->c, s->dil_w * s->c, wp, s->kw * cp, cp,
-                                                      ky1 - ky0, kx1 - kx0, mk, full ? NULL : &wsum, 0);
-          }
-          acc = _mm512_sub_epi32(acc, _mm512_mullo_epi32(zx, wsum));
-          if (x->vec) {
-            mrtq__fc_epi16(x->a, acc, mk, c0, si + (x->a->oscale_mask & 2 ? c0 : 0), m * s->o + c0, x->bias,
-                           x->dst_unsigned, x->dst);
-          } else {
-            _mm512_storeu_si512(tmp, acc);
-            mrtq__fc_store_scalar(x, tmp, nn, m, c0);
-          }
-        }
+      for (c0 = 0; c0 < s->c; c0 += 16) {
+        size_t nn = s->c - c0 < 16 ? s->c - c0 : 16, si;
+        __mmask16 mk = (__mmask16)((1u << nn) - 1);
+        const int32_t *wp = p->wdw + ky0 * s->kw * cp + c0;
+        /* the first in-bounds src row's start (any row when none is) */
+        const uint8_t *xr = xd + ((n * s->h + (ky1 > ky0 ? oy * s->stride_h + ky0 * s->dil_h - s->pad_top : 0)) * s->w) * s->c + c0;
+        __m512i base = _mm512_setzero_si512();
+        mrtq__fc_epv e;
+        memset(&e, 0, sizeof e);
+        c[0] = n, c[1] = 0, c[2] = oy, c[3] = 0, si = mrtq__mask_index(a->oscale_mask, 4, x->d, c);
+        if (x->vec) mrtq__fc_epv_init(&e, a, mk, c0, si + (a->oscale_mask & 2 ? c0 : 0), x->bias, x->dst_unsigned);
+        for (ky = ky0; ky < ky1; ky++)
+          for (kx = 0; kx < s->kw; kx++) base = _mm512_add_epi32(base, _mm512_loadu_si512(p->wdw + (ky * s->kw + kx) * cp + c0));
+        base = _mm512_sub_epi32(_mm512_setzero_si512(), _mm512_mullo_epi32(zu, base));
+        /* edge columns, then the interior (3x3 over 16 channels unrolled) */
+        for (ox = 0; ox < oxa; ox++) mrtq__fc_dw_edge(x, &e, xr, wp, ky1 - ky0, ox, c0, mk, flip, zu, m0, c);
+        if (ky1 - ky0 == 3 && s->kw == 3 && nn == 16)
+          for (; ox < oxb; ox++)
+            mrtq__fc_dw_out(x, &e, mrtq__fc_dw_taps(base, xr + (ox * s->stride_w - s->pad_left) * s->c, xrow, xcol, wp,
+                                                    3 * cp, cp, 3, 3, 0xFFFF, flip, NULL),
+                            mk, m0 + ox, c0, c);
+        for (; ox < oxb; ox++)
+          mrtq__fc_dw_out(x, &e,
+                          ky1 > ky0 ? mrtq__fc_dw_taps(base, xr + (ox * s->stride_w - s->pad_left) * s->c, xrow, xcol,
+                                                       wp, s->kw * cp, cp, ky1 - ky0, s->kw, mk, flip, NULL)
+                                    : base,
+                          mk, m0 + ox, c0, c);
+        for (; ox < p->wo; ox++) mrtq__fc_dw_edge(x, &e, xr, wp, ky1 - ky0, ox, c0, mk, flip, zu, m0, c);
       }
     }
 }
