@@ -183,6 +183,7 @@ MRTQ__FC_HOT void mrtq__fc_epv_run(const mrtq__fc_epv *e, __m512i acc, __mmask16
 MRTQ__FC_HOT void mrtq__fc_epi16(const mrtq_onednn_attr *a, __m512i acc, __mmask16 m, size_t oc0, size_t si0, size_t at0,
                                  const int32_t *bias, int dst_unsigned, uint8_t *dst) {
   mrtq__fc_epv e;
+  memset(&e, 0, sizeof e);
   mrtq__fc_epv_init(&e, a, m, oc0, si0, bias, dst_unsigned);
   mrtq__fc_epv_run(&e, acc, m, at0, dst);
 }
@@ -330,9 +331,12 @@ MRTQ__FC_HOT void mrtq__fc_dw_edge(const mrtq__fc_ctx *x, mrtq__fc_epv *e, const
     size_t ix = ox * s->stride_w + kx * s->dil_w;
     if (ix >= s->pad_left && ix < s->pad_left + s->w) kx0 = kx, kx1 = kx1 ? kx1 : kx + 1;
   }
-  if (nky && kx1 > kx0)
-    acc = mrtq__fc_dw_taps(acc, xr + (ox * s->stride_w + kx0 * s->dil_w - s->pad_left) * s->c, s->dil_h * s->w * s->c,
-                           s->dil_w * s->c, wp + kx0 * cp, s->kw * cp, cp, nky, kx1 - kx0, mk, flip, &ws);
+  if (nky && kx1 > kx0) {
+    const uint8_t *xp = xr + (ox * s->stride_w + kx0 * s->dil_w - s->pad_left) * s->c;
+    size_t xrow = s->dil_h * s->w * s->c, xcol = s->dil_w * s->c;
+    acc = mk == 0xFFFF ? mrtq__fc_dw_taps(acc, xp, xrow, xcol, wp + kx0 * cp, s->kw * cp, cp, nky, kx1 - kx0, 0xFFFF, flip, &ws)
+                       : mrtq__fc_dw_taps(acc, xp, xrow, xcol, wp + kx0 * cp, s->kw * cp, cp, nky, kx1 - kx0, mk, flip, &ws);
+  }
   mrtq__fc_dw_out(x, e, _mm512_sub_epi32(acc, _mm512_mullo_epi32(zu, ws)), mk, m0 + ox, c0, c);
 }
 
@@ -352,6 +356,8 @@ MRTQ_API void mrtq__fc_dw(const mrtq__fc_ctx *x, const mrtq_qoperand *src) {
   size_t xrow = s->dil_h * s->w * s->c, xcol = s->dil_w * s->c;
   __m128i flip = _mm_set1_epi8(src->is_unsigned ? 0 : (char)0x80);
   __m512i zu = _mm512_set1_epi32(src->zp + (src->is_unsigned ? 0 : 128));
+  mrtq__fc_epv e; /* set per row and block when x->vec */
+  memset(&e, 0, sizeof e);
   mrtq__fc_dw_cols(p, &oxa, &oxb);
   for (n = 0; n < s->n; n++)
     for (oy = 0; oy < p->ho; oy++) {
@@ -367,8 +373,6 @@ MRTQ_API void mrtq__fc_dw(const mrtq__fc_ctx *x, const mrtq_qoperand *src) {
         /* the first in-bounds src row's start (any row when none is) */
         const uint8_t *xr = xd + ((n * s->h + (ky1 > ky0 ? oy * s->stride_h + ky0 * s->dil_h - s->pad_top : 0)) * s->w) * s->c + c0;
         __m512i base = _mm512_setzero_si512();
-        mrtq__fc_epv e;
-        memset(&e, 0, sizeof e);
         c[0] = n, c[1] = 0, c[2] = oy, c[3] = 0, si = mrtq__mask_index(a->oscale_mask, 4, x->d, c);
         if (x->vec) mrtq__fc_epv_init(&e, a, mk, c0, si + (a->oscale_mask & 2 ? c0 : 0), x->bias, x->dst_unsigned);
         for (ky = ky0; ky < ky1; ky++)
@@ -380,6 +384,11 @@ MRTQ_API void mrtq__fc_dw(const mrtq__fc_ctx *x, const mrtq_qoperand *src) {
           for (; ox < oxb; ox++)
             mrtq__fc_dw_out(x, &e, mrtq__fc_dw_taps(base, xr + (ox * s->stride_w - s->pad_left) * s->c, xrow, xcol, wp,
                                                     3 * cp, cp, 3, 3, 0xFFFF, flip, NULL),
+                            mk, m0 + ox, c0, c);
+        if (ky1 > ky0 && nn == 16)
+          for (; ox < oxb; ox++)
+            mrtq__fc_dw_out(x, &e, mrtq__fc_dw_taps(base, xr + (ox * s->stride_w - s->pad_left) * s->c, xrow, xcol, wp,
+                                                    s->kw * cp, cp, ky1 - ky0, s->kw, 0xFFFF, flip, NULL),
                             mk, m0 + ox, c0, c);
         for (; ox < oxb; ox++)
           mrtq__fc_dw_out(x, &e,
