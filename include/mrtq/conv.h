@@ -118,22 +118,21 @@ MRTQ_API int32_t mrtq__conv_at(const mrtq_conv2d_shape *s, const mrtq_qoperand *
                                const int32_t *bias, int32_t k, size_t n, size_t o, size_t oy, size_t ox, int32_t sw) {
   size_t cg = s->c / s->groups, og = s->o / s->groups, g = o / og, c, ky, kx;
   int32_t zx = x->zp, zw = w->zp_ch ? w->zp_ch[o] : w->zp, sxw = 0, sx = 0;
+  int nchw = s->layout == MRTQ_CONV_NCHW;
+  size_t wst = nchw ? s->kh * s->kw : 1, xst = nchw ? s->h * s->w : 1; /* steps between channels */
   for (ky = 0; ky < s->kh; ky++)
     for (kx = 0; kx < s->kw; kx++) {
       size_t iy = oy * s->stride_h + ky * s->dil_h, ix = ox * s->stride_w + kx * s->dil_w;
+      /* channel c of the group: weight wa + c wst, src xa + c xst */
+      size_t wa = nchw ? (o * cg * s->kh + ky) * s->kw + kx : ((o * s->kh + ky) * s->kw + kx) * cg, xa = 0;
       int pad = mrtq__conv_pad(s, iy, ix);
+      if (!pad) {
+        size_t yy = iy - s->pad_top, xx = ix - s->pad_left;
+        xa = nchw ? ((n * s->c + g * cg) * s->h + yy) * s->w + xx : ((n * s->h + yy) * s->w + xx) * s->c + g * cg;
+      }
       for (c = 0; c < cg; c++) {
-        size_t ci = g * cg + c, wa, xa;
-        int32_t xv, wv;
-        wa = s->layout == MRTQ_CONV_NCHW ? ((o * cg + c) * s->kh + ky) * s->kw + kx : ((o * s->kh + ky) * s->kw + kx) * cg + c;
-        wv = mrtq__q8(w->data, wa, w->is_unsigned);
-        if (pad) {
-          xv = zx; /* a real zero */
-        } else {
-          size_t yy = iy - s->pad_top, xx = ix - s->pad_left;
-          xa = s->layout == MRTQ_CONV_NCHW ? ((n * s->c + ci) * s->h + yy) * s->w + xx : ((n * s->h + yy) * s->w + xx) * s->c + ci;
-          xv = mrtq__q8(x->data, xa, x->is_unsigned);
-        }
+        int32_t wv = mrtq__q8(w->data, wa + c * wst, w->is_unsigned);
+        int32_t xv = pad ? zx /* a real zero */ : mrtq__q8(x->data, xa + c * xst, x->is_unsigned);
         sxw += xv * wv, sx += xv;
       }
     }
