@@ -97,7 +97,7 @@ if kernels:
         if "mrtq_scalar" not in d or "onednn" not in d:
             continue
         m, o, fa = d["mrtq_scalar"], d["onednn"], d.get("mrtq_fast")
-        macs = m["items_per_second"] * ms(m) / 1e3
+        macs = m["items_per_second"] * m["cpu_time"] * {"ns": 1e-9, "us": 1e-6, "ms": 1e-3, "s": 1.0}[m.get("time_unit", "ns")]
         fast = (f"{ms(fa):.3f}", f"{fa['items_per_second'] / 1e9:.0f}", f"{ms(fa) / ms(o):.2f}x") if fa else ("-", "-", "-")
         kl.append(f"| {layer} | {macs / 1e6:.1f} M | {ms(m):.2f} | {fast[0]} | {ms(o):.3f} | {o['items_per_second'] / 1e9:.0f} "
                   f"| {fast[1]} | {ms(m) / ms(o):.0f}x | {fast[2]} |")
