@@ -251,6 +251,42 @@ static void test_binary_hand(void) {
   CHECK(out[0] == 3 && out[1] == -8);
 }
 
+/* mrtq_sum_onednn on values worked out by hand: ties to even after the
+ * float sum, saturation, NaN (127 / 0: oneDNN 2.6.3's sum, measured by
+ * test_onednn), in place, bad input. */
+static void test_sum_hand(void) {
+  int8_t a[3] = {10, -20, 0}, out[3] = {9, 9, 9};
+  uint8_t b[3] = {3, 3, 3}, outu[3] = {9, 9, 9};
+  mrtq_qoperand q[2];
+  float sc[2] = {0.5f, 0.25f};
+  memset(q, 0, sizeof q);
+  q[0].data = a, q[1].data = b, q[1].is_unsigned = 1, q[1].zp = 1; /* b - 1 = 2: 0.5 */
+  CHECK_EQ(mrtq_sum_onednn(2, q, sc, 3, 0, out), MRTQ_OK, "sum");
+  CHECK(out[0] == 6 && out[1] == -10 && out[2] == 0); /* 5.5 -> 6, -9.5 -> -10, 0.5 -> 0 */
+  CHECK_EQ(mrtq_sum_onednn(2, q, sc, 3, 1, outu), MRTQ_OK, "sum, u8 dst");
+  CHECK(outu[0] == 6 && outu[1] == 0 && outu[2] == 0);
+  sc[0] = 100.0f;
+  CHECK_EQ(mrtq_sum_onednn(2, q, sc, 3, 0, out), MRTQ_OK, "saturating");
+  CHECK(out[0] == 127 && out[1] == -128 && out[2] == 0);
+  sc[0] = NAN;
+  CHECK_EQ(mrtq_sum_onednn(2, q, sc, 3, 0, out), MRTQ_OK, "NaN");
+  CHECK(out[0] == 127 && out[1] == 127 && out[2] == 127);
+  CHECK_EQ(mrtq_sum_onednn(2, q, sc, 3, 1, outu), MRTQ_OK, "NaN, u8 dst");
+  CHECK(outu[0] == 0 && outu[1] == 0 && outu[2] == 0);
+  sc[0] = 0.5f;
+  CHECK_EQ(mrtq_sum_onednn(2, q, sc, 3, 0, a), MRTQ_OK, "in place");
+  CHECK(a[0] == 6 && a[1] == -10 && a[2] == 0);
+  CHECK_EQ(mrtq_sum_onednn(0, q, sc, 3, 0, out), MRTQ_EINVAL, "no inputs");
+  CHECK_EQ(mrtq_sum_onednn(2, q, NULL, 3, 0, out), MRTQ_EINVAL, "no scales");
+  q[1].zp = 256;
+  CHECK_EQ(mrtq_sum_onednn(2, q, sc, 3, 0, out), MRTQ_EINVAL, "zp outside uint8");
+  q[1].zp = 0, q[1].zp_ch = &q[1].zp;
+  CHECK_EQ(mrtq_sum_onednn(2, q, sc, 3, 0, out), MRTQ_EINVAL, "per-channel zp");
+  q[1].zp_ch = NULL, q[1].data = NULL;
+  CHECK_EQ(mrtq_sum_onednn(2, q, sc, 3, 0, out), MRTQ_EINVAL, "NULL data");
+  CHECK(out[0] == 127 && out[1] == 127 && out[2] == 127); /* untouched since the NaN call */
+}
+
 int main(void) {
 #if defined(__FMA__) && (defined(__GNUC__) || defined(__clang__))
   if (!__builtin_cpu_supports("fma")) return th_skip("test_attr", "CPU lacks FMA (the contraction build)");
@@ -260,6 +296,7 @@ int main(void) {
   TH_RUN(test_epilogue_oracle);
   TH_RUN(test_scale_masks);
   TH_RUN(test_binary_hand);
+  TH_RUN(test_sum_hand);
   TH_RUN(test_bad_input);
   return th_finish("test_attr");
 }

@@ -325,7 +325,7 @@ static const char *po_name(int k) {
   return k >= 0 && k < 6 ? names[k] : "?";
 }
 
-static long long by_kind[3]; /* outputs compared: conv, inner product, binary */
+static long long by_kind[4]; /* outputs compared: conv, inner product, binary, sum */
 
 /* kind 0: convolution, 1: inner product. */
 static void layer_trial(int trial, int ip, int with_po, int scheme, int runtime) {
@@ -542,6 +542,150 @@ static void test_binary(void) {
          " implementation, sum / linear rounded twice there)\n", compared - before, n_ref);
 }
 
+/* oneDNN's sum primitive: n inputs (s8 or u8 each) with f32 scales, s8 or
+ * u8 dst. Scales have full mantissas, so products round; sometimes a special
+ * (NaN, +-inf, 1e30, 0, a negative scale). Beside the byte comparison, the
+ * elements where other plausible orders of operation give other bytes are
+ * counted (fused products, a double-precision sum, right-to-left), to show the
+ * comparison tells them apart. */
+typedef struct sum_ctx {
+  int n, du, u[6];
+  size_t count;
+  const float *scales;
+  const uint8_t *x[6];
+  void *dst;
+} sum_ctx;
+
+static int sum_run(void *p) {
+  sum_ctx *c = (sum_ctx *)p;
+  dnnl_memory_desc_t md[7];
+  dnnl_primitive_desc_t pd;
+  dnnl_primitive_t prim;
+  dnnl_exec_arg_t args[7];
+  dnnl_dims_t d;
+  int k;
+  d[0] = (dnnl_dim_t)c->count;
+  for (k = 0; k < c->n; k++) DN(dnnl_memory_desc_init_by_tag(&md[k], 1, d, c->u[k] ? dnnl_u8 : dnnl_s8, dnnl_a));
+  DN(dnnl_memory_desc_init_by_tag(&md[c->n], 1, d, c->du ? dnnl_u8 : dnnl_s8, dnnl_a));
+  DN(dnnl_sum_primitive_desc_create(&pd, &md[c->n], c->n, c->scales, md, NULL, eng));
+  if (dnnl_memory_desc_get_size(dnnl_primitive_desc_query_md(pd, dnnl_query_scratchpad_md, 0)) != 0) return -1;
+  for (k = 0; k <= c->n; k++) {
+    args[k].arg = k < c->n ? DNNL_ARG_MULTIPLE_SRC + k : DNNL_ARG_DST;
+    if (mem(&args[k].memory, &md[k], k < c->n ? (void *)c->x[k] : c->dst)) return -1;
+  }
+  DN(dnnl_primitive_create(&prim, pd));
+  DN(dnnl_primitive_execute(prim, strm, c->n + 1, args));
+  DN(dnnl_stream_wait(strm));
+  return 0;
+}
+
+static int sum_sat(double f, int du) { /* RNE and saturation of a float value (NaN: see mrtq_sum_onednn) */
+  if (f != f) return du ? 0 : 127;
+  if (f < (du ? 0 : -128)) return du ? 0 : -128;
+  if (f > (du ? 255 : 127)) return du ? 255 : 127;
+  return (int)lrint(f);
+}
+
+/* One sum: ours and oneDNN's compared byte for byte; alt[] counts the
+ * elements where a fused product, a double-precision sum or the
+ * right-to-left order would give other bytes. Returns ours[0] (as a value),
+ * or -1000 when oneDNN did not run. */
+static int sum_case(sum_ctx *c, const float *sc, uint8_t x[][5000], uint8_t *ours, uint8_t *theirs, long long alt[3]) {
+  mrtq_qoperand q[6];
+  size_t i;
+  int k, r;
+  memset(q, 0, sizeof q);
+  for (k = 0; k < c->n; k++) c->x[k] = x[k], q[k].data = x[k], q[k].is_unsigned = c->u[k];
+  for (i = 0; i < c->count; i++) ours[i] = theirs[i] = (uint8_t)th_rand32();
+  c->scales = sc, c->dst = theirs;
+  CHECK_EQ(mrtq_sum_onednn((size_t)c->n, q, sc, c->count, c->du, ours), MRTQ_OK, "ours");
+  r = in_child(sum_run, c, theirs, c->count);
+  CHECK_EQ(r, 0, "oneDNN refused or crashed (sum of %d)", c->n);
+  if (r != 0) return -1000;
+  for (i = 0; i < c->count; i++) {
+    float fu = 0.0f, rl = 0.0f;
+    double dd = 0.0;
+    int got = c->du ? ours[i] : (int8_t)ours[i];
+    if (ours[i] != theirs[i]) {
+      CHECK_EQ(got, c->du ? theirs[i] : (int8_t)theirs[i], "sum of %d (du %d) element %zu", c->n, c->du, i);
+      break;
+    }
+    for (k = 0; k < c->n; k++) {
+      float v = c->u[k] ? (float)x[k][i] : (float)(int8_t)x[k][i];
+      fu = k ? fmaf(sc[k], v, fu) : sc[k] * v, dd += (double)sc[k] * v;
+    }
+    for (k = c->n; k-- > 0;) {
+      float v = c->u[k] ? (float)x[k][i] : (float)(int8_t)x[k][i];
+      volatile float pr = sc[k] * v;
+      rl = k == c->n - 1 ? pr : rl + pr;
+    }
+    alt[0] += sum_sat(fu, c->du) != got, alt[1] += sum_sat(dd, c->du) != got, alt[2] += sum_sat(rl, c->du) != got;
+  }
+  compared += (long long)c->count, by_kind[3] += (long long)c->count;
+  return c->du ? ours[0] : (int8_t)ours[0];
+}
+
+/* Random sums, then two constructions (1 element each, s8 x = 1 unless
+ * said) where the order of operations decides the byte:
+ *  - fused: x1 in [20, 100], q = fl(s1 x1) with s1 x1 - q = e >= 2^-24 exactly;
+ *    s0 = 0.5 - q (exact). Two roundings: s0 + q = 0.5 -> 0 (ties to even);
+ *    a fused product or a double sum: 0.5 + e -> 1.
+ *  - order: s0 = k + 0.5 (k even), s1 = s2 = half an ulp of s0. Left to right
+ *    each addition ties back to s0 (even) -> k; right to left (or in double)
+ *    s0 + one ulp -> k + 1. */
+static void test_sum(void) {
+  static uint8_t x[6][5000], ours[5000], theirs[5000];
+  long long before = compared, alt[3] = {0, 0, 0}, alt_random;
+  int trial, k, fused_cases = 0, order_cases = 0;
+  for (trial = 0; trial < 300; trial++) {
+    sum_ctx c;
+    float sc[6];
+    size_t i;
+    memset(&c, 0, sizeof c);
+    c.n = (int)th_range(1, 6), c.du = (int)(th_rand32() & 1u), c.count = (size_t)th_range(1, 5000);
+    for (k = 0; k < c.n; k++) {
+      c.u[k] = (int)(th_rand32() & 1u);
+      sc[k] = (float)((1.0 + (double)(th_rand32() % 8388607u + 1u) / 8388608.0) * ldexp(1.0, -(int)th_range(0, 5)));
+      if (th_range(0, 3) == 0) sc[k] = -sc[k];
+      if (th_range(0, 40) == 0) sc[k] = (const float[]){NAN, INFINITY, -INFINITY, 1e30f, 0.0f}[th_range(0, 4)];
+      for (i = 0; i < c.count; i++) x[k][i] = (uint8_t)th_rand32();
+    }
+    sum_case(&c, sc, x, ours, theirs, alt);
+  }
+  alt_random = alt[0] + alt[1] + alt[2];
+  for (trial = 0; trial < 64; trial++) {
+    sum_ctx c;
+    float sc[6];
+    double e = 0.0;
+    float q = 0.0f;
+    memset(&c, 0, sizeof c);
+    c.count = 1;
+    if (trial % 2 == 0) { /* fused */
+      int x1 = 0;
+      while (!(e > 0x1p-25)) { /* e a multiple of 2^-25; 0.5 + 2^-25 would tie back to 0.5 in a float */
+        sc[1] = (float)((1.0 + (double)(th_rand32() % 8388607u + 1u) / 8388608.0) * 0.25);
+        x1 = (int)th_range(20, 100), q = (float)((double)sc[1] * x1), e = (double)sc[1] * x1 - (double)q;
+      }
+      c.n = 2, sc[0] = (float)(0.5 - (double)q), x[0][0] = 1, x[1][0] = (uint8_t)x1;
+      if (sum_case(&c, sc, x, ours, theirs, alt) != -1000) CHECK_EQ((int8_t)ours[0], 0, "fused construction: s1 %a x1 %d", sc[1], x1);
+      fused_cases++;
+    } else { /* order */
+      int kk = 2 * (int)th_range(0, 50), ex;
+      c.n = 3, sc[0] = (float)kk + 0.5f;
+      (void)frexpf(sc[0], &ex);
+      sc[1] = sc[2] = ldexpf(1.0f, ex - 25); /* s0 in [2^(ex-1), 2^ex): ulp 2^(ex-24) */
+      x[0][0] = x[1][0] = x[2][0] = 1;
+      if (sum_case(&c, sc, x, ours, theirs, alt) != -1000) CHECK_EQ((int8_t)ours[0], kk, "order construction: s0 %a", sc[0]);
+      order_cases++;
+    }
+  }
+  CHECK(alt[0] >= fused_cases && alt[1] >= fused_cases + order_cases && alt[2] >= order_cases); /* each case tells them apart */
+  printf("  sum (1-6 inputs, s8/u8, per-input scales, specials): %lld outputs, incl. %d + %d constructed where a fused product /"
+         " the order decides; elements where other orders would differ: %lld fused, %lld double, %lld right to left (%lld in"
+         " the random ones)\n",
+         compared - before, fused_cases, order_cases, alt[0], alt[1], alt[2], alt_random);
+}
+
 /* Whether the sum and linear post-ops are fused multiply-adds (one
  * rounding) differs by primitive. Constructed cases where one and two
  * roundings give different bytes: with q = fl(m * P) and e = m * P - q > 0
@@ -622,9 +766,10 @@ int main(void) {
   TH_RUN(test_conv_new_scheme);
   TH_RUN(test_inner_product);
   TH_RUN(test_binary);
+  TH_RUN(test_sum);
   TH_RUN(test_fused_rounding);
-  printf("  %lld outputs compared with oneDNN (conv %lld, inner product %lld, binary %lld); %d configurations where oneDNN crashed\n",
-         compared, by_kind[0], by_kind[1], by_kind[2], crashed);
+  printf("  %lld outputs compared with oneDNN (conv %lld, inner product %lld, binary %lld, sum %lld); %d configurations where"
+         " oneDNN crashed\n", compared, by_kind[0], by_kind[1], by_kind[2], by_kind[3], crashed);
   dnnl_stream_destroy(strm), dnnl_engine_destroy(eng);
   return th_finish("test_onednn");
 }

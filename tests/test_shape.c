@@ -1,6 +1,7 @@
 /* Padding and concatenation (mrtq/shape.h) against explicit index loops
  * written here; concatenation's rescaling against mrtq_rq_apply element by
  * element (the families are tested on their own); merge-scale choices. */
+#include <math.h>
 #include <stdlib.h>
 
 #include "harness.h"
@@ -114,8 +115,50 @@ static void test_concat(void) {
   printf("  %lld concatenated elements compared\n", n);
 }
 
+/* Per-input f32 scales on a concatenation (oneDNN 3.x's concat with src
+ * scales; oneDNN 2.6 refuses them): mrtq_concat with an MRTQ_FP32
+ * requantization of scale_k per input gives RNE(fl(scale_k x)) + zp,
+ * saturated. Oracle: the product exact in double, rounded once to float by
+ * the cast, lrint (ties to even), clamp. */
+static void test_concat_scales(void) {
+  static uint8_t in[4][600], out[4 * 600];
+  int trial;
+  long long n = 0;
+  for (trial = 0; trial < 200; trial++) {
+    size_t nin = (size_t)th_range(1, 4), rows = (size_t)th_range(1, 6), shp[4][2], k, i, j, first = 0, tot = 0;
+    int u = (int)(th_rand32() & 1u);
+    int32_t zp = u ? (int32_t)th_range(0, 255) : (int32_t)th_range(-128, 127), zx[4] = {0, 0, 0, 0}, lo = u ? 0 : -128,
+            hi = u ? 255 : 127;
+    float sc[4];
+    mrtq_rq rqs[4];
+    const mrtq_rq *rp[4];
+    const void *xs[4];
+    const size_t *ss[4];
+    for (k = 0; k < nin; k++) {
+      shp[k][0] = rows, shp[k][1] = (size_t)th_range(1, 100), tot += shp[k][1];
+      sc[k] = (float)((1.0 + (double)(th_rand32() % 8388607u + 1u) / 8388608.0) * ldexp(1.0, -(int)th_range(-1, 6)));
+      for (i = 0; i < rows * shp[k][1]; i++) in[k][i] = (uint8_t)th_rand32();
+      CHECK_EQ(mrtq_rq_init(&rqs[k], MRTQ_FP32, (double)sc[k], zp, lo, hi), MRTQ_OK, "rq");
+      rp[k] = &rqs[k], xs[k] = in[k], ss[k] = shp[k];
+    }
+    CHECK_EQ(mrtq_concat(xs, ss, nin, 2, 1, zx, rp, u, out), MRTQ_OK, "concat");
+    for (k = 0; k < nin; first += shp[k][1], k++)
+      for (i = 0; i < rows; i++)
+        for (j = 0; j < shp[k][1]; j++) {
+          int32_t v = u ? (int32_t)in[k][i * shp[k][1] + j] : (int32_t)(int8_t)in[k][i * shp[k][1] + j];
+          long want = lrint((double)(float)((double)sc[k] * v)) + zp;
+          uint8_t got = out[i * tot + first + j];
+          want = want < lo ? lo : want > hi ? hi : want;
+          CHECK_EQ(u ? (long)got : (long)(int8_t)got, want, "trial %d input %zu (%zu, %zu), scale %a", trial, k, i, j, sc[k]);
+          n++;
+        }
+  }
+  printf("  %lld elements concatenated with per-input f32 scales\n", n);
+}
+
 int main(void) {
   TH_RUN(test_pad);
   TH_RUN(test_concat);
+  TH_RUN(test_concat_scales);
   return th_finish("test_shape");
 }

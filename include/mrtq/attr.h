@@ -3,7 +3,8 @@
  * dst zero points, an int32 bias and a chain of post-ops (sum, relu, linear,
  * clip), evaluated in float exactly as oneDNN 2.6's int8 primitives do on a
  * CPU with VNNI ("the older scheme": output_scale = src_scale * wei_scale /
- * dst_scale). */
+ * dst_scale) and in the scale RFC's newer scheme; oneDNN's convolution,
+ * inner product, binary and sum primitives. */
 #ifndef MRTQ_ATTR_H
 #define MRTQ_ATTR_H
 
@@ -246,6 +247,38 @@ MRTQ_API mrtq_status mrtq_binary_onednn(int op, const mrtq_qoperand *a, const si
     at.oc = nda >= 2 ? at.at / inner % shape_a[1] : 0;
     ((uint8_t *)dst)[at.at] = (uint8_t)mrtq__onednn_tail(attr, &at, op == MRTQ_ONEDNN_BIN_ADD ? fa + fb : fa * fb,
                                                          mrtq__q8(dst, at.at, dst_unsigned), lo, hi);
+  }
+  return MRTQ_OK;
+}
+
+/* oneDNN's sum primitive (the scale RFC's "each input of sum"): n >= 1
+ * 8-bit tensors of count elements, each with its f32 scale; dst (int8, or
+ * uint8 when dst_unsigned) = RNE and saturation of
+ *   f = fl(scale_0 (x_0 - zp_0)) + fl(scale_1 (x_1 - zp_1)) + ...
+ * in float, left to right, every product and every addition rounded (oneDNN
+ * 2.6.3's sum on int8, measured: no fused multiply-add, no 8-bit
+ * intermediate). +-inf saturates; NaN gives 127 for an int8 dst and 0 for a
+ * uint8 one, as that sum does (measured; unlike the convolution's epilogue,
+ * where NaN counts as 0 -- docs/kernels.md 8). oneDNN's sum takes no zero
+ * points (zp 0 is its primitive); srcs[k].zp_ch must be NULL. dst may be one
+ * of the srcs (in place: each element is read before it is written).
+ * Per-input scales of a concatenation are mrtq_concat with an MRTQ_FP32
+ * requantization per input (docs/kernels.md 7). Errors: NULL, n == 0, a zero
+ * point outside its type or per channel -> MRTQ_EINVAL. */
+MRTQ_API mrtq_status mrtq_sum_onednn(size_t n, const mrtq_qoperand *srcs, const float *scales, size_t count,
+                                     int dst_unsigned, void *dst) {
+  size_t i, k;
+  int32_t lo = dst_unsigned ? 0 : -128, hi = dst_unsigned ? 255 : 127;
+  if (!srcs || !scales || !dst || n == 0) return MRTQ_EINVAL;
+  for (k = 0; k < n; k++)
+    if (!srcs[k].data || srcs[k].zp_ch || !mrtq__in_q8(srcs[k].zp, srcs[k].is_unsigned)) return MRTQ_EINVAL;
+  for (i = 0; i < count; i++) {
+    float f = 0.0f;
+    for (k = 0; k < n; k++) {
+      float v = mrtq__f32(scales[k] * (float)(mrtq__q8(srcs[k].data, i, srcs[k].is_unsigned) - srcs[k].zp));
+      f = k ? f + v : v;
+    }
+    ((uint8_t *)dst)[i] = (uint8_t)(f != f ? (dst_unsigned ? 0 : 127) : mrtq__clamp64(mrtq__rne_f32(f), lo, hi));
   }
   return MRTQ_OK;
 }
