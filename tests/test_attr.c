@@ -102,7 +102,27 @@ static void test_bad_input(void) {
   CHECK_EQ(mrtq_conv2d_onednn(&s, &qx, &qw, NULL, &a, 0, out), MRTQ_EINVAL, "OLD with a dst scale");
   a.dst_scale = NULL, a.scheme = 2;
   CHECK_EQ(mrtq_conv2d_onednn(&s, &qx, &qw, NULL, &a, 0, out), MRTQ_EINVAL, "unknown scheme");
-  a.scheme = 0, a.oscale = &sc, s.kh = 0;
+  a.scheme = 0, a.oscale = &sc;
+  { /* zero points per channel: (x - zx[c]) w summed = (1-1) + (2-3) + (3-0) + (4+4) = 10, plus dst zp 5 */
+    const int32_t zxc[4] = {1, 3, 0, -4}, zyc[1] = {5}, bad_zyc[1] = {128}, bad_zxc[4] = {1, 3, 0, -129};
+    a.src_zp_ch = zxc, a.dst_zp_ch = zyc;
+    CHECK_EQ(mrtq_conv2d_onednn(&s, &qx, &qw, NULL, &a, 0, out), MRTQ_OK, "per-channel zero points");
+    CHECK_EQ(out[0], 15, "value");
+    out[0] = 9;
+    a.src_zp = qx.zp = 1;
+    CHECK_EQ(mrtq_conv2d_onednn(&s, &qx, &qw, NULL, &a, 0, out), MRTQ_EINVAL, "src_zp beside src_zp_ch");
+    a.src_zp = qx.zp = 0, a.src_zp_ch = bad_zxc;
+    CHECK_EQ(mrtq_conv2d_onednn(&s, &qx, &qw, NULL, &a, 0, out), MRTQ_EINVAL, "a src zero point outside int8");
+    a.src_zp_ch = zxc;
+    CHECK_EQ(mrtq_fc_onednn(1, 4, 1, &qx, &qw, NULL, &a, 0, out), MRTQ_EINVAL, "inner product with src zero points per channel");
+    a.src_zp_ch = NULL, a.dst_zp_ch = bad_zyc;
+    CHECK_EQ(mrtq_conv2d_onednn(&s, &qx, &qw, NULL, &a, 0, out), MRTQ_EINVAL, "a dst zero point outside int8");
+    CHECK_EQ(mrtq_conv2d_onednn(&s, &qx, &qw, NULL, &a, 1, out), MRTQ_OK, "128 is in uint8");
+    out[0] = 9, a.dst_zp_ch = NULL, qx.zp_ch = zxc;
+    CHECK_EQ(mrtq_conv2d_onednn(&s, &qx, &qw, NULL, &a, 0, out), MRTQ_EINVAL, "zp_ch on the src operand");
+    qx.zp_ch = NULL;
+  }
+  s.kh = 0;
   CHECK_EQ(mrtq_conv2d_onednn(&s, &qx, &qw, NULL, &a, 0, out), MRTQ_ESHAPE, "kernel 0");
   CHECK_EQ(out[0], 9, "untouched");
 }
@@ -245,8 +265,10 @@ static void test_binary_hand(void) {
   CHECK_EQ(mrtq_binary_onednn(MRTQ_ONEDNN_BIN_ADD, &qa, sa, 1, 1, &qb, sb, 1, 1, &at, 0, out), MRTQ_EINVAL, "binary post-op without src1");
   at.po[0].src1 = &one, at.po[0].src1_bcast = 3;
   CHECK_EQ(mrtq_binary_onednn(MRTQ_ONEDNN_BIN_ADD, &qa, sa, 1, 1, &qb, sb, 1, 1, &at, 0, out), MRTQ_EINVAL, "unknown broadcast");
+  at.n_po = 0, at.src_zp_ch = &qb.zp;
+  CHECK_EQ(mrtq_binary_onednn(MRTQ_ONEDNN_BIN_ADD, &qa, sa, 1, 1, &qb, sb, 1, 1, &at, 0, out), MRTQ_EINVAL, "src zero points per channel");
+  at.src_zp_ch = NULL;
   qa.zp = 200;
-  at.n_po = 0;
   CHECK_EQ(mrtq_binary_onednn(MRTQ_ONEDNN_BIN_ADD, &qa, sa, 1, 1, &qb, sb, 1, 1, &at, 0, out), MRTQ_EINVAL, "zp outside int8");
   CHECK(out[0] == 3 && out[1] == -8);
 }

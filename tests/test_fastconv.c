@@ -23,6 +23,7 @@ static float rscale(int lo, int hi) { return ldexpf(1.0f + (float)(th_rand32() %
 
 typedef struct bufs {
   float osc[4096], ws[4096], fb[4096], ss, ds, s1[MRTQ_ONEDNN_MAX_PO][65536];
+  int32_t dzp[4096];
 } bufs;
 static bufs B;
 static const float special[5] = {NAN, INFINITY, -INFINITY, 1e30f, -1e30f};
@@ -38,6 +39,10 @@ static void rand_attr(mrtq_onednn_attr *a, const size_t d[4], int fc, size_t nds
   if (th_range(0, 3) == 0) *zx = src_u ? (th_range(0, 1) ? 255 : 0) : (th_range(0, 1) ? 127 : -128);
   a->src_zp = *zx;
   a->dst_zp = (int32_t)(dst_u ? th_range(0, 255) : th_range(-128, 127));
+  if (d[1] <= 4096 && th_range(0, 3) == 0) { /* a dst zero point per channel */
+    for (i = 0; i < d[1]; i++) B.dzp[i] = (int32_t)(dst_u ? th_range(0, 255) : th_range(-128, 127));
+    a->dst_zp_ch = B.dzp;
+  }
   if (a->scheme == MRTQ_ONEDNN_OLD) {
     a->oscale_mask = (int)th_range(0, fc ? 3 : 15);
     for (j = 0; j < 4; j++)
@@ -332,6 +337,7 @@ static void test_edges(void) {
 static void test_bad_input(void) {
   int8_t x[8] = {0}, w[8] = {0};
   uint8_t y[2] = {0}, mem[1024], scr[4096];
+  const int32_t z128 = 128;
   size_t wb, sb;
   mrtq_fastconv p;
   mrtq_qoperand qx, qw;
@@ -362,7 +368,13 @@ static void test_bad_input(void) {
   CHECK_EQ(mrtq_fastconv_onednn(&p, &qx, NULL, &a, 0, y, scr, sizeof scr), MRTQ_EINVAL, "zp != src_zp");
   qx.zp = 0, a.dst_zp = 200;
   CHECK_EQ(mrtq_fastconv_onednn(&p, &qx, NULL, &a, 0, y, scr, sizeof scr), MRTQ_EINVAL, "dst zp out of s8");
-  a.dst_zp = 0, a.oscale_mask = 4;
+  a.dst_zp = 0, a.src_zp_ch = &a.dst_zp;
+  CHECK_EQ(mrtq_fastconv_onednn(&p, &qx, NULL, &a, 0, y, scr, sizeof scr), MRTQ_EINVAL, "src zero points per channel");
+  a.src_zp_ch = NULL, a.dst_zp_ch = &z128;
+  CHECK_EQ(mrtq_fastconv_onednn(&p, &qx, NULL, &a, 0, y, scr, sizeof scr), MRTQ_EINVAL, "a dst zero point per channel out of s8");
+  a.dst_zp_ch = NULL, qx.zp_ch = &a.src_zp;
+  CHECK_EQ(mrtq_fastconv_onednn(&p, &qx, NULL, &a, 0, y, scr, sizeof scr), MRTQ_EINVAL, "src operand with zp_ch");
+  qx.zp_ch = NULL, a.oscale_mask = 4;
   CHECK_EQ(mrtq_fastconv_init_fc(&p, 1, 8, 1, &qw, mem, sizeof mem), MRTQ_OK, "init fc");
   CHECK_EQ(mrtq_fastconv_onednn(&p, &qx, NULL, &a, 0, y, scr, sizeof scr), MRTQ_EINVAL, "fc mask over 2 dims");
   CHECK_EQ(y[0], 77, "nothing written on error");

@@ -47,8 +47,14 @@ typedef struct od_attr {
   const float *oscale;
   int mask, runtime, n_po;
   int32_t src_zp, dst_zp;
+  const int32_t *zp_ch[2]; /* src, dst zero points per channel (mask 1 << 1, run time), zp_n[k] of them */
+  size_t zp_n[2];
   mrtq_onednn_po po[8]; /* binary ones with scale 1 */
 } od_attr;
+
+/* od_run only creates the primitive descriptor and notes whether oneDNN
+ * picked its reference implementation (od_last_ref) when od_query_only. */
+static int od_query_only, od_last_ref;
 
 /* The oneDNN 2.6 equivalent of an mrtq attribute: OLD as it is; NEW as
  * output scales fl(src_scale * wei_scale[oc]), a per-channel binary add of
@@ -57,6 +63,7 @@ static void od_from(const mrtq_onednn_attr *a, size_t o, float *osc, od_attr *d)
   int i;
   memset(d, 0, sizeof *d);
   d->src_zp = a->src_zp, d->dst_zp = a->dst_zp;
+  d->zp_ch[0] = a->src_zp_ch, d->zp_ch[1] = a->dst_zp_ch, d->zp_n[1] = o; /* zp_n[0]: the caller */
   if (a->scheme == MRTQ_ONEDNN_OLD) {
     d->oscale = a->oscale, d->mask = a->oscale_mask;
   } else {
@@ -110,6 +117,13 @@ static int od_attr_make(const od_attr *a, int nd, const dnnl_dims_t dd, dnnl_for
     for (k = 0; k < 2; k++) {
       dnnl_memory_desc_t md;
       dnnl_dims_t one = {1};
+      if (a->zp_ch[k]) { /* per channel: only at run time in oneDNN 2.6 */
+        dnnl_dims_t cnt = {(dnnl_dim_t)a->zp_n[k]};
+        DN(dnnl_primitive_attr_set_zero_points(attr, args[k], 1, 1 << 1, &rt_i));
+        DN(dnnl_memory_desc_init_by_tag(&md, 1, cnt, dnnl_s32, dnnl_x));
+        if (od_arg(e, DNNL_ARG_ATTR_ZERO_POINTS | args[k], &md, a->zp_ch[k])) return -1;
+        continue;
+      }
       if (!*zp[k]) continue;
       DN(dnnl_primitive_attr_set_zero_points(attr, args[k], 1, 0, a->runtime ? &rt_i : zp[k]));
       if (!a->runtime) continue;
@@ -152,6 +166,14 @@ static int od_run(const void *op_desc, dnnl_primitive_attr_t attr, od_exec *e, c
   const dnnl_memory_desc_t *chosen;
   int i;
   DN(dnnl_primitive_desc_create(&pd, op_desc, attr, eng, NULL));
+  if (od_query_only) {
+    const char *impl = "?";
+    DN(dnnl_primitive_desc_query(pd, dnnl_query_impl_info_str, 0, (void *)&impl));
+    od_last_ref = strncmp(impl, "ref", 3) == 0;
+    dnnl_primitive_desc_destroy(pd), dnnl_primitive_attr_destroy(attr);
+    for (i = 0; i < e->n_owned; i++) dnnl_memory_destroy(e->owned[i]);
+    return 0;
+  }
   chosen = dnnl_primitive_desc_query_md(pd, dnnl_query_weights_md, 0);
   if (mem(&m_wei_user, wei_user_md, (void *)(uintptr_t)w) || mem(&m_wei, chosen, DNNL_MEMORY_ALLOCATE)) return -1;
   { /* weights to the primitive's format */
@@ -326,14 +348,16 @@ static const char *po_name(int k) {
 }
 
 static long long by_kind[4]; /* outputs compared: conv, inner product, binary, sum */
+static int zpc_ref; /* per-channel zero-point layers oneDNN ran on its reference implementation */
 
 /* kind 0: convolution, 1: inner product. */
-static void layer_trial(int trial, int ip, int with_po, int scheme, int runtime) {
+static void layer_trial(int trial, int ip, int with_po, int scheme, int runtime, int zpc) {
   static uint8_t x[2 * 10 * 10 * 64], ours[2 * 12 * 12 * 64], theirs[2 * 12 * 12 * 64], prev[2 * 12 * 12 * 64];
   static int8_t w[64 * 5 * 5 * 64];
   static int32_t bias[64];
   static trial_bufs bufs;
   static float osc_new[64];
+  static int32_t zsrc[64], zdst[64];
   mrtq_onednn_attr a;
   mrtq_qoperand qx, qw;
   layer_ctx c;
@@ -372,14 +396,30 @@ static void layer_trial(int trial, int ip, int with_po, int scheme, int runtime)
     for (k = 0; k < a.n_po; k++)
       if (has_sum && a.po[k].src1_bcast == MRTQ_ONEDNN_PER_ELEM) a.po[k].src1_bcast = MRTQ_ONEDNN_PER_OC;
   }
+  if (zpc) { /* zero points per channel: src, dst or both (some of them 0) */
+    int which = (int)th_range(1, 3);
+    a.src_zp = 0;
+    for (i = 0; i < c.s.c && (which & 1); i++)
+      zsrc[i] = th_rand32() % 4u ? (int32_t)(c.src_u ? th_range(0, 255) : th_range(-128, 127)) : 0;
+    for (i = 0; i < c.s.o && (which & 2); i++)
+      zdst[i] = th_rand32() % 4u ? (int32_t)(c.dst_u ? th_range(0, 255) : th_range(-128, 127)) : 0;
+    a.src_zp_ch = which & 1 ? zsrc : NULL, a.dst_zp_ch = which & 2 ? zdst : NULL;
+  }
   qx.data = x, qx.is_unsigned = c.src_u, qx.zp = a.src_zp, qw.data = w;
   memcpy(ours, prev, n), memcpy(theirs, prev, n);
+  c.x = x, c.w = w, c.bias = use_bias ? bias : NULL, c.dst = theirs;
+  od_from(&a, c.s.o, osc_new, &c.od);
+  c.od.runtime = runtime, c.od.zp_n[0] = c.s.c;
+  if (zpc) { /* the rounding of SUM / LINEAR follows the implementation oneDNN picks */
+    od_query_only = 1;
+    r = layer_run(&c);
+    od_query_only = 0;
+    CHECK_EQ(r, 0, "oneDNN refused per-channel zero points");
+    a.ref_rounding = od_last_ref, zpc_ref += od_last_ref;
+  }
   st = ip ? mrtq_fc_onednn(c.s.n, c.s.c, c.s.o, &qx, &qw, use_bias ? bias : NULL, &a, c.dst_u, ours)
           : mrtq_conv2d_onednn(&c.s, &qx, &qw, use_bias ? bias : NULL, &a, c.dst_u, ours);
   CHECK_EQ(st, MRTQ_OK, "ours");
-  c.x = x, c.w = w, c.bias = use_bias ? bias : NULL, c.dst = theirs;
-  od_from(&a, c.s.o, osc_new, &c.od);
-  c.od.runtime = runtime;
   r = in_child(layer_run, &c, theirs, n);
   if (r == 1) {
     printf("  oneDNN crashed: %s n%zu c%zu h%zu w%zu o%zu groups %zu k%zux%zu stride %zu,%zu dil %zu,%zu pads %zu,%zu,%zu,%zu"
@@ -405,28 +445,37 @@ static void layer_trial(int trial, int ip, int with_po, int scheme, int runtime)
 static void test_conv(void) {
   int trial;
   long long before = compared;
-  for (trial = 0; trial < 200; trial++) layer_trial(trial, 0, 0, MRTQ_ONEDNN_OLD, 0);
+  for (trial = 0; trial < 200; trial++) layer_trial(trial, 0, 0, MRTQ_ONEDNN_OLD, 0, 0);
   printf("  conv, scales + zero points + bias: %lld outputs\n", compared - before);
 }
 
 static void test_conv_post_ops(void) {
   int trial;
   long long before = compared;
-  for (trial = 0; trial < 300; trial++) layer_trial(trial, 0, 1, MRTQ_ONEDNN_OLD, 0);
+  for (trial = 0; trial < 300; trial++) layer_trial(trial, 0, 1, MRTQ_ONEDNN_OLD, 0, 0);
   printf("  conv with sum / relu / linear / clip / binary add / mul post-ops: %lld outputs\n", compared - before);
 }
 
 static void test_conv_new_scheme(void) {
   int trial;
   long long before = compared;
-  for (trial = 0; trial < 200; trial++) layer_trial(trial, 0, trial & 1, MRTQ_ONEDNN_NEW, 0);
+  for (trial = 0; trial < 200; trial++) layer_trial(trial, 0, trial & 1, MRTQ_ONEDNN_NEW, 0, 0);
   printf("  conv, the NEW scheme (as oneDNN 2.6 scales + binary add / div post-ops): %lld outputs\n", compared - before);
+}
+
+static void test_conv_zero_points_per_channel(void) {
+  int trial;
+  long long before = compared;
+  for (trial = 0; trial < 200; trial++) layer_trial(trial, 0, trial % 3 != 0, trial % 4 == 3 ? MRTQ_ONEDNN_NEW : MRTQ_ONEDNN_OLD, 0, 1);
+  printf("  conv, src and / or dst zero points per channel, both schemes, post-ops: %lld outputs (%d of 200 layers on oneDNN's"
+         " reference implementation)\n", compared - before, zpc_ref);
 }
 
 static void test_inner_product(void) {
   int trial;
   long long before = compared;
-  for (trial = 0; trial < 300; trial++) layer_trial(trial, 1, trial % 3 != 0, trial % 4 == 3 ? MRTQ_ONEDNN_NEW : MRTQ_ONEDNN_OLD, trial % 5 == 0);
+  for (trial = 0; trial < 300; trial++)
+    layer_trial(trial, 1, trial % 3 != 0, trial % 4 == 3 ? MRTQ_ONEDNN_NEW : MRTQ_ONEDNN_OLD, trial % 5 == 0, 0);
   printf("  inner product, both schemes, post-ops, a fifth with scales given at run time: %lld outputs\n", compared - before);
 }
 
@@ -764,6 +813,7 @@ int main(void) {
   TH_RUN(test_conv);
   TH_RUN(test_conv_post_ops);
   TH_RUN(test_conv_new_scheme);
+  TH_RUN(test_conv_zero_points_per_channel);
   TH_RUN(test_inner_product);
   TH_RUN(test_binary);
   TH_RUN(test_sum);

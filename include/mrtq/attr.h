@@ -60,6 +60,12 @@ typedef struct mrtq_onednn_attr {
   int wei_per_oc;
   int ref_rounding; /* 1: SUM and LINEAR round the product first, as oneDNN's reference ("ref:any")
                        implementations; 0: one fused rounding, as its JIT kernels */
+  /* Zero points per channel (NULL: src_zp / dst_zp for every channel; oneDNN's
+     zero-point mask 1 << 1, given at run time): src_zp_ch one per input
+     channel of a convolution (src_zp and the src operand's zp must then be 0);
+     dst_zp_ch one per output channel (logical dst dimension 1), added in
+     place of dst_zp. */
+  const int32_t *src_zp_ch, *dst_zp_ch;
 } mrtq_onednn_attr;
 
 /* Where one output sits: the index into the OLD output scales (from the
@@ -116,7 +122,7 @@ MRTQ_API int32_t mrtq__onednn_tail(const mrtq_onednn_attr *a, const mrtq_onednn_
     }
   }
   if (a->scheme == MRTQ_ONEDNN_NEW && a->dst_scale) f /= a->dst_scale[0];
-  f += (float)a->dst_zp;
+  f += (float)(a->dst_zp_ch ? a->dst_zp_ch[at->oc] : a->dst_zp);
   return mrtq__clamp64(mrtq__rne_f32(f), lo, hi);
 }
 
@@ -165,23 +171,71 @@ MRTQ_API size_t mrtq__mask_index(int mask, int ndim, const size_t *dims, const s
   return i;
 }
 
+/* The per-channel zero points of a: nsrc src ones (NULL or in the src type,
+ * src_zp and zx 0 beside them) and ndst dst ones (NULL or in the dst type).
+ * *zmax gets the src zero point of largest magnitude (zx without them). */
+MRTQ_API int mrtq__onednn_zp_ok(const mrtq_onednn_attr *a, size_t nsrc, int32_t zx, int src_unsigned, size_t ndst,
+                                int dst_unsigned, int32_t *zmax) {
+  size_t i;
+  *zmax = zx;
+  if (a->src_zp_ch) {
+    if (a->src_zp || zx) return 0;
+    for (i = 0; i < nsrc; i++) {
+      int32_t z = a->src_zp_ch[i];
+      if (!mrtq__in_q8(z, src_unsigned)) return 0;
+      if ((z < 0 ? -z : z) > (*zmax < 0 ? -*zmax : *zmax)) *zmax = z;
+    }
+  }
+  if (a->dst_zp_ch)
+    for (i = 0; i < ndst; i++)
+      if (!mrtq__in_q8(a->dst_zp_ch[i], dst_unsigned)) return 0;
+  return 1;
+}
+
+/* The exact sum of (x - zxc[ci]) w over output (n, o, oy, ox)'s in-bounds
+ * taps, a src zero point per input channel ci (weights' zero point 0). */
+MRTQ_API int32_t mrtq__conv_at_zpc(const mrtq_conv2d_shape *s, const mrtq_qoperand *x, const mrtq_qoperand *w,
+                                   const int32_t *zxc, size_t n, size_t o, size_t oy, size_t ox) {
+  size_t cg = s->c / s->groups, g = o / (s->o / s->groups), c, ky, kx;
+  int nchw = s->layout == MRTQ_CONV_NCHW;
+  int32_t acc = 0;
+  for (ky = 0; ky < s->kh; ky++)
+    for (kx = 0; kx < s->kw; kx++) {
+      size_t iy = oy * s->stride_h + ky * s->dil_h, ix = ox * s->stride_w + kx * s->dil_w, yy, xx;
+      if (mrtq__conv_pad(s, iy, ix)) continue; /* x = zx there: a real zero */
+      yy = iy - s->pad_top, xx = ix - s->pad_left;
+      for (c = 0; c < cg; c++) {
+        size_t ci = g * cg + c;
+        size_t wa = nchw ? ((o * cg + c) * s->kh + ky) * s->kw + kx : ((o * s->kh + ky) * s->kw + kx) * cg + c;
+        size_t xa = nchw ? ((n * s->c + ci) * s->h + yy) * s->w + xx : ((n * s->h + yy) * s->w + xx) * s->c + ci;
+        acc += (mrtq__q8(x->data, xa, x->is_unsigned) - zxc[ci]) * mrtq__q8(w->data, wa, w->is_unsigned);
+      }
+    }
+  return acc;
+}
+
 /* oneDNN's int8 convolution (weights symmetric: w->zp must be 0): out
  * (int8, or uint8 when dst_unsigned; read first when a SUM post-op is
- * present) = the epilogue of the exact sum. x->zp must equal a->src_zp.
- * bias is the OLD scheme's int32 bias (NULL with NEW). Errors: as
+ * present) = the epilogue of the exact sum. x->zp must equal a->src_zp (both
+ * 0 with per-channel src zero points, which a->src_zp_ch then gives, s->c of
+ * them). bias is the OLD scheme's int32 bias (NULL with NEW). Errors: as
  * mrtq_conv2d_s32; attributes invalid (see mrtq_onednn_attr), a weight zero
- * point, x->zp != a->src_zp, an int32 bias with NEW -> MRTQ_EINVAL. */
+ * point, x->zp != a->src_zp, a per-channel zero point outside its type, an
+ * int32 bias with NEW -> MRTQ_EINVAL. */
 MRTQ_API mrtq_status mrtq_conv2d_onednn(const mrtq_conv2d_shape *s, const mrtq_qoperand *x, const mrtq_qoperand *w,
                                         const int32_t *bias, const mrtq_onednn_attr *a, int dst_unsigned, void *dst) {
   size_t ho, wo, c[4], d[4];
   uint64_t k;
-  int32_t lo = dst_unsigned ? 0 : -128, hi = dst_unsigned ? 255 : 127;
+  int32_t lo = dst_unsigned ? 0 : -128, hi = dst_unsigned ? 255 : 127, zmax;
   mrtq_onednn_pos at;
+  mrtq_qoperand xb;
   mrtq_status st = mrtq__conv_check(s, x, w, NULL, &ho, &wo, &k);
   if (st != MRTQ_OK) return st;
   if (!dst || !mrtq__onednn_attr_ok(a, dst_unsigned, 4) || w->zp != 0 || w->zp_ch || x->zp != a->src_zp ||
-      (bias && a->scheme == MRTQ_ONEDNN_NEW))
+      (bias && a->scheme == MRTQ_ONEDNN_NEW) || !mrtq__onednn_zp_ok(a, s->c, x->zp, x->is_unsigned, s->o, dst_unsigned, &zmax))
     return MRTQ_EINVAL;
+  xb = *x, xb.zp = zmax; /* the worst case with the largest src zero point */
+  if ((st = mrtq__dot_check(k, &xb, w, s->o, NULL, 0)) != MRTQ_OK) return st;
   d[0] = s->n, d[1] = s->o, d[2] = ho, d[3] = wo;
   for (c[1] = 0; c[1] < s->o; c[1]++) {
     int32_t sw = mrtq__conv_wsum(s, w, c[1]);
@@ -192,7 +246,8 @@ MRTQ_API mrtq_status mrtq_conv2d_onednn(const mrtq_conv2d_shape *s, const mrtq_q
           at.at = mrtq__conv_out_at(s, ho, wo, c[0], c[1], c[2], c[3]);
           at.oc = c[1], at.si = mrtq__mask_index(a->oscale_mask, 4, d, c);
           prev = mrtq__q8(dst, at.at, dst_unsigned);
-          acc = mrtq__conv_at(s, x, w, NULL, (int32_t)k, c[0], c[1], c[2], c[3], sw);
+          acc = a->src_zp_ch ? mrtq__conv_at_zpc(s, x, w, a->src_zp_ch, c[0], c[1], c[2], c[3])
+                             : mrtq__conv_at(s, x, w, NULL, (int32_t)k, c[0], c[1], c[2], c[3], sw);
           ((uint8_t *)dst)[at.at] = (uint8_t)mrtq_onednn_epilogue(a, &at, acc, bias, prev, lo, hi);
         }
   }
@@ -201,11 +256,12 @@ MRTQ_API mrtq_status mrtq_conv2d_onednn(const mrtq_conv2d_shape *s, const mrtq_q
 
 /* oneDNN's int8 inner product: rows x k src (row-major), o x k weights, dst
  * rows x o; logical dst dimensions (n, oc) for the OLD scale mask (2: per
- * output channel). Otherwise as mrtq_conv2d_onednn. */
+ * output channel). No per-channel src zero points. Otherwise as
+ * mrtq_conv2d_onednn. */
 MRTQ_API mrtq_status mrtq_fc_onednn(size_t rows, size_t k, size_t o, const mrtq_qoperand *x, const mrtq_qoperand *w,
                                     const int32_t *bias, const mrtq_onednn_attr *a, int dst_unsigned, void *dst) {
   mrtq_conv2d_shape s = mrtq__fc_shape(rows, k, o); /* (n, oc) are the convolution's (n, oc, 1, 1) */
-  if (!a || a->oscale_mask > 3) return MRTQ_EINVAL;
+  if (!a || a->oscale_mask > 3 || a->src_zp_ch) return MRTQ_EINVAL;
   return mrtq_conv2d_onednn(&s, x, w, bias, a, dst_unsigned, dst);
 }
 
@@ -225,18 +281,20 @@ MRTQ_API mrtq_status mrtq_binary_onednn(int op, const mrtq_qoperand *a, const si
   mrtq_bcast bc;
   mrtq_onednn_pos at;
   size_t inner = 1;
-  int32_t lo = dst_unsigned ? 0 : -128, hi = dst_unsigned ? 255 : 127;
+  int32_t lo = dst_unsigned ? 0 : -128, hi = dst_unsigned ? 255 : 127, zmax;
   int d;
   mrtq_status st;
   if (!a || !b || !a->data || !b->data || !dst || (op != MRTQ_ONEDNN_BIN_ADD && op != MRTQ_ONEDNN_BIN_MUL)) return MRTQ_EINVAL;
   if (!mrtq__in_q8(a->zp, a->is_unsigned) || !mrtq__in_q8(b->zp, b->is_unsigned)) return MRTQ_EINVAL;
-  if (!mrtq__onednn_attr_ok(attr, dst_unsigned, MRTQ_MAX_DIMS) || attr->oscale || attr->src_zp || attr->scheme != MRTQ_ONEDNN_OLD)
+  if (!mrtq__onednn_attr_ok(attr, dst_unsigned, MRTQ_MAX_DIMS) || attr->oscale || attr->src_zp || attr->src_zp_ch ||
+      attr->scheme != MRTQ_ONEDNN_OLD)
     return MRTQ_EINVAL;
   if ((st = mrtq_bcast_init(shape_a, nda, shape_b, ndb, &bc)) != MRTQ_OK) return st;
   if (bc.ndim != nda) return MRTQ_ESHAPE;
   for (d = 0; d < nda; d++)
     if (bc.out[d] != shape_a[d]) return MRTQ_ESHAPE;
   for (d = 2; d < nda; d++) inner *= shape_a[d];
+  if (!mrtq__onednn_zp_ok(attr, 0, 0, 0, nda >= 2 ? shape_a[1] : 1, dst_unsigned, &zmax)) return MRTQ_EINVAL;
   at.si = 0;
   for (at.at = 0; at.at < bc.n; at.at++) {
     size_t ia, ib;

@@ -20,7 +20,8 @@ extern "C" {
 enum { MRTQ_CONV_NCHW = 0, MRTQ_CONV_NHWC = 1 };
 
 /* A quantized operand: int8 or uint8 data and its zero point(s). zp_ch
- * (weights only, or NULL): one zero point per output channel. */
+ * (weights only, or NULL): one zero point per output channel; an activation
+ * (src, matmul A) with zp_ch set is refused (MRTQ_EINVAL). */
 typedef struct mrtq_qoperand {
   const void *data;
   int is_unsigned;
@@ -79,7 +80,7 @@ MRTQ_API mrtq_status mrtq__dot_check(uint64_t k, const mrtq_qoperand *x, const m
                                      const int32_t *bias, size_t nb) {
   uint64_t mx, mw, zx, zw = 0, b = 0, total;
   size_t o;
-  if (!x || !w || !x->data || !w->data) return MRTQ_EINVAL;
+  if (!x || !w || !x->data || !w->data || x->zp_ch) return MRTQ_EINVAL; /* zp_ch: weights only */
   if (!mrtq__in_q8(x->zp, x->is_unsigned)) return MRTQ_EINVAL;
   for (o = 0; o < (w->zp_ch ? nw : 1); o++) {
     int32_t z = w->zp_ch ? w->zp_ch[o] : w->zp;

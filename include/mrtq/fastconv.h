@@ -339,9 +339,12 @@ MRTQ_API void mrtq__fc_dw(const mrtq__fc_ctx *x, const mrtq_qoperand *src) {
  * p was packed from (or of mrtq_fc_onednn after mrtq_fastconv_init_fc).
  * scratch: sbytes from mrtq_fastconv_sizes. Errors: NULL p, x, data, dst or
  * scratch, attributes invalid (as mrtq_conv2d_onednn; inner product: scale
- * masks over (n, oc) only), x->zp != a->src_zp, an int32 bias with NEW ->
- * MRTQ_EINVAL, as is scratch_bytes smaller than sbytes; terms that could
- * overflow int32 -> MRTQ_EOVERFLOW. Nothing is written on error. */
+ * masks over (n, oc) only), x->zp != a->src_zp, an int32 bias with NEW,
+ * per-channel src zero points (a->src_zp_ch: oneDNN runs them on its
+ * reference implementation only; use mrtq_conv2d_onednn) -> MRTQ_EINVAL, as
+ * is scratch_bytes smaller than sbytes; terms that could overflow int32 ->
+ * MRTQ_EOVERFLOW. Per-channel dst zero points are taken. Nothing is written
+ * on error. */
 MRTQ_API mrtq_status mrtq_fastconv_onednn(const mrtq_fastconv *p, const mrtq_qoperand *x, const int32_t *bias,
                                           const mrtq_onednn_attr *a, int dst_unsigned, void *dst, void *scratch,
                                           size_t scratch_bytes) {
@@ -349,12 +352,13 @@ MRTQ_API mrtq_status mrtq_fastconv_onednn(const mrtq_fastconv *p, const mrtq_qop
   mrtq_qoperand wq;
   size_t wb, sb, M, g, m0, ob0, r0;
   uint8_t *tile;
-  int32_t *ct, zu;
+  int32_t *ct, zu, zmax;
   mrtq_status st;
   if (!p || !x || !x->data || !dst || !scratch) return MRTQ_EINVAL;
   if ((st = mrtq_fastconv_sizes(&p->s, &wb, &sb)) != MRTQ_OK) return st;
   if (!mrtq__onednn_attr_ok(a, dst_unsigned, 4) || (p->fc && a->oscale_mask > 3) || x->zp != a->src_zp ||
-      (bias && a->scheme == MRTQ_ONEDNN_NEW))
+      (bias && a->scheme == MRTQ_ONEDNN_NEW) || a->src_zp_ch ||
+      !mrtq__onednn_zp_ok(a, 0, x->zp, x->is_unsigned, p->s.o, dst_unsigned, &zmax))
     return MRTQ_EINVAL;
   if (scratch_bytes < sb) return MRTQ_EINVAL;
   memset(&wq, 0, sizeof wq);

@@ -84,7 +84,7 @@ MRTQ__FC_HOT void mrtq__fc_epv_init(mrtq__fc_epv *e, const mrtq_onednn_attr *a, 
   int i;
   e->dst_unsigned = dst_unsigned, e->is_new = a->scheme == MRTQ_ONEDNN_NEW, e->n_po = a->n_po, e->oscale = a->oscale;
   e->lo = _mm512_set1_ps(dst_unsigned ? 0.0f : -128.0f), e->hi = _mm512_set1_ps(dst_unsigned ? 255.0f : 127.0f);
-  e->zp = _mm512_set1_ps((float)a->dst_zp);
+  e->zp = a->dst_zp_ch ? _mm512_cvtepi32_ps(_mm512_maskz_loadu_epi32(m, a->dst_zp_ch + oc0)) : _mm512_set1_ps((float)a->dst_zp);
   e->scale = e->add = e->div = _mm512_setzero_ps();
   if (e->is_new) {
     __m512 ss = _mm512_set1_ps(a->src_scale ? a->src_scale[0] : 1.0f);
