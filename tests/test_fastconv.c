@@ -236,27 +236,19 @@ static mrtq_conv2d_shape rand_shape(int depthwise) {
   return s;
 }
 
-static void test_conv_random(void) {
+/* 300 random layers (rand_shape), dense or depthwise. */
+static void random_layers(int depthwise) {
   int t;
   long bad = 0, before = outputs;
   for (t = 0; t < 300; t++) {
-    mrtq_conv2d_shape s = rand_shape(0);
+    mrtq_conv2d_shape s = rand_shape(depthwise);
     bad += layer(&s, 0, (int)th_range(0, 1), (int)th_range(0, 1), th_range(0, 9) == 0, NULL, 0);
   }
   CHECK_EQ(bad, 0, "mismatches");
-  printf("  conv: %ld outputs\n", outputs - before);
+  printf("  %s: %ld outputs\n", depthwise ? "depthwise" : "conv", outputs - before);
 }
-
-static void test_depthwise_random(void) {
-  int t;
-  long bad = 0, before = outputs;
-  for (t = 0; t < 300; t++) {
-    mrtq_conv2d_shape s = rand_shape(1);
-    bad += layer(&s, 0, (int)th_range(0, 1), (int)th_range(0, 1), th_range(0, 9) == 0, NULL, 0);
-  }
-  CHECK_EQ(bad, 0, "mismatches");
-  printf("  depthwise: %ld outputs\n", outputs - before);
-}
+static void test_conv_random(void) { random_layers(0); }
+static void test_depthwise_random(void) { random_layers(1); }
 
 static void test_fc_random(void) {
   int t;

@@ -55,7 +55,7 @@ typedef struct mrtq_fastconv {
   int fc; /* an inner product: OLD scale masks over (n, oc) only */
   int dw; /* depthwise direct path */
   const int8_t *w;     /* GEMM: groups * ob blocks of kp / 4 x 16 x 4 bytes */
-  const int32_t *wsum; /* GEMM: groups * ob * 16 weight sums; depthwise: c */
+  const int32_t *wsum; /* GEMM: groups * ob * 16 weight sums; depthwise: NULL (summed per row at run time) */
   const int32_t *wdw;  /* depthwise: kh * kw taps x c weights, widened */
 } mrtq_fastconv;
 
@@ -91,7 +91,7 @@ MRTQ_API mrtq_status mrtq_fastconv_sizes(const mrtq_conv2d_shape *s, size_t *wby
   mrtq__fastconv_dims(&p, s, ho, wo);
   if (p.kp > SIZE_MAX / 256 || s->groups > SIZE_MAX / 256 / p.kp) return MRTQ_ESHAPE; /* kp * groups * 16 * 16 fits */
   if (p.dw) {
-    *wbytes = (s->kh * s->kw + 1) * mrtq__fc_up(s->c, MRTQ__FC_NB) * sizeof(int32_t) + 64;
+    *wbytes = s->kh * s->kw * mrtq__fc_up(s->c, MRTQ__FC_NB) * sizeof(int32_t) + 64;
     *sbytes = 64;
   } else {
     blocks = s->groups * p.ob;
@@ -128,15 +128,12 @@ MRTQ_API mrtq_status mrtq_fastconv_init(mrtq_fastconv *p, const mrtq_conv2d_shap
   wd = (const int8_t *)w->data;
   if (p->dw) {
     size_t cp = mrtq__fc_up(s->c, MRTQ__FC_NB);
-    int32_t *wdw = (int32_t *)mrtq__fc_align(mem), *ws = wdw + s->kh * s->kw * cp;
-    memset(wdw, 0, (s->kh * s->kw + 1) * cp * sizeof(int32_t));
+    int32_t *wdw = (int32_t *)mrtq__fc_align(mem);
+    memset(wdw, 0, s->kh * s->kw * cp * sizeof(int32_t));
     for (c = 0; c < s->c; c++)
       for (ky = 0; ky < s->kh; ky++)
-        for (kx = 0; kx < s->kw; kx++) {
-          int32_t v = mrtq__fc_wat(s, wd, 1, c, 0, ky, kx);
-          wdw[(ky * s->kw + kx) * cp + c] = v, ws[c] += v;
-        }
-    p->wdw = wdw, p->wsum = ws, p->w = NULL;
+        for (kx = 0; kx < s->kw; kx++) wdw[(ky * s->kw + kx) * cp + c] = mrtq__fc_wat(s, wd, 1, c, 0, ky, kx);
+    p->wdw = wdw, p->wsum = NULL, p->w = NULL;
     return MRTQ_OK;
   }
   {

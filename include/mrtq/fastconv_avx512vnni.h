@@ -334,8 +334,7 @@ MRTQ__FC_HOT void mrtq__fc_dw_edge(const mrtq__fc_ctx *x, mrtq__fc_epv *e, const
   if (nky && kx1 > kx0) {
     const uint8_t *xp = xr + (ox * s->stride_w + kx0 * s->dil_w - s->pad_left) * s->c;
     size_t xrow = s->dil_h * s->w * s->c, xcol = s->dil_w * s->c;
-    acc = mk == 0xFFFF ? mrtq__fc_dw_taps(acc, xp, xrow, xcol, wp + kx0 * cp, s->kw * cp, cp, nky, kx1 - kx0, 0xFFFF, flip, &ws)
-                       : mrtq__fc_dw_taps(acc, xp, xrow, xcol, wp + kx0 * cp, s->kw * cp, cp, nky, kx1 - kx0, mk, flip, &ws);
+    acc = mrtq__fc_dw_taps(acc, xp, xrow, xcol, wp + kx0 * cp, s->kw * cp, cp, nky, kx1 - kx0, mk, flip, &ws);
   }
   mrtq__fc_dw_out(x, e, _mm512_sub_epi32(acc, _mm512_mullo_epi32(zu, ws)), mk, m0 + ox, c0, c);
 }
@@ -384,11 +383,6 @@ MRTQ_API void mrtq__fc_dw(const mrtq__fc_ctx *x, const mrtq_qoperand *src) {
           for (; ox < oxb; ox++)
             mrtq__fc_dw_out(x, &e, mrtq__fc_dw_taps(base, xr + (ox * s->stride_w - s->pad_left) * s->c, xrow, xcol, wp,
                                                     3 * cp, cp, 3, 3, 0xFFFF, flip, NULL),
-                            mk, m0 + ox, c0, c);
-        if (ky1 > ky0 && nn == 16)
-          for (; ox < oxb; ox++)
-            mrtq__fc_dw_out(x, &e, mrtq__fc_dw_taps(base, xr + (ox * s->stride_w - s->pad_left) * s->c, xrow, xcol, wp,
-                                                    s->kw * cp, cp, ky1 - ky0, s->kw, 0xFFFF, flip, NULL),
                             mk, m0 + ox, c0, c);
         for (; ox < oxb; ox++)
           mrtq__fc_dw_out(x, &e,
