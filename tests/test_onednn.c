@@ -348,6 +348,9 @@ static const char *po_name(int k) {
 }
 
 static long long by_kind[4]; /* outputs compared: conv, inner product, binary, sum */
+static int trial_specials; /* OLD output scales: some NaN, +-inf, 1e30 or 0 */
+static long long special_outputs; /* outputs whose scale was one of those */
+static int specials_ref; /* of those layers, the ones oneDNN ran on its reference implementation */
 static int zpc_ref; /* per-channel zero-point layers oneDNN ran on its reference implementation */
 
 /* kind 0: convolution, 1: inner product. */
@@ -390,6 +393,9 @@ static void layer_trial(int trial, int ip, int with_po, int scheme, int runtime,
   rand_attr(&a, &bufs, c.s.o, n, &c.src_u, c.dst_u, with_po, scheme);
   if (scheme == MRTQ_ONEDNN_NEW) use_bias = 0;
   if (ip) a.src_zp = a.dst_zp = 0; /* oneDNN 2.6's inner product refuses zero points */
+  if (trial_specials && scheme == MRTQ_ONEDNN_OLD)
+    for (i = 0; i < (a.oscale_mask ? c.s.o : 1); i++)
+      if (th_rand32() % 3u == 0) bufs.osc[i] = (const float[]){NAN, INFINITY, -INFINITY, 1e30f, -1e30f, 0.0f}[th_range(0, 5)];
   if (runtime) { /* oneDNN 2.6 refuses run-time scales with a sum and a per-element binary post-op together */
     int has_sum = 0;
     for (k = 0; k < a.n_po; k++) has_sum |= a.po[k].kind == MRTQ_ONEDNN_SUM;
@@ -410,12 +416,14 @@ static void layer_trial(int trial, int ip, int with_po, int scheme, int runtime,
   c.x = x, c.w = w, c.bias = use_bias ? bias : NULL, c.dst = theirs;
   od_from(&a, c.s.o, osc_new, &c.od);
   c.od.runtime = runtime, c.od.zp_n[0] = c.s.c;
-  if (zpc) { /* the rounding of SUM / LINEAR follows the implementation oneDNN picks */
+  if (zpc || trial_specials) { /* SUM / LINEAR rounding and ReLU(NaN) follow the implementation oneDNN picks */
     od_query_only = 1;
     r = layer_run(&c);
     od_query_only = 0;
-    CHECK_EQ(r, 0, "oneDNN refused per-channel zero points");
-    a.ref_rounding = od_last_ref, zpc_ref += od_last_ref;
+    CHECK_EQ(r, 0, "oneDNN refused the layer");
+    a.ref_rounding = od_last_ref;
+    if (zpc) zpc_ref += od_last_ref;
+    if (trial_specials) specials_ref += od_last_ref;
   }
   st = ip ? mrtq_fc_onednn(c.s.n, c.s.c, c.s.o, &qx, &qw, use_bias ? bias : NULL, &a, c.dst_u, ours)
           : mrtq_conv2d_onednn(&c.s, &qx, &qw, use_bias ? bias : NULL, &a, c.dst_u, ours);
@@ -440,6 +448,11 @@ static void layer_trial(int trial, int ip, int with_po, int scheme, int runtime,
       break;
     }
   compared += (long long)n, by_kind[ip] += (long long)n;
+  if (trial_specials)
+    for (i = 0; i < n; i++) {
+      float f = a.oscale[a.oscale_mask ? i % c.s.o : 0];
+      special_outputs += f != f || f == 0.0f || f > 1e29f || f < -1e29f;
+    }
 }
 
 static void test_conv(void) {
@@ -469,6 +482,19 @@ static void test_conv_zero_points_per_channel(void) {
   for (trial = 0; trial < 200; trial++) layer_trial(trial, 0, trial % 3 != 0, trial % 4 == 3 ? MRTQ_ONEDNN_NEW : MRTQ_ONEDNN_OLD, 0, 1);
   printf("  conv, src and / or dst zero points per channel, both schemes, post-ops: %lld outputs (%d of 200 layers on oneDNN's"
          " reference implementation)\n", compared - before, zpc_ref);
+}
+
+/* OLD output scales NaN, +-inf, +-1e30 and 0 (common or per channel), with
+ * and without post-ops: what oneDNN stores for a NaN or infinite product. */
+static void test_special_scales(void) {
+  int trial;
+  long long before = compared;
+  trial_specials = 1;
+  for (trial = 0; trial < 200; trial++) layer_trial(trial, trial & 1, trial % 3 != 0, MRTQ_ONEDNN_OLD, 0, trial % 4 == 0);
+  trial_specials = 0;
+  CHECK(special_outputs > 1000);
+  printf("  conv and inner product, output scales NaN / +-inf / +-1e30 / 0: %lld outputs, %lld of them under a special scale\n",
+         compared - before, special_outputs);
 }
 
 static void test_inner_product(void) {
@@ -805,6 +831,75 @@ static void test_fused_rounding(void) {
   }
 }
 
+/* A NaN reaching the post-ops and the store: a NaN output scale (binary: a
+ * NaN src scale) on a 1-element layer, then each chain below and a
+ * LINEAR(1, 5) last (5 tells a ReLU's 0 from a stored NaN), int8 and uint8
+ * dst, on oneDNN's JIT kernels (conv, inner product, binary) and on its
+ * reference implementations (conv with per-channel src zero points, a
+ * binary broadcast it gives to ref). The bytes must equal oneDNN's; the
+ * values seen are printed. */
+static void test_nan(void) {
+  static const char *prim_name[5] = {"conv", "inner product", "binary", "conv, per-channel src zero points", "binary, broadcast"};
+  static const char *chain_name[4] = {"none", "relu(0)", "relu(0.5)", "clip(-3, 9)"};
+  int prim, chain, du, refs[5] = {0, 0, 0, 0, 0};
+  uint8_t seen[5][4][2];
+  for (prim = 0; prim < 5; prim++)
+    for (chain = 0; chain < 4; chain++)
+      for (du = 0; du < 2; du++) {
+        static int8_t x[16] = {1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1}, w[1] = {1}, zero[16];
+        static const int32_t zsrc[1] = {0};
+        float nan = NAN;
+        uint8_t ours[16], theirs[16];
+        mrtq_conv2d_shape s = mrtq__fc_shape(1, 1, 1);
+        mrtq_qoperand qx, qw, qz;
+        mrtq_onednn_attr a;
+        layer_ctx lc;
+        bin_ctx bc;
+        size_t sa[4] = {1, 1, 1, 1}, sb[4] = {1, 1, 1, 1}, n = 1, i;
+        int r, ref;
+        memset(&qx, 0, sizeof qx), memset(&qw, 0, sizeof qw), memset(&qz, 0, sizeof qz), memset(&a, 0, sizeof a);
+        memset(&lc, 0, sizeof lc), memset(&bc, 0, sizeof bc);
+        s.layout = MRTQ_CONV_NHWC;
+        if (chain == 1 || chain == 2) a.po[a.n_po].kind = MRTQ_ONEDNN_RELU, a.po[a.n_po++].alpha = chain == 1 ? 0.0f : 0.5f;
+        if (chain == 3) a.po[a.n_po].kind = MRTQ_ONEDNN_CLIP, a.po[a.n_po].alpha = -3.0f, a.po[a.n_po++].beta = 9.0f;
+        a.po[a.n_po].kind = MRTQ_ONEDNN_LINEAR, a.po[a.n_po].alpha = 1.0f, a.po[a.n_po++].beta = 5.0f;
+        qx.data = x, qw.data = w, qz.data = zero;
+        if (prim == 4) sa[0] = sa[1] = sa[2] = sa[3] = 2, sb[1] = sb[3] = 2, n = 16; /* as in test_fused_rounding */
+        memset(ours, 0x55, sizeof ours), memset(theirs, 0x55, sizeof theirs);
+        if (prim == 0 || prim == 1 || prim == 3) {
+          a.oscale = &nan;
+          if (prim == 3) a.src_zp_ch = zsrc;
+          lc.ip = prim == 1, lc.s = s, lc.ho = lc.wo = 1, lc.x = x, lc.w = w, lc.dst = theirs, lc.dst_u = du;
+          od_from(&a, 1, NULL, &lc.od);
+          lc.od.zp_n[0] = 1;
+          od_query_only = 1, r = layer_run(&lc), od_query_only = 0;
+          ref = r == 0 ? od_last_ref : -1;
+          a.ref_rounding = ref == 1;
+          CHECK_EQ(prim == 1 ? mrtq_fc_onednn(1, 1, 1, &qx, &qw, NULL, &a, du, ours) : mrtq_conv2d_onednn(&s, &qx, &qw, NULL, &a, du, ours),
+                   MRTQ_OK, "ours");
+          r = in_child(layer_run, &lc, theirs, 1);
+        } else {
+          bc.op = MRTQ_ONEDNN_BIN_ADD, bc.a = x, bc.b = zero, bc.s0 = nan, bc.s1 = 1.0f, bc.dst = theirs, bc.du = du;
+          for (r = 0; r < 4; r++) bc.da[r] = (dnnl_dim_t)sa[r], bc.db[r] = (dnnl_dim_t)sb[r];
+          od_from(&a, 1, NULL, &bc.od);
+          ref = bin_is_ref(&bc);
+          a.ref_rounding = ref == 1;
+          CHECK_EQ(mrtq_binary_onednn(MRTQ_ONEDNN_BIN_ADD, &qx, sa, 4, nan, &qz, sb, 4, 1.0f, &a, du, ours), MRTQ_OK, "ours");
+          r = in_child(bin_run, &bc, theirs, n);
+        }
+        CHECK_EQ(ref, prim >= 3, "%s: oneDNN's choice of implementation", prim_name[prim]);
+        CHECK_EQ(r, 0, "oneDNN ran");
+        if (r != 0) continue;
+        for (i = 0; i < n; i++) CHECK_EQ(ours[i], theirs[i], "%s, %s, %s dst, element %zu", prim_name[prim], chain_name[chain], du ? "u8" : "s8", i);
+        seen[prim][chain][du] = theirs[0], refs[prim] += ref, compared += (long long)n;
+      }
+  for (prim = 0; prim < 5; prim++) {
+    printf("  NaN on %s (%s): int8 / uint8 dst stores", prim_name[prim], refs[prim] ? "reference" : "JIT");
+    for (chain = 0; chain < 4; chain++) printf(" %s %d/%d;", chain_name[chain], (int8_t)seen[prim][chain][0], seen[prim][chain][1]);
+    printf("\n");
+  }
+}
+
 int main(void) {
   if (dnnl_engine_create(&eng, dnnl_cpu, 0) != dnnl_success || dnnl_stream_create(&strm, eng, dnnl_stream_default_flags) != dnnl_success)
     return th_skip("test_onednn", "no oneDNN CPU engine");
@@ -815,9 +910,11 @@ int main(void) {
   TH_RUN(test_conv_new_scheme);
   TH_RUN(test_conv_zero_points_per_channel);
   TH_RUN(test_inner_product);
+  TH_RUN(test_special_scales);
   TH_RUN(test_binary);
   TH_RUN(test_sum);
   TH_RUN(test_fused_rounding);
+  TH_RUN(test_nan);
   printf("  %lld outputs compared with oneDNN (conv %lld, inner product %lld, binary %lld, sum %lld); %d configurations where"
          " oneDNN crashed\n", compared, by_kind[0], by_kind[1], by_kind[2], by_kind[3], crashed);
   dnnl_stream_destroy(strm), dnnl_engine_destroy(eng);

@@ -17,9 +17,9 @@ extern "C" {
 
 enum {
   MRTQ_ONEDNN_SUM = 0,     /* f = fma(scale, prev, f): the stored dst value, its zero point not subtracted */
-  MRTQ_ONEDNN_RELU = 1,    /* f > 0 ? f : alpha * f */
+  MRTQ_ONEDNN_RELU = 1,    /* f > 0 ? f : alpha * f (alpha 0, JIT: max(f, 0), so NaN gives 0) */
   MRTQ_ONEDNN_LINEAR = 2,  /* fma(alpha, f, beta) */
-  MRTQ_ONEDNN_CLIP = 3,    /* clamp to [alpha, beta] */
+  MRTQ_ONEDNN_CLIP = 3,    /* min(max(f, alpha), beta), x86 order: NaN gives alpha (or beta below it) */
   MRTQ_ONEDNN_BIN_ADD = 4, /* f + fl(scale * src1[i]) */
   MRTQ_ONEDNN_BIN_MUL = 5  /* f * fl(scale * src1[i]) */
 };
@@ -58,8 +58,10 @@ typedef struct mrtq_onednn_attr {
   int scheme;
   const float *src_scale, *wei_scale, *dst_scale, *fbias;
   int wei_per_oc;
-  int ref_rounding; /* 1: SUM and LINEAR round the product first, as oneDNN's reference ("ref:any")
-                       implementations; 0: one fused rounding, as its JIT kernels */
+  int ref_rounding; /* 1: as oneDNN's reference ("ref:any") implementations: SUM and LINEAR round the
+                       product first, ReLU keeps a NaN, a NaN is stored as 0; 0: as its JIT kernels: one
+                       fused rounding, ReLU with alpha 0 is max(f, 0) (NaN gives 0), a NaN is stored as
+                       127 (int8) or 0 (uint8) */
   /* Zero points per channel (NULL: src_zp / dst_zp for every channel; oneDNN's
      zero-point mask 1 << 1, given at run time): src_zp_ch one per input
      channel of a convolution (src_zp and the src operand's zp must then be 0);
@@ -100,8 +102,24 @@ MRTQ_API float mrtq__f32(float x) {
   return t;
 }
 
+/* RNE and saturation of f to [lo, hi] (the int8 or uint8 range), as oneDNN
+ * 2.6 stores (measured): +-inf saturate; NaN gives 127 for int8 and 0 for
+ * uint8 in its JIT kernels and its sum primitive (ref 0: their saturation
+ * takes min(f, 127) first for int8 and max(f, 0) first for uint8, and each
+ * returns the bound for NaN), and 0 in its reference implementations (ref 1:
+ * NaN passes their compares and converts to the integer 0x80000000, whose low
+ * byte is stored). */
+MRTQ_API int32_t mrtq__onednn_store(float f, int32_t lo, int32_t hi, int ref) {
+  if (f != f) return ref ? 0 : lo < 0 ? hi : lo;
+  return mrtq__clamp64(mrtq__rne_f32(f), lo, hi);
+}
+
 /* Post-ops, the NEW scheme's dst scale, the dst zero point, RNE and
- * saturation to [lo, hi]: the tail every primitive shares. */
+ * saturation to [lo, hi]: the tail every primitive shares. A NaN follows
+ * oneDNN's x86 kernels through the post-ops: CLIP is max then min, each
+ * returning its second operand for NaN; ReLU with alpha 0 is max(f, 0) in the
+ * JIT kernels (ref_rounding 0) and f > 0 ? f : alpha * f in the reference
+ * ones; the store as mrtq__onednn_store. */
 MRTQ_API int32_t mrtq__onednn_tail(const mrtq_onednn_attr *a, const mrtq_onednn_pos *at, float f, int32_t prev,
                                    int32_t lo, int32_t hi) {
   int i;
@@ -112,9 +130,12 @@ MRTQ_API int32_t mrtq__onednn_tail(const mrtq_onednn_attr *a, const mrtq_onednn_
       case MRTQ_ONEDNN_SUM: /* fused, as oneDNN's JIT */
         f = a->ref_rounding ? f + mrtq__f32(p->scale * (float)prev) : mrtq__fmaf(p->scale, (float)prev, f);
         break;
-      case MRTQ_ONEDNN_RELU: f = f > 0 ? f : p->alpha * f; break;
+      case MRTQ_ONEDNN_RELU: f = f > 0 ? f : p->alpha == 0 && !a->ref_rounding ? 0.0f : p->alpha * f; break;
       case MRTQ_ONEDNN_LINEAR: f = a->ref_rounding ? mrtq__f32(p->alpha * f) + p->beta : mrtq__fmaf(p->alpha, f, p->beta); break;
-      case MRTQ_ONEDNN_CLIP: f = f < p->alpha ? p->alpha : f > p->beta ? p->beta : f; break;
+      case MRTQ_ONEDNN_CLIP:
+        f = f > p->alpha ? f : p->alpha;
+        f = f < p->beta ? f : p->beta;
+        break;
       default:
         v = mrtq__f32(p->scale * p->src1[p->src1_bcast == MRTQ_ONEDNN_PER_ELEM ? at->at : p->src1_bcast ? at->oc : 0]);
         f = p->kind == MRTQ_ONEDNN_BIN_ADD ? f + v : f * v;
@@ -123,13 +144,19 @@ MRTQ_API int32_t mrtq__onednn_tail(const mrtq_onednn_attr *a, const mrtq_onednn_
   }
   if (a->scheme == MRTQ_ONEDNN_NEW && a->dst_scale) f /= a->dst_scale[0];
   f += (float)(a->dst_zp_ch ? a->dst_zp_ch[at->oc] : a->dst_zp);
-  return mrtq__clamp64(mrtq__rne_f32(f), lo, hi);
+  return mrtq__onednn_store(f, lo, hi, a->ref_rounding);
 }
 
 /* The float epilogue of one output of a convolution or inner product: acc is
  * the exact integer sum sum (x - src_zp) w, prev the stored dst value (for
  * SUM). OLD: f = fl(acc) + fl(bias[oc]), times oscale[si]. NEW: f = fl(acc) *
- * fl(src_scale * wei_scale[oc or 0]) + fbias[oc]. Then the shared tail. */
+ * fl(src_scale * wei_scale[oc or 0]) + fbias[oc]. Then the shared tail:
+ * the post-ops in order, / dst_scale (NEW), + the dst zero point, RNE and
+ * saturation to [lo, hi] (the dst type's range). A NaN (a NaN or infinite
+ * scale, inf * 0, ...) goes through them as in oneDNN 2.6 on x86, measured:
+ * CLIP gives alpha for it (max(f, alpha) then min(., beta)); ReLU with alpha
+ * 0 gives 0 in the JIT kernels (ref_rounding 0) and keeps it in the reference
+ * ones; a NaN stored is 127 for int8 and 0 for uint8 (JIT), 0 (reference). */
 MRTQ_API int32_t mrtq_onednn_epilogue(const mrtq_onednn_attr *a, const mrtq_onednn_pos *at, int32_t acc,
                                       const int32_t *bias, int32_t prev, int32_t lo, int32_t hi) {
   float f = (float)acc;
@@ -316,8 +343,8 @@ MRTQ_API mrtq_status mrtq_binary_onednn(int op, const mrtq_qoperand *a, const si
  * in float, left to right, every product and every addition rounded (oneDNN
  * 2.6.3's sum on int8, measured: no fused multiply-add, no 8-bit
  * intermediate). +-inf saturates; NaN gives 127 for an int8 dst and 0 for a
- * uint8 one, as that sum does (measured; unlike the convolution's epilogue,
- * where NaN counts as 0 -- docs/kernels.md 8). oneDNN's sum takes no zero
+ * uint8 one, as that sum does (measured; so do the JIT convolution's stores).
+ * oneDNN's sum takes no zero
  * points (zp 0 is its primitive); srcs[k].zp_ch must be NULL. dst may be one
  * of the srcs (in place: each element is read before it is written).
  * Per-input scales of a concatenation are mrtq_concat with an MRTQ_FP32
@@ -336,7 +363,7 @@ MRTQ_API mrtq_status mrtq_sum_onednn(size_t n, const mrtq_qoperand *srcs, const 
       float v = mrtq__f32(scales[k] * (float)(mrtq__q8(srcs[k].data, i, srcs[k].is_unsigned) - srcs[k].zp));
       f = k ? f + v : v;
     }
-    ((uint8_t *)dst)[i] = (uint8_t)(f != f ? (dst_unsigned ? 0 : 127) : mrtq__clamp64(mrtq__rne_f32(f), lo, hi));
+    ((uint8_t *)dst)[i] = (uint8_t)mrtq__onednn_store(f, lo, hi, 0);
   }
   return MRTQ_OK;
 }

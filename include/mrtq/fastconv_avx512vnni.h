@@ -76,7 +76,7 @@ MRTQ_API __m512 mrtq__fc_ldf(const float *p, int lane, __mmask16 m) {
 typedef struct mrtq__fc_epv {
   __m512 scale, add, div, zp, lo, hi, pa[MRTQ_ONEDNN_MAX_PO], pb[MRTQ_ONEDNN_MAX_PO];
   const float *oscale, *src1[MRTQ_ONEDNN_MAX_PO]; /* src1: PER_ELEM operands, else NULL */
-  int is_new, has_scale, has_add, has_div, dst_unsigned, n_po, kind[MRTQ_ONEDNN_MAX_PO];
+  int is_new, has_scale, has_add, has_div, dst_unsigned, n_po, kind[MRTQ_ONEDNN_MAX_PO], relu0[MRTQ_ONEDNN_MAX_PO];
 } mrtq__fc_epv;
 
 MRTQ__FC_HOT void mrtq__fc_epv_init(mrtq__fc_epv *e, const mrtq_onednn_attr *a, __mmask16 m, size_t oc0, size_t si0,
@@ -105,7 +105,7 @@ MRTQ__FC_HOT void mrtq__fc_epv_init(mrtq__fc_epv *e, const mrtq_onednn_attr *a, 
     e->kind[i] = p->kind, e->src1[i] = NULL;
     switch (p->kind) {
       case MRTQ_ONEDNN_SUM: e->pa[i] = _mm512_set1_ps(p->scale); break;
-      case MRTQ_ONEDNN_RELU: e->pa[i] = _mm512_set1_ps(p->alpha); break;
+      case MRTQ_ONEDNN_RELU: e->pa[i] = _mm512_set1_ps(p->alpha), e->relu0[i] = p->alpha == 0; break;
       case MRTQ_ONEDNN_LINEAR:
       case MRTQ_ONEDNN_CLIP: e->pa[i] = _mm512_set1_ps(p->alpha), e->pb[i] = _mm512_set1_ps(p->beta); break;
       default:
@@ -140,22 +140,18 @@ MRTQ__FC_HOT void mrtq__fc_epv_run(const mrtq__fc_epv *e, __m512i acc, __mmask16
   }
   for (i = 0; i < e->n_po; i++) {
     __m512 v;
-    __mmask16 lt, gt;
+    __mmask16 gt;
     switch (e->kind[i]) {
       case MRTQ_ONEDNN_SUM:
         v = _mm512_cvtepi32_ps(mrtq__fc_ld8x16(dst + at0, m, e->dst_unsigned));
         f = _mm512_fmadd_ps(e->pa[i], v, f);
         break;
-      case MRTQ_ONEDNN_RELU:
+      case MRTQ_ONEDNN_RELU: /* alpha 0: max(f, 0), NaN -> 0 (the JIT's; ref_rounding is 0 here) */
         gt = _mm512_cmp_ps_mask(f, _mm512_setzero_ps(), _CMP_GT_OQ);
-        f = _mm512_mask_blend_ps(gt, _mm512_mul_ps(e->pa[i], f), f);
+        f = _mm512_mask_blend_ps(gt, e->relu0[i] ? _mm512_setzero_ps() : _mm512_mul_ps(e->pa[i], f), f);
         break;
       case MRTQ_ONEDNN_LINEAR: f = _mm512_fmadd_ps(e->pa[i], f, e->pb[i]); break;
-      case MRTQ_ONEDNN_CLIP:
-        lt = _mm512_cmp_ps_mask(f, e->pa[i], _CMP_LT_OQ);
-        gt = _mm512_cmp_ps_mask(f, e->pb[i], _CMP_GT_OQ);
-        f = _mm512_mask_blend_ps(lt, _mm512_mask_blend_ps(gt, f, e->pb[i]), e->pa[i]);
-        break;
+      case MRTQ_ONEDNN_CLIP: f = _mm512_min_ps(_mm512_max_ps(f, e->pa[i]), e->pb[i]); break; /* NaN -> alpha */
       default:
         v = e->pa[i];
         if (e->src1[i]) {
@@ -168,8 +164,8 @@ MRTQ__FC_HOT void mrtq__fc_epv_run(const mrtq__fc_epv *e, __m512i acc, __mmask16
   }
   if (e->has_div) f = _mm512_div_ps(f, e->div);
   f = _mm512_add_ps(f, e->zp);
-  f = _mm512_maskz_mov_ps(_mm512_cmp_ps_mask(f, f, _CMP_ORD_Q), f); /* NaN -> 0 */
-  f = _mm512_min_ps(_mm512_max_ps(f, e->lo), e->hi);
+  /* the bound taken first is the one NaN gives (mrtq__onednn_store) */
+  f = e->dst_unsigned ? _mm512_min_ps(_mm512_max_ps(f, e->lo), e->hi) : _mm512_max_ps(_mm512_min_ps(f, e->hi), e->lo);
   q = _mm512_cvtepi32_epi8(_mm512_cvt_roundps_epi32(f, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC));
   /* narrowed in a register, then stored: vpmovdb to memory is slow on some
      cores (a third of the depthwise time on this machine's) */
