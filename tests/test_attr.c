@@ -88,6 +88,12 @@ static void test_bad_input(void) {
   CHECK_EQ(mrtq_conv2d_onednn(&s, &qx, &qw, NULL, &a, 0, out), MRTQ_EINVAL, "5 post-ops");
   a.n_po = 1, a.po[0].kind = 7;
   CHECK_EQ(mrtq_conv2d_onednn(&s, &qx, &qw, NULL, &a, 0, out), MRTQ_EINVAL, "unknown post-op");
+  a.po[0].kind = MRTQ_ONEDNN_CLIP, a.po[0].alpha = 2, a.po[0].beta = 1;
+  CHECK_EQ(mrtq_conv2d_onednn(&s, &qx, &qw, NULL, &a, 0, out), MRTQ_EINVAL, "clip with alpha > beta");
+  a.po[0].alpha = 1;
+  CHECK_EQ(mrtq_conv2d_onednn(&s, &qx, &qw, NULL, &a, 0, out), MRTQ_OK, "clip with alpha = beta");
+  CHECK_EQ(out[0], 1, "value");
+  out[0] = 9;
   a.n_po = 0, a.dst_zp = 200;
   CHECK_EQ(mrtq_conv2d_onednn(&s, &qx, &qw, NULL, &a, 0, out), MRTQ_EINVAL, "dst zp outside int8");
   a.dst_zp = 0, a.oscale = NULL;
@@ -115,7 +121,9 @@ static void test_bad_input(void) {
     CHECK_EQ(mrtq_conv2d_onednn(&s, &qx, &qw, NULL, &a, 0, out), MRTQ_EINVAL, "a src zero point outside int8");
     a.src_zp_ch = zxc;
     CHECK_EQ(mrtq_fc_onednn(1, 4, 1, &qx, &qw, NULL, &a, 0, out), MRTQ_EINVAL, "inner product with src zero points per channel");
-    a.src_zp_ch = NULL, a.dst_zp_ch = bad_zyc;
+    a.src_zp_ch = NULL, a.dst_zp = 1;
+    CHECK_EQ(mrtq_conv2d_onednn(&s, &qx, &qw, NULL, &a, 0, out), MRTQ_EINVAL, "dst_zp beside dst_zp_ch");
+    a.dst_zp = 0, a.dst_zp_ch = bad_zyc;
     CHECK_EQ(mrtq_conv2d_onednn(&s, &qx, &qw, NULL, &a, 0, out), MRTQ_EINVAL, "a dst zero point outside int8");
     CHECK_EQ(mrtq_conv2d_onednn(&s, &qx, &qw, NULL, &a, 1, out), MRTQ_OK, "128 is in uint8");
     out[0] = 9, a.dst_zp_ch = NULL, qx.zp_ch = zxc;
@@ -267,7 +275,22 @@ static void test_binary_hand(void) {
   CHECK_EQ(mrtq_binary_onednn(MRTQ_ONEDNN_BIN_ADD, &qa, sa, 1, 1, &qb, sb, 1, 1, &at, 0, out), MRTQ_EINVAL, "unknown broadcast");
   at.n_po = 0, at.src_zp_ch = &qb.zp;
   CHECK_EQ(mrtq_binary_onednn(MRTQ_ONEDNN_BIN_ADD, &qa, sa, 1, 1, &qb, sb, 1, 1, &at, 0, out), MRTQ_EINVAL, "src zero points per channel");
-  at.src_zp_ch = NULL;
+  at.src_zp_ch = NULL, qb.zp_ch = &qb.zp;
+  CHECK_EQ(mrtq_binary_onednn(MRTQ_ONEDNN_BIN_ADD, &qa, sa, 1, 1, &qb, sb, 1, 1, &at, 0, out), MRTQ_EINVAL, "zp_ch on an input");
+  qb.zp_ch = NULL;
+  { /* a dst zero point per channel (dimension 1): 4.75 + 1 -> 6, -10.25 - 3 = -13.25 -> -13 */
+    size_t s2a[2] = {1, 2}, s2b[2] = {1, 1};
+    const int32_t zyc[2] = {1, -3}, bad_zyc[2] = {1, -129};
+    at.dst_zp_ch = zyc;
+    CHECK_EQ(mrtq_binary_onednn(MRTQ_ONEDNN_BIN_ADD, &qa, s2a, 2, 0.5f, &qb, s2b, 2, 0.25f, &at, 0, out), MRTQ_OK, "dst zp per channel");
+    CHECK(out[0] == 6 && out[1] == -13);
+    at.dst_zp_ch = bad_zyc;
+    CHECK_EQ(mrtq_binary_onednn(MRTQ_ONEDNN_BIN_ADD, &qa, s2a, 2, 0.5f, &qb, s2b, 2, 0.25f, &at, 0, out), MRTQ_EINVAL, "outside int8");
+    at.dst_zp_ch = zyc, at.dst_zp = 1;
+    CHECK_EQ(mrtq_binary_onednn(MRTQ_ONEDNN_BIN_ADD, &qa, s2a, 2, 0.5f, &qb, s2b, 2, 0.25f, &at, 0, out), MRTQ_EINVAL, "beside dst_zp");
+    at.dst_zp_ch = NULL, at.dst_zp = 0;
+    CHECK_EQ(mrtq_binary_onednn(MRTQ_ONEDNN_BIN_MUL, &qa, sa, 1, 0.5f, &qb, sb, 1, 0.25f, &at, 0, out), MRTQ_OK, "mul again");
+  }
   qa.zp = 200;
   CHECK_EQ(mrtq_binary_onednn(MRTQ_ONEDNN_BIN_ADD, &qa, sa, 1, 1, &qb, sb, 1, 1, &at, 0, out), MRTQ_EINVAL, "zp outside int8");
   CHECK(out[0] == 3 && out[1] == -8);

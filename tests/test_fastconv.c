@@ -41,7 +41,7 @@ static void rand_attr(mrtq_onednn_attr *a, const size_t d[4], int fc, size_t nds
   a->dst_zp = (int32_t)(dst_u ? th_range(0, 255) : th_range(-128, 127));
   if (d[1] <= 4096 && th_range(0, 3) == 0) { /* a dst zero point per channel */
     for (i = 0; i < d[1]; i++) B.dzp[i] = (int32_t)(dst_u ? th_range(0, 255) : th_range(-128, 127));
-    a->dst_zp_ch = B.dzp;
+    a->dst_zp_ch = B.dzp, a->dst_zp = 0;
   }
   if (a->scheme == MRTQ_ONEDNN_OLD) {
     a->oscale_mask = (int)th_range(0, fc ? 3 : 15);

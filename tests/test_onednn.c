@@ -410,6 +410,7 @@ static void layer_trial(int trial, int ip, int with_po, int scheme, int runtime,
     for (i = 0; i < c.s.o && (which & 2); i++)
       zdst[i] = th_rand32() % 4u ? (int32_t)(c.dst_u ? th_range(0, 255) : th_range(-128, 127)) : 0;
     a.src_zp_ch = which & 1 ? zsrc : NULL, a.dst_zp_ch = which & 2 ? zdst : NULL;
+    if (which & 2) a.dst_zp = 0;
   }
   qx.data = x, qx.is_unsigned = c.src_u, qx.zp = a.src_zp, qw.data = w;
   memcpy(ours, prev, n), memcpy(theirs, prev, n);

@@ -19,7 +19,7 @@ enum {
   MRTQ_ONEDNN_SUM = 0,     /* f = fma(scale, prev, f): the stored dst value, its zero point not subtracted */
   MRTQ_ONEDNN_RELU = 1,    /* f > 0 ? f : alpha * f (alpha 0, JIT: max(f, 0), so NaN gives 0) */
   MRTQ_ONEDNN_LINEAR = 2,  /* fma(alpha, f, beta) */
-  MRTQ_ONEDNN_CLIP = 3,    /* min(max(f, alpha), beta), x86 order: NaN gives alpha (or beta below it) */
+  MRTQ_ONEDNN_CLIP = 3,    /* min(max(f, alpha), beta), x86 order: NaN gives alpha; alpha > beta is refused */
   MRTQ_ONEDNN_BIN_ADD = 4, /* f + fl(scale * src1[i]) */
   MRTQ_ONEDNN_BIN_MUL = 5  /* f * fl(scale * src1[i]) */
 };
@@ -66,7 +66,7 @@ typedef struct mrtq_onednn_attr {
      zero-point mask 1 << 1, given at run time): src_zp_ch one per input
      channel of a convolution (src_zp and the src operand's zp must then be 0);
      dst_zp_ch one per output channel (logical dst dimension 1), added in
-     place of dst_zp. */
+     place of dst_zp (which must then be 0). */
   const int32_t *src_zp_ch, *dst_zp_ch;
 } mrtq_onednn_attr;
 
@@ -181,6 +181,7 @@ MRTQ_API int mrtq__onednn_attr_ok(const mrtq_onednn_attr *a, int dst_unsigned, i
   for (i = 0; i < a->n_po; i++) {
     const mrtq_onednn_po *p = &a->po[i];
     if (p->kind < MRTQ_ONEDNN_SUM || p->kind > MRTQ_ONEDNN_BIN_MUL) return 0;
+    if (p->kind == MRTQ_ONEDNN_CLIP && p->alpha > p->beta) return 0; /* oneDNN refuses it too */
     if (p->kind >= MRTQ_ONEDNN_BIN_ADD && (!p->src1 || p->src1_bcast < MRTQ_ONEDNN_COMMON || p->src1_bcast > MRTQ_ONEDNN_PER_ELEM))
       return 0;
   }
@@ -213,9 +214,11 @@ MRTQ_API int mrtq__onednn_zp_ok(const mrtq_onednn_attr *a, size_t nsrc, int32_t 
       if ((z < 0 ? -z : z) > (*zmax < 0 ? -*zmax : *zmax)) *zmax = z;
     }
   }
-  if (a->dst_zp_ch)
+  if (a->dst_zp_ch) {
+    if (a->dst_zp) return 0;
     for (i = 0; i < ndst; i++)
       if (!mrtq__in_q8(a->dst_zp_ch[i], dst_unsigned)) return 0;
+  }
   return 1;
 }
 
@@ -299,9 +302,11 @@ MRTQ_API mrtq_status mrtq_fc_onednn(size_t rows, size_t k, size_t o, const mrtq_
  * rounded once more, then the shared tail (post-ops; a binary post-op's
  * PER_OC is logical dimension 1 of dst). oneDNN 2.6 takes no zero points here
  * (a->zp = b->zp = 0 is its primitive) and no output scale: attr->oscale must
- * be NULL, attr->src_zp 0, the OLD scheme. Errors: NULL, attributes invalid ->
- * MRTQ_EINVAL; shapes as mrtq_bcast_init, or a broadcast shape other than
- * a's -> MRTQ_ESHAPE. */
+ * be NULL, attr->src_zp 0 and src_zp_ch NULL, the OLD scheme. attr->dst_zp_ch
+ * (or NULL) gives a dst zero point per index of logical dimension 1 (one
+ * for a 1-D dst). Errors: NULL, attributes invalid, an input's zp outside its
+ * type or zp_ch set -> MRTQ_EINVAL; shapes as mrtq_bcast_init, or a broadcast
+ * shape other than a's -> MRTQ_ESHAPE. */
 MRTQ_API mrtq_status mrtq_binary_onednn(int op, const mrtq_qoperand *a, const size_t *shape_a, int nda, float scale_a,
                                         const mrtq_qoperand *b, const size_t *shape_b, int ndb, float scale_b,
                                         const mrtq_onednn_attr *attr, int dst_unsigned, void *dst) {
@@ -312,7 +317,7 @@ MRTQ_API mrtq_status mrtq_binary_onednn(int op, const mrtq_qoperand *a, const si
   int d;
   mrtq_status st;
   if (!a || !b || !a->data || !b->data || !dst || (op != MRTQ_ONEDNN_BIN_ADD && op != MRTQ_ONEDNN_BIN_MUL)) return MRTQ_EINVAL;
-  if (!mrtq__in_q8(a->zp, a->is_unsigned) || !mrtq__in_q8(b->zp, b->is_unsigned)) return MRTQ_EINVAL;
+  if (!mrtq__in_q8(a->zp, a->is_unsigned) || !mrtq__in_q8(b->zp, b->is_unsigned) || a->zp_ch || b->zp_ch) return MRTQ_EINVAL;
   if (!mrtq__onednn_attr_ok(attr, dst_unsigned, MRTQ_MAX_DIMS) || attr->oscale || attr->src_zp || attr->src_zp_ch ||
       attr->scheme != MRTQ_ONEDNN_OLD)
     return MRTQ_EINVAL;
