@@ -219,18 +219,20 @@ static void test_fused_rounding(void) {
 static mrtq_conv2d_shape rand_shape(int depthwise) {
   mrtq_conv2d_shape s;
   size_t cg, og;
+  int wide = depthwise && th_range(0, 1); /* kernels to 7x7, strides to 4, padding to 8 (and past the kernel) */
   memset(&s, 0, sizeof s);
   s.groups = depthwise ? (size_t)th_range(1, 70) : (size_t)(th_range(0, 3) ? 1 : th_range(2, 4));
   cg = depthwise ? 1 : (size_t)th_range(1, th_range(0, 1) ? 9 : 80);
   og = depthwise ? 1 : (size_t)th_range(1, th_range(0, 1) ? 20 : 140);
   s.n = (size_t)th_range(1, 2), s.c = cg * s.groups, s.o = og * s.groups;
   s.h = (size_t)th_range(1, 12), s.w = (size_t)th_range(1, 12);
-  s.kh = (size_t)th_range(1, 3), s.kw = (size_t)th_range(1, 3);
-  s.stride_h = (size_t)th_range(1, 2), s.stride_w = (size_t)th_range(1, 2);
+  s.kh = (size_t)th_range(1, wide ? 7 : 3), s.kw = (size_t)th_range(1, wide ? 7 : 3);
+  s.stride_h = (size_t)th_range(1, wide ? 4 : 2), s.stride_w = (size_t)th_range(1, wide ? 4 : 2);
   s.dil_h = (size_t)th_range(1, 2), s.dil_w = (size_t)th_range(1, 2);
-  s.pad_top = (size_t)th_range(0, 2), s.pad_bottom = (size_t)th_range(0, 2);
-  s.pad_left = (size_t)th_range(0, 2), s.pad_right = (size_t)th_range(0, 2);
-  s.layout = depthwise || th_range(0, 2) ? MRTQ_CONV_NHWC : MRTQ_CONV_NCHW;
+  s.pad_top = (size_t)th_range(0, wide ? 8 : 2), s.pad_bottom = (size_t)th_range(0, wide ? 8 : 2);
+  s.pad_left = (size_t)th_range(0, wide ? 8 : 2), s.pad_right = (size_t)th_range(0, wide ? 8 : 2);
+  /* NCHW depthwise takes the GEMM path */
+  s.layout = th_range(0, depthwise ? 5 : 2) ? MRTQ_CONV_NHWC : MRTQ_CONV_NCHW;
   while ((s.kh - 1) * s.dil_h + 1 > s.h + s.pad_top + s.pad_bottom) s.h++;
   while ((s.kw - 1) * s.dil_w + 1 > s.w + s.pad_left + s.pad_right) s.w++;
   return s;
@@ -305,6 +307,16 @@ static void test_edges(void) {
         a.src_zp = zx, a.dst_zp = du ? 128 : 0;
         bad += layer(&s, 1, su, du, 1, &a, zx);
       }
+  for (e = 0; e < 4; e++) { /* depthwise, a kernel the size of the image at the int32 bound (bias up to 30000):
+                               s8 zx 127: 128 (128 + 127) k at k = 256^2; u8 zx 255: (255 + 255) 128 k at 181^2 */
+    mrtq_conv2d_shape s;
+    size_t ks = e & 1 ? 181 : 256;
+    memset(&s, 0, sizeof s);
+    s.n = 1, s.groups = s.c = s.o = 17, s.h = s.w = s.kh = s.kw = ks, s.stride_h = s.stride_w = s.dil_h = s.dil_w = 1;
+    s.pad_top = s.pad_left = s.pad_bottom = s.pad_right = (size_t)(e >> 1), s.layout = MRTQ_CONV_NHWC;
+    a.src_zp = e & 1 ? 255 : 127, a.dst_zp = 0;
+    bad += layer(&s, 0, e & 1, 0, 1, &a, a.src_zp);
+  }
   {
     mrtq_conv2d_shape s = mrtq_fc_shape(1, 131072, 1); /* one past the bound: refused */
     mrtq_fastconv p;

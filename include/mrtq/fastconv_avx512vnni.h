@@ -275,15 +275,14 @@ MRTQ__FC_HOT __m512i mrtq__fc_dw_taps(__m512i acc, const uint8_t *xp, size_t xro
                                       __m512i *ws) {
   __m512i sum = _mm512_setzero_si512();
   size_t i, j;
-  for (i = 0; i < nky; i++, xp += xrow, wp += wrow) {
-    const uint8_t *xq = xp;
-    const int32_t *wq = wp;
-    for (j = 0; j < nkx; j++, xq += xcol, wq += wcol) {
-      __m512i wv = _mm512_loadu_si512(wq);
-      acc = _mm512_dpbusd_epi32(acc, mrtq__fc_dw_ld(xq, mk, flip), wv);
+  /* indexed, not stepped: a pointer stepped past the last tap could leave
+     the src buffer, which C does not allow even unread */
+  for (i = 0; i < nky; i++)
+    for (j = 0; j < nkx; j++) {
+      __m512i wv = _mm512_loadu_si512(wp + i * wrow + j * wcol);
+      acc = _mm512_dpbusd_epi32(acc, mrtq__fc_dw_ld(xp + i * xrow + j * xcol, mk, flip), wv);
       if (ws) sum = _mm512_add_epi32(sum, wv);
     }
-  }
   if (ws) *ws = sum;
   return acc;
 }
