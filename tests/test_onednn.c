@@ -762,6 +762,58 @@ static void test_sum(void) {
          compared - before, fused_cases, order_cases, alt[0], alt[1], alt[2], alt_random);
 }
 
+/* One tiny layer under attribute a, mrtq's bytes and oneDNN's: prim 0 a
+ * 1x1 convolution, 1 an inner product (x = 1, w = 1, output scale f0),
+ * 2 a binary add 1 * f0 + 0, 3 the same add with a broadcast (16 outputs)
+ * that oneDNN 2.6 gives to its reference implementation, 4 the convolution
+ * with per-channel src zero points (also reference). Both dsts start as
+ * fill (the SUM post-op's prev). a->ref_rounding follows the implementation
+ * oneDNN picks, which must be the reference one exactly for prim >= 3.
+ * Returns 0 when both ran and the bytes (*n of them) are equal. */
+static const char *tiny_name[5] = {"conv", "inner product", "binary", "binary on oneDNN's reference implementation",
+                                   "conv with per-channel src zero points (reference implementation)"};
+static int tiny_case(int prim, mrtq_onednn_attr *a, float f0, int du, uint8_t fill, uint8_t ours[16], uint8_t theirs[16], size_t *n) {
+  static int8_t x[16] = {1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1}, w[1] = {1}, zero[16];
+  static const int32_t zsrc[1] = {0};
+  static float scale;
+  mrtq_conv2d_shape s = mrtq__fc_shape(1, 1, 1);
+  mrtq_qoperand qx, qw, qz;
+  layer_ctx lc;
+  bin_ctx bc;
+  size_t sa[4] = {1, 1, 1, 1}, sb[4] = {1, 1, 1, 1}, i;
+  int r, ref;
+  memset(&qx, 0, sizeof qx), memset(&qw, 0, sizeof qw), memset(&qz, 0, sizeof qz);
+  memset(&lc, 0, sizeof lc), memset(&bc, 0, sizeof bc);
+  s.layout = MRTQ_CONV_NHWC, qx.data = x, qw.data = w, qz.data = zero, *n = 1;
+  if (prim == 3) sa[0] = sa[1] = sa[2] = sa[3] = 2, sb[1] = sb[3] = 2, *n = 16;
+  for (i = 0; i < *n; i++) ours[i] = theirs[i] = fill;
+  if (prim != 2 && prim != 3) {
+    scale = f0, a->oscale = &scale, a->src_zp_ch = prim == 4 ? zsrc : NULL;
+    lc.ip = prim == 1, lc.s = s, lc.ho = lc.wo = 1, lc.x = x, lc.w = w, lc.dst = theirs, lc.dst_u = du;
+    od_from(a, 1, NULL, &lc.od);
+    lc.od.zp_n[0] = 1;
+    od_query_only = 1, r = layer_run(&lc), od_query_only = 0;
+    ref = r == 0 ? od_last_ref : -1;
+    a->ref_rounding = ref == 1;
+    CHECK_EQ(prim == 1 ? mrtq_fc_onednn(1, 1, 1, &qx, &qw, NULL, a, du, ours) : mrtq_conv2d_onednn(&s, &qx, &qw, NULL, a, du, ours),
+             MRTQ_OK, "ours");
+    r = in_child(layer_run, &lc, theirs, 1);
+  } else {
+    bc.op = MRTQ_ONEDNN_BIN_ADD, bc.a = x, bc.b = zero, bc.s0 = f0, bc.s1 = 1.0f, bc.dst = theirs, bc.du = du;
+    for (r = 0; r < 4; r++) bc.da[r] = (dnnl_dim_t)sa[r], bc.db[r] = (dnnl_dim_t)sb[r];
+    od_from(a, 1, NULL, &bc.od);
+    ref = bin_is_ref(&bc);
+    a->ref_rounding = ref == 1;
+    CHECK_EQ(mrtq_binary_onednn(MRTQ_ONEDNN_BIN_ADD, &qx, sa, 4, f0, &qz, sb, 4, 1.0f, a, du, ours), MRTQ_OK, "ours");
+    r = in_child(bin_run, &bc, theirs, *n);
+  }
+  CHECK_EQ(ref, prim >= 3, "%s: oneDNN's choice of implementation", tiny_name[prim]);
+  CHECK_EQ(r, 0, "%s: oneDNN ran", tiny_name[prim]);
+  if (r != 0 || ref != (prim >= 3)) return -1;
+  compared += (long long)*n;
+  return memcmp(ours, theirs, *n) != 0;
+}
+
 /* Whether the sum and linear post-ops are fused multiply-adds (one
  * rounding) differs by primitive. Constructed cases where one and two
  * roundings give different bytes: with q = fl(m * P) and e = m * P - q > 0
@@ -773,129 +825,63 @@ static void test_sum(void) {
  * its reference implementation, which it picks for some binary layers, rounds
  * twice (mrtq's ref_rounding; docs/kernels.md §8). */
 static void test_fused_rounding(void) {
-  static const char *prim_name[4] = {"conv", "inner product", "binary", "binary on oneDNN's reference implementation"};
   int prim;
   for (prim = 0; prim < 4; prim++) {
     int found[2] = {0, 0}, fused[2] = {0, 0}, k;
     for (k = 1; k < 4000 && (found[0] < 8 || found[1] < 8); k++) {
-      int kind = k & 1, r;
+      int kind = k & 1;
       float m = 0.5f + (float)k * 0.000123f, big = kind ? 37.3f : -60.0f, q, f0;
       double e;
-      static int8_t x[16] = {1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1}, w[1] = {1}, zero[16];
       uint8_t ours[16], theirs[16];
-      mrtq_conv2d_shape s = mrtq__fc_shape(1, 1, 1);
-      mrtq_qoperand qx, qw, qz;
+      size_t n;
       mrtq_onednn_attr a;
-      layer_ctx lc;
-      bin_ctx bc;
-      size_t sa[4] = {1, 1, 1, 1}, sb[4] = {1, 1, 1, 1}, n = 1, i;
       q = m * big;
       e = (double)m * big - (double)q;
       if (!(e > 0) || found[kind] >= 8) continue;
-      memset(&qx, 0, sizeof qx), memset(&qw, 0, sizeof qw), memset(&qz, 0, sizeof qz), memset(&a, 0, sizeof a);
-      memset(&lc, 0, sizeof lc), memset(&bc, 0, sizeof bc);
-      s.layout = MRTQ_CONV_NHWC;
+      memset(&a, 0, sizeof a);
       a.n_po = 1;
       if (kind == 0) f0 = 0.5f - q, a.po[0].kind = MRTQ_ONEDNN_SUM, a.po[0].scale = m;
       else f0 = big, a.po[0].kind = MRTQ_ONEDNN_LINEAR, a.po[0].alpha = m, a.po[0].beta = 0.5f - q;
       CHECK(q + (kind ? a.po[0].beta : f0) == 0.5f); /* two roundings land exactly on the tie */
-      qx.data = x, qw.data = w, qz.data = zero;
-      if (prim == 3) /* a broadcast that oneDNN 2.6 gives to its reference implementation */
-        sa[0] = sa[1] = sa[2] = sa[3] = 2, sb[1] = sb[3] = 2, n = 16;
-      for (i = 0; i < n; i++) ours[i] = theirs[i] = (uint8_t)(int8_t)(kind ? 0 : (int)big);
-      if (prim < 2) {
-        a.oscale = &f0;
-        CHECK_EQ(prim ? mrtq_fc_onednn(1, 1, 1, &qx, &qw, NULL, &a, 0, ours) : mrtq_conv2d_onednn(&s, &qx, &qw, NULL, &a, 0, ours),
-                 MRTQ_OK, "ours");
-        lc.ip = prim, lc.s = s, lc.ho = lc.wo = 1, lc.x = x, lc.w = w, lc.dst = theirs;
-        od_from(&a, 1, NULL, &lc.od);
-        r = in_child(layer_run, &lc, theirs, 1);
-      } else {
-        bc.op = MRTQ_ONEDNN_BIN_ADD, bc.a = x, bc.b = zero, bc.s0 = f0, bc.s1 = 1.0f, bc.dst = theirs;
-        for (r = 0; r < 4; r++) bc.da[r] = (dnnl_dim_t)sa[r], bc.db[r] = (dnnl_dim_t)sb[r];
-        od_from(&a, 1, NULL, &bc.od);
-        a.ref_rounding = bin_is_ref(&bc) == 1;
-        CHECK_EQ(a.ref_rounding, prim == 3, "oneDNN's choice of implementation");
-        CHECK_EQ(mrtq_binary_onednn(MRTQ_ONEDNN_BIN_ADD, &qx, sa, 4, f0, &qz, sb, 4, 1.0f, &a, 0, ours), MRTQ_OK, "ours");
-        r = in_child(bin_run, &bc, theirs, n);
-      }
-      CHECK_EQ(r, 0, "oneDNN ran");
-      if (r != 0) continue;
+      if (tiny_case(prim, &a, f0, 0, (uint8_t)(int8_t)(kind ? 0 : (int)big), ours, theirs, &n) < 0) continue;
       CHECK(memcmp(ours, theirs, n) == 0);
-      CHECK_EQ((int8_t)ours[0], (int8_t)theirs[0], "%s %s: m %a", prim_name[prim], kind ? "linear" : "sum", m);
-      found[kind]++, fused[kind] += (int8_t)ours[0] == 1, compared++;
+      CHECK_EQ((int8_t)ours[0], (int8_t)theirs[0], "%s %s: m %a", tiny_name[prim], kind ? "linear" : "sum", m);
+      found[kind]++, fused[kind] += (int8_t)ours[0] == 1;
     }
     CHECK(found[0] == 8 && found[1] == 8);
     CHECK(fused[0] == (prim < 3 ? 8 : 0) && fused[1] == (prim < 3 ? 8 : 0)); /* every case tells one rounding from two */
-    printf("  %s: sum %s, linear %s (%d + %d cases where one and two roundings differ)\n", prim_name[prim],
+    printf("  %s: sum %s, linear %s (%d + %d cases where one and two roundings differ)\n", tiny_name[prim],
            fused[0] ? "fused" : "two roundings", fused[1] ? "fused" : "two roundings", found[0], found[1]);
   }
 }
 
 /* A NaN reaching the post-ops and the store: a NaN output scale (binary: a
- * NaN src scale) on a 1-element layer, then each chain below and a
+ * NaN src scale) on tiny_case's layers, then each chain below and a
  * LINEAR(1, 5) last (5 tells a ReLU's 0 from a stored NaN), int8 and uint8
- * dst, on oneDNN's JIT kernels (conv, inner product, binary) and on its
- * reference implementations (conv with per-channel src zero points, a
- * binary broadcast it gives to ref). The bytes must equal oneDNN's; the
- * values seen are printed. */
+ * dst, on oneDNN's JIT kernels and its reference implementations. The bytes
+ * must equal oneDNN's; the values seen are printed. */
 static void test_nan(void) {
-  static const char *prim_name[5] = {"conv", "inner product", "binary", "conv, per-channel src zero points", "binary, broadcast"};
   static const char *chain_name[4] = {"none", "relu(0)", "relu(0.5)", "clip(-3, 9)"};
-  int prim, chain, du, refs[5] = {0, 0, 0, 0, 0};
+  int prim, chain, du;
   uint8_t seen[5][4][2];
   for (prim = 0; prim < 5; prim++)
     for (chain = 0; chain < 4; chain++)
       for (du = 0; du < 2; du++) {
-        static int8_t x[16] = {1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1}, w[1] = {1}, zero[16];
-        static const int32_t zsrc[1] = {0};
-        float nan = NAN;
         uint8_t ours[16], theirs[16];
-        mrtq_conv2d_shape s = mrtq__fc_shape(1, 1, 1);
-        mrtq_qoperand qx, qw, qz;
+        size_t n, i;
         mrtq_onednn_attr a;
-        layer_ctx lc;
-        bin_ctx bc;
-        size_t sa[4] = {1, 1, 1, 1}, sb[4] = {1, 1, 1, 1}, n = 1, i;
-        int r, ref;
-        memset(&qx, 0, sizeof qx), memset(&qw, 0, sizeof qw), memset(&qz, 0, sizeof qz), memset(&a, 0, sizeof a);
-        memset(&lc, 0, sizeof lc), memset(&bc, 0, sizeof bc);
-        s.layout = MRTQ_CONV_NHWC;
+        memset(&a, 0, sizeof a);
         if (chain == 1 || chain == 2) a.po[a.n_po].kind = MRTQ_ONEDNN_RELU, a.po[a.n_po++].alpha = chain == 1 ? 0.0f : 0.5f;
         if (chain == 3) a.po[a.n_po].kind = MRTQ_ONEDNN_CLIP, a.po[a.n_po].alpha = -3.0f, a.po[a.n_po++].beta = 9.0f;
         a.po[a.n_po].kind = MRTQ_ONEDNN_LINEAR, a.po[a.n_po].alpha = 1.0f, a.po[a.n_po++].beta = 5.0f;
-        qx.data = x, qw.data = w, qz.data = zero;
-        if (prim == 4) sa[0] = sa[1] = sa[2] = sa[3] = 2, sb[1] = sb[3] = 2, n = 16; /* as in test_fused_rounding */
-        memset(ours, 0x55, sizeof ours), memset(theirs, 0x55, sizeof theirs);
-        if (prim == 0 || prim == 1 || prim == 3) {
-          a.oscale = &nan;
-          if (prim == 3) a.src_zp_ch = zsrc;
-          lc.ip = prim == 1, lc.s = s, lc.ho = lc.wo = 1, lc.x = x, lc.w = w, lc.dst = theirs, lc.dst_u = du;
-          od_from(&a, 1, NULL, &lc.od);
-          lc.od.zp_n[0] = 1;
-          od_query_only = 1, r = layer_run(&lc), od_query_only = 0;
-          ref = r == 0 ? od_last_ref : -1;
-          a.ref_rounding = ref == 1;
-          CHECK_EQ(prim == 1 ? mrtq_fc_onednn(1, 1, 1, &qx, &qw, NULL, &a, du, ours) : mrtq_conv2d_onednn(&s, &qx, &qw, NULL, &a, du, ours),
-                   MRTQ_OK, "ours");
-          r = in_child(layer_run, &lc, theirs, 1);
-        } else {
-          bc.op = MRTQ_ONEDNN_BIN_ADD, bc.a = x, bc.b = zero, bc.s0 = nan, bc.s1 = 1.0f, bc.dst = theirs, bc.du = du;
-          for (r = 0; r < 4; r++) bc.da[r] = (dnnl_dim_t)sa[r], bc.db[r] = (dnnl_dim_t)sb[r];
-          od_from(&a, 1, NULL, &bc.od);
-          ref = bin_is_ref(&bc);
-          a.ref_rounding = ref == 1;
-          CHECK_EQ(mrtq_binary_onednn(MRTQ_ONEDNN_BIN_ADD, &qx, sa, 4, nan, &qz, sb, 4, 1.0f, &a, du, ours), MRTQ_OK, "ours");
-          r = in_child(bin_run, &bc, theirs, n);
-        }
-        CHECK_EQ(ref, prim >= 3, "%s: oneDNN's choice of implementation", prim_name[prim]);
-        CHECK_EQ(r, 0, "oneDNN ran");
-        if (r != 0) continue;
-        for (i = 0; i < n; i++) CHECK_EQ(ours[i], theirs[i], "%s, %s, %s dst, element %zu", prim_name[prim], chain_name[chain], du ? "u8" : "s8", i);
-        seen[prim][chain][du] = theirs[0], refs[prim] += ref, compared += (long long)n;
+        seen[prim][chain][du] = 0x55;
+        if (tiny_case(prim, &a, NAN, du, 0x55, ours, theirs, &n) < 0) continue;
+        for (i = 0; i < n; i++)
+          CHECK_EQ(ours[i], theirs[i], "%s, %s, %s dst, element %zu", tiny_name[prim], chain_name[chain], du ? "u8" : "s8", i);
+        seen[prim][chain][du] = theirs[0];
       }
   for (prim = 0; prim < 5; prim++) {
-    printf("  NaN on %s (%s): int8 / uint8 dst stores", prim_name[prim], refs[prim] ? "reference" : "JIT");
+    printf("  NaN on %s: int8 / uint8 dst stores", tiny_name[prim]);
     for (chain = 0; chain < 4; chain++) printf(" %s %d/%d;", chain_name[chain], (int8_t)seen[prim][chain][0], seen[prim][chain][1]);
     printf("\n");
   }
