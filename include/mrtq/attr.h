@@ -349,9 +349,9 @@ MRTQ_API mrtq_status mrtq_binary_onednn(int op, const mrtq_qoperand *a, const si
  * 2.6.3's sum on int8, measured: no fused multiply-add, no 8-bit
  * intermediate). +-inf saturates; NaN gives 127 for an int8 dst and 0 for a
  * uint8 one, as that sum does (measured; so do the JIT convolution's stores).
- * oneDNN's sum takes no zero
- * points (zp 0 is its primitive); srcs[k].zp_ch must be NULL. dst may be one
- * of the srcs (in place: each element is read before it is written).
+ * oneDNN's sum takes no zero points (zp 0 is its primitive); srcs[k].zp_ch
+ * must be NULL. dst may be one of the srcs (in place: each element is read
+ * before it is written).
  * Per-input scales of a concatenation are mrtq_concat with an MRTQ_FP32
  * requantization per input (docs/kernels.md 7). Errors: NULL, n == 0, a zero
  * point outside its type or per channel -> MRTQ_EINVAL. */
