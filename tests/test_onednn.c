@@ -494,8 +494,8 @@ static void test_special_scales(void) {
   for (trial = 0; trial < 200; trial++) layer_trial(trial, trial & 1, trial % 3 != 0, MRTQ_ONEDNN_OLD, 0, trial % 4 == 0);
   trial_specials = 0;
   CHECK(special_outputs > 1000);
-  printf("  conv and inner product, output scales NaN / +-inf / +-1e30 / 0: %lld outputs, %lld of them under a special scale\n",
-         compared - before, special_outputs);
+  printf("  conv and inner product, output scales NaN / +-inf / +-1e30 / 0: %lld outputs, %lld of them under a special scale"
+         " (%d of 200 layers on oneDNN's reference implementation)\n", compared - before, special_outputs, specials_ref);
 }
 
 static void test_inner_product(void) {
