@@ -11,6 +11,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 static int th_passed, th_failed;
 static long th_case_fail;
@@ -40,6 +41,33 @@ static inline void th_failf(const char *file, int line, const char *fmt, ...) {
       snprintf(th_b_, sizeof th_b_, __VA_ARGS__);                                                      \
       th_failf(__FILE__, __LINE__, "%s = %lld, want %lld [%s]", #got, th_g_, th_w_, th_b_);          \
     }                                                                                                  \
+  } while (0)
+
+/* ---- refusal reasons ----
+ * Every mrtq refusal evaluates MRTQ_ON_ERROR(code, why) once; the tests keep
+ * the last one, so a check can ask for the reason, not just the code. This
+ * header must come before the first mrtq include (it defines the hook). */
+#ifdef MRTQ_COMMON_H
+#error "include harness.h before any mrtq header: it defines MRTQ_ON_ERROR"
+#endif
+static const char *th_why;
+static int th_why_code = -1, th_why_count;
+#define MRTQ_ON_ERROR(code, why) (th_why = (why), th_why_code = (int)(code), th_why_count++)
+/* `call` returns `code`, and the reason it reported contains `substr` (the
+ * argument's name and the rule, e.g. "w->zp"). Reported exactly once. */
+#define CHECK_REFUSED(call, code, substr)                                                              \
+  do {                                                                                                 \
+    int th_st_, th_n_ = th_why_count;                                                                  \
+    th_why = NULL;                                                                                     \
+    th_st_ = (int)(call);                                                                              \
+    th_checks++;                                                                                       \
+    if (th_st_ != (int)(code))                                                                         \
+      th_failf(__FILE__, __LINE__, "%s returned %d, want %d", #call, th_st_, (int)(code));            \
+    else if (!th_why || th_why_code != (int)(code) || !strstr(th_why, (substr)))                      \
+      th_failf(__FILE__, __LINE__, "%s: reason \"%s\" (code %d), want one naming \"%s\"", #call,       \
+               th_why ? th_why : "(none reported)", th_why_code, (substr));                            \
+    else if (th_why_count - th_n_ != 1)                                                                \
+      th_failf(__FILE__, __LINE__, "%s: %d reasons reported, want 1", #call, th_why_count - th_n_);    \
   } while (0)
 
 static inline void th_run(const char *name, void (*fn)(void)) {
