@@ -11,10 +11,15 @@
  *
  * HOW TO USE
  *   #include "mrtq.h"   (add include/ to the include path; nothing to link)
- *   Every function is `static inline` (see MRTQ_API); no malloc, no global
- *   state, no I/O, no libm. mrtq.h includes the core layers below; the optional
- *   VTA backend (mrtq/vta.h) is never included by this file.
- *     mrtq/common.h      status codes, version, MRTQ_API
+ *   By default every function is `static inline` (see MRTQ_API, or compile the
+ *   bodies once with MRTQ_EXTERN + MRTQ_IMPLEMENTATION); no malloc, no global
+ *   state, no I/O, no libm. Each header opens with its whole public API
+ *   (types and prototypes with their contracts); the bodies follow. mrtq.h
+ *   includes the core layers below; the optional VTA backend (mrtq/vta.h) is
+ *   never included by this file. The API's rules (element types, layouts,
+ *   argument order, float or double, errors) are in docs/api.md.
+ *     mrtq/common.h      status codes, mrtq_dtype, mrtq_layout, mrtq_qoperand,
+ *                        version, linkage and error-hook macros
  *     mrtq/fixedpoint.h  mrtq_mult_q31/_q15 encoders, SRDHM, RDIVPOT, rounding shifts
  *     mrtq/requant.h     the requantization families, quantize/dequantize,
  *                        and their array forms (mrtq_rq, SIMD twins)
@@ -29,8 +34,19 @@
  *                        weights, im2col, an int8 GEMM (AVX512-VNNI when enabled), same bytes
  *
  * CONFIGURATION MACROS (define before the first include)
- *   MRTQ_API   linkage of every public function. Default `static inline`.
+ *   MRTQ_API   linkage of every public function. Default `static inline`
+ *              (any internal linkage may replace it); with MRTQ_EXTERN,
+ *              default empty (external linkage; e.g. a visibility attribute).
  *              Must be the same in every translation unit that includes mrtq.
+ *   MRTQ_EXTERN  in every translation unit: the headers declare, and do not
+ *              define, the public functions. Define MRTQ_IMPLEMENTATION as
+ *              well in exactly one translation unit: it compiles every body
+ *              once. Must agree across translation units.
+ *   MRTQ_ON_ERROR(code, why)  evaluated once at every refusal, before the
+ *              function returns `code`; `why` is a string literal naming the
+ *              argument and the rule it broke ("w->zp: must be 0 ...").
+ *              Default: nothing. Need not agree across translation units
+ *              (with MRTQ_EXTERN, the implementation unit's counts).
  *   MRTQ_SIMD  the SIMD path of the array functions (mrtq_requant_s8/_u8 and
  *              their per-channel forms): MRTQ_SIMD_SCALAR, MRTQ_SIMD_SSE41,
  *              MRTQ_SIMD_AVX2, MRTQ_SIMD_AVX512 (needs AVX-512 F, BW and DQ)
@@ -43,7 +59,10 @@
  *
  * ERRORS
  *   Functions that can fail return mrtq_status (MRTQ_OK == 0; mrtq_status_str()
- *   names it). Pure arithmetic functions cannot fail: each is total, with a
+ *   names it) and report which argument and why through MRTQ_ON_ERROR. A
+ *   refusal writes nothing to the outputs; a field that does not apply to
+ *   the chosen mode must be zero, or it is refused (nothing set is silently
+ *   ignored). Pure arithmetic functions cannot fail: each is total, with a
  *   documented result for every argument value, and never executes undefined
  *   behaviour.
  *
