@@ -9,6 +9,7 @@
 #   plain_install     `meson setup build && meson install -C build` compiles nothing and installs every header
 #   extern_mode       MRTQ_EXTERN: a declarations-only unit holds no public body; the MRTQ_IMPLEMENTATION
 #                     unit defines every declared public function once, with external linkage
+#   extern_subproject README's MRTQ_EXTERN recipe in a parent project links, one copy of each function
 # Usage: tests/packaging.sh [CASE...] (default: all). Prints "test_packaging: N passed, N failed".
 set -u
 src=$(cd "$(dirname "$0")/.." && pwd)
@@ -165,6 +166,27 @@ extern_case() {
   return $bad
 }
 run_case extern_mode extern_case
+
+# 8. README's MRTQ_EXTERN recipe in a parent project: -DMRTQ_EXTERN for the
+#    whole project, one mrtq_impl.c with MRTQ_IMPLEMENTATION
+extern_sub_case() {
+  local p=$work/parent3
+  mkdir -p "$p/subprojects" && ln -s "$src" "$p/subprojects/mrtq" && cp "$work/app.c" "$p/"
+  printf '#ifndef MRTQ_EXTERN\n#define MRTQ_EXTERN\n#endif\n#define MRTQ_IMPLEMENTATION\n#include "mrtq.h"\n#include "mrtq/vta.h"\n' >"$p/mrtq_impl.c"
+  cat >"$p/meson.build" <<'M'
+project('parent', 'c', default_options : ['c_std=c11', 'warning_level=3', 'werror=true'])
+add_project_arguments('-DMRTQ_EXTERN', language : 'c')
+mrtq_dep = dependency('mrtq', fallback : ['mrtq', 'mrtq_dep'])
+executable('app', 'app.c', 'mrtq_impl.c', dependencies : mrtq_dep)
+M
+  meson setup "$p/b" "$p" >"$work/parent3.setup.log" 2>&1 || { cat "$work/parent3.setup.log"; return 1; }
+  ninja -C "$p/b"
+  "$p/b/app"
+  # the program's one copy of mrtq_mult_q31 is the one in mrtq_impl.c
+  nm "$p/b/app.p/app.c.o" | grep -q ' U mrtq_mult_q31$'
+  nm "$p/b/app.p/mrtq_impl.c.o" | grep -q ' T mrtq_mult_q31$'
+}
+run_case extern_subproject extern_sub_case
 
 echo "test_packaging: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
