@@ -20,7 +20,7 @@ void MRTQB_CAT(mrtqb_requant_, MRTQB_PATH)(const mrtqb_rq *rq, const int32_t *ac
 #if MRTQB_IS_SCALAR
 int mrtqb_rq_init(mrtqb_rq *rq, int scheme, double scale, int32_t zp) {
   mrtq_rq r;
-  int st = (int)mrtq_rq_init(&r, (mrtq_scheme)scheme, scale, zp, -128, 127);
+  int st = (int)mrtq_rq_init((mrtq_scheme)scheme, scale, zp, -128, 127, &r);
   memset(rq, 0, sizeof *rq);
   if (st == 0) memcpy(rq, &r, sizeof r);
   return st;

@@ -705,14 +705,33 @@ MRTQ__PRIV size_t mrtq__quantize_simd(float scale, int32_t zp, const float *x, s
 #endif
 }
 
-/* The unchecked array quantize: SIMD blocks, then the scalar specification. */
+/* The scalar array quantize / dequantize: the specification of the SIMD
+ * blocks, and their tail. */
+MRTQ__PRIV void mrtq__quantize_s8_scalar(float scale, int32_t zp, const float *x, size_t n, int8_t *out) {
+  size_t i;
+  for (i = 0; i < n; i++) out[i] = (int8_t)mrtq_quantize_f32(x[i], scale, zp, -128, 127);
+}
+MRTQ__PRIV void mrtq__quantize_u8_scalar(float scale, int32_t zp, const float *x, size_t n, uint8_t *out) {
+  size_t i;
+  for (i = 0; i < n; i++) out[i] = (uint8_t)mrtq_quantize_f32(x[i], scale, zp, 0, 255);
+}
+MRTQ__PRIV void mrtq__dequantize_s8_scalar(float scale, int32_t zp, const int8_t *q, size_t n, float *out) {
+  size_t i;
+  for (i = 0; i < n; i++) out[i] = mrtq_dequantize_f32(q[i], scale, zp);
+}
+MRTQ__PRIV void mrtq__dequantize_u8_scalar(float scale, int32_t zp, const uint8_t *q, size_t n, float *out) {
+  size_t i;
+  for (i = 0; i < n; i++) out[i] = mrtq_dequantize_f32(q[i], scale, zp);
+}
+
+/* The unchecked array bodies: SIMD blocks, then the scalar loop. */
 MRTQ__PRIV void mrtq__quantize_s8(float scale, int32_t zp, const float *x, size_t n, int8_t *out) {
   size_t i = mrtq__quantize_simd(scale, zp, x, n, MRTQ_S8, (uint8_t *)out);
-  for (; i < n; i++) out[i] = (int8_t)mrtq_quantize_f32(x[i], scale, zp, -128, 127);
+  mrtq__quantize_s8_scalar(scale, zp, x + i, n - i, out + i);
 }
 MRTQ__PRIV void mrtq__quantize_u8(float scale, int32_t zp, const float *x, size_t n, uint8_t *out) {
   size_t i = mrtq__quantize_simd(scale, zp, x, n, MRTQ_U8, out);
-  for (; i < n; i++) out[i] = (uint8_t)mrtq_quantize_f32(x[i], scale, zp, 0, 255);
+  mrtq__quantize_u8_scalar(scale, zp, x + i, n - i, out + i);
 }
 
 /* SIMD blocks of the array dequantize (AVX2, AVX-512) of s8 or u8 (t) when
@@ -732,11 +751,11 @@ MRTQ__PRIV size_t mrtq__dequantize_simd(float scale, int32_t zp, const uint8_t *
 }
 MRTQ__PRIV void mrtq__dequantize_s8(float scale, int32_t zp, const int8_t *q, size_t n, float *out) {
   size_t i = mrtq__dequantize_simd(scale, zp, (const uint8_t *)q, n, MRTQ_S8, out);
-  for (; i < n; i++) out[i] = mrtq_dequantize_f32(q[i], scale, zp);
+  mrtq__dequantize_s8_scalar(scale, zp, q + i, n - i, out + i);
 }
 MRTQ__PRIV void mrtq__dequantize_u8(float scale, int32_t zp, const uint8_t *q, size_t n, float *out) {
   size_t i = mrtq__dequantize_simd(scale, zp, q, n, MRTQ_U8, out);
-  for (; i < n; i++) out[i] = mrtq_dequantize_f32(q[i], scale, zp);
+  mrtq__dequantize_u8_scalar(scale, zp, q + i, n - i, out + i);
 }
 
 /* The pointer checks of the quantize / dequantize arrays: per-channel
