@@ -14,7 +14,7 @@ _Static_assert(sizeof(mrtq_rq) <= sizeof(mrtqb_rq), "mrtqb_rq too small");
 void MRTQB_CAT(mrtqb_requant_, MRTQB_PATH)(const mrtqb_rq *rq, const int32_t *acc, size_t n, int8_t *out) {
   mrtq_rq r;
   memcpy(&r, rq, sizeof r);
-  mrtq_requant_s8(&r, acc, n, out);
+  (void)mrtq_requant_s8(&r, acc, n, out); /* rq from mrtqb_rq_init, buffers from the caller: cannot be refused */
 }
 
 #if MRTQB_IS_SCALAR
