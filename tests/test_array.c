@@ -452,11 +452,11 @@ int main(void) {
   TH_RUN(test_q15_rndnu);
   TH_RUN(test_fp32);
   TH_RUN(test_hand_made_rq);
-  TH_RUN(test_array_refusals);
-  TH_RUN(test_requant_any_type);
   TH_RUN(test_per_channel);
   TH_RUN(test_quantize_arrays);
   TH_RUN(test_quantize_arrays_edges);
   TH_RUN(test_dequantize_arrays);
+  TH_RUN(test_array_refusals);
+  TH_RUN(test_requant_any_type);
   return th_finish("test_array_" MRTQ_TEST_PATH);
 }
