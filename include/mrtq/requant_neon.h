@@ -1,5 +1,6 @@
 /* mrtq/requant_neon.h -- NEON (AArch64) twin of the array requantization in
- * mrtq/requant.h. Included only by requant.h when MRTQ_SIMD selects it.
+ * mrtq/requant.h. Included only from requant.h's bodies section, when
+ * MRTQ_SIMD selects it; everything here is private (mrtq__, MRTQ__PRIV).
  * Same preconditions, arguments and contract as requant_avx512.h; blocks of
  * 16. NEON has the exact primitives: vqrdmulh is SRDHM, vrshl a rounding
  * shift (ties toward +inf, no overflow), vcvtn rounds to nearest even and

@@ -1,5 +1,6 @@
 /* mrtq/requant_sse41.h -- SSE4.1 twin of the array requantization in
- * mrtq/requant.h. Included only by requant.h when MRTQ_SIMD selects it.
+ * mrtq/requant.h. Included only from requant.h's bodies section, when
+ * MRTQ_SIMD selects it; everything here is private (mrtq__, MRTQ__PRIV).
  * Same preconditions, arguments and contract as requant_avx512.h (the
  * arithmetic of each family is explained there); blocks of 16. SSE4.1 has no
  * 64-bit compare (that is SSE4.2): 64-bit signs come from the high dwords. */
