@@ -39,8 +39,9 @@
  *   dequant_vta  q in int8, zp and M in int16,           non-negative: up; negative:   every step wraps mod 2^16
  *                s in [-15, 0]                           one below rnd_up (floor)
  *   rshift_clip  b in [0, 62], p in [1, 32]              toward +inf                   symmetric clip
- *   Every x in int32 is in the domain of every family. Outside the domains the
- *   formulas above still hold (each function's comment gives the edge cases).
+ *   x is any int32 except where the Q31 double row restricts it. Outside the
+ *   domains the formulas above still hold (each function's comment gives the
+ *   edge cases).
  *
  *   bit-exact with  gemmlowp  TFLite ref  CMSIS-NN  XNNPACK      oneDNN   VTA delegate  MRT
  *   Q31 double      yes       default     default   "gemmlowp"   -        -             -
