@@ -228,7 +228,12 @@ static void test_array_refusals(void) {
   CHECK_REFUSED(mrtq_requant_u8_outer(pc, acc, 1, 3, 1, u8), MRTQ_EINVAL, "rq[c].qmin: must be <= qmax");
   pc[1] = good, pc[0].scale = 2.0f;
   CHECK_REFUSED(mrtq_requant_s8_inner(pc, acc, 1, 3, o8), MRTQ_EINVAL, "rq[c].scale: must be 0");
-  pc[0] = good;
+  CHECK_EQ(mrtq_rq_init(MRTQ_FP32, 0.5, 0, -128, 127, &pc[0]), MRTQ_OK, "init");
+  pc[1] = pc[0], pc[2] = pc[0], pc[2].m.mult = 7;
+  CHECK_REFUSED(mrtq_requant_u8_outer(pc, acc, 1, 3, 1, u8), MRTQ_EINVAL, "rq[c].m.mult: must be 0 with MRTQ_FP32");
+  pc[2].m.mult = 0, pc[2].m.shift = 1;
+  CHECK_REFUSED(mrtq_requant_s8_inner(pc, acc, 1, 3, o8), MRTQ_EINVAL, "rq[c].m.shift: must be 0 with MRTQ_FP32");
+  pc[0] = good, pc[1] = good, pc[2] = good;
   CHECK_REFUSED(mrtq_requant_s8_outer(NULL, acc, 1, 3, 1, o8), MRTQ_EINVAL, "rq: NULL");
   CHECK_REFUSED(mrtq_requant_s8_inner(pc, NULL, 1, 3, o8), MRTQ_EINVAL, "acc: NULL");
   CHECK_REFUSED(mrtq_requant_u8_outer(pc, acc, 1, 3, 1, NULL), MRTQ_EINVAL, "out: NULL");
