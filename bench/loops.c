@@ -14,13 +14,13 @@ _Static_assert(sizeof(mrtq_rq) <= sizeof(mrtqb_rq), "mrtqb_rq too small");
 void MRTQB_CAT(mrtqb_requant_, MRTQB_PATH)(const mrtqb_rq *rq, const int32_t *acc, size_t n, int8_t *out) {
   mrtq_rq r;
   memcpy(&r, rq, sizeof r);
-  mrtq_requant_s8(&r, acc, n, out);
+  (void)mrtq_requant_s8(&r, acc, n, out); /* rq from mrtqb_rq_init, buffers from the caller: cannot be refused */
 }
 
 #if MRTQB_IS_SCALAR
 int mrtqb_rq_init(mrtqb_rq *rq, int scheme, double scale, int32_t zp) {
   mrtq_rq r;
-  int st = (int)mrtq_rq_init(&r, (mrtq_scheme)scheme, scale, zp, -128, 127);
+  int st = (int)mrtq_rq_init((mrtq_scheme)scheme, scale, zp, -128, 127, &r);
   memset(rq, 0, sizeof *rq);
   if (st == 0) memcpy(rq, &r, sizeof r);
   return st;

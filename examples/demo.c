@@ -93,9 +93,8 @@ static void requantize(void) {
          qmax);
   printf("   error against exact math: round(acc * scale) + zp, clamped (ties to +inf)\n");
   for (si = 0; si < sizeof scales / sizeof scales[0]; si++) {
-    mrtq_mult m31, m15;
-    mrtq_mult_q31(scales[si], &m31);
-    mrtq_mult_q15(scales[si], &m15);
+    mrtq_mult m31 = {0, 0}, m15 = {0, 0};
+    if (mrtq_mult_q31(scales[si], &m31) != MRTQ_OK || mrtq_mult_q15(scales[si], &m15) != MRTQ_OK) return;
     printf("\n   scale %.10g: Q31 {%d, %d}, Q15 {%d, %d}\n", scales[si], m31.mult, m31.shift, m15.mult, m15.shift);
     printf("   %-30s %14s %14s %16s\n", "family", "max|err| LSB", "mean|err| LSB", "off by >=1 (share)");
     for (f = 0; f < sizeof fam / sizeof fam[0]; f++) {

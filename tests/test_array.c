@@ -25,13 +25,13 @@ static void check_array(const mrtq_rq *rq, const int32_t *acc, size_t n, size_t 
   size_t i;
   int8_t *o8 = (int8_t *)outbuf + off;
   memset(outbuf, 0xA5, sizeof outbuf);
-  mrtq_requant_s8(rq, acc, n, o8);
+  CHECK_EQ(mrtq_requant_s8(rq, acc, n, o8), MRTQ_OK, "status");
   for (i = 0; i < n; i++)
     CHECK_EQ(o8[i], mrtq_rq_apply(rq, acc[i], -128, 127), "s8 %s acc=%d mult=%d shift=%d zp=%d [%d,%d] i=%zu",
              family_name[rq->scheme], acc[i], rq->m.mult, rq->m.shift, rq->zp, rq->qmin, rq->qmax, i);
   for (i = off + n; i < off + n + 32; i++) CHECK_EQ(outbuf[i], 0xA5, "guard byte %zu", i);
   memset(outbuf, 0xA5, sizeof outbuf);
-  mrtq_requant_u8(rq, acc, n, outbuf + off);
+  CHECK_EQ(mrtq_requant_u8(rq, acc, n, outbuf + off), MRTQ_OK, "status");
   for (i = 0; i < n; i++)
     CHECK_EQ(outbuf[off + i], mrtq_rq_apply(rq, acc[i], 0, 255), "u8 %s acc=%d mult=%d shift=%d zp=%d i=%zu",
              family_name[rq->scheme], acc[i], rq->m.mult, rq->m.shift, rq->zp, i);
@@ -57,7 +57,7 @@ static void rand_rq(mrtq_rq *rq, mrtq_scheme s) {
     qmin = (int32_t)th_range(-200, 100);
     qmax = (int32_t)th_range(qmin, 300);
   }
-  while (mrtq_rq_init(rq, s, rand_scale(s), zp, qmin, qmax) != MRTQ_OK) {
+  while (mrtq_rq_init(s, rand_scale(s), zp, qmin, qmax, rq) != MRTQ_OK) {
   }
 }
 
@@ -82,7 +82,7 @@ static void run_family(mrtq_scheme s) {
     size_t n;
     int32_t zp;
     for (zp = -128; zp <= 255; zp += 383 / 7) {
-      if (mrtq_rq_init(&rq, s, ldexp(1.0, r), zp, INT32_MIN, INT32_MAX) != MRTQ_OK) continue;
+      if (mrtq_rq_init(s, ldexp(1.0, r), zp, INT32_MIN, INT32_MAX, &rq) != MRTQ_OK) continue;
       n = fill_edges(&rq, accbuf);
       check_array(&rq, accbuf, n, (size_t)(r & 7));
       total += (long)n;
@@ -94,7 +94,7 @@ static void run_family(mrtq_scheme s) {
     int32_t zp;
     for (zp = -128; zp <= 255; zp++) {
       size_t n;
-      mrtq_rq_init(&rq, s, 0.0123, zp, INT32_MIN, INT32_MAX);
+      mrtq_rq_init(s, 0.0123, zp, INT32_MIN, INT32_MAX, &rq);
       n = fill_edges(&rq, accbuf);
       check_array(&rq, accbuf, n, 0);
       total += (long)n;
@@ -123,37 +123,41 @@ static void test_rq_init(void) {
   mrtq_rq rq, keep;
   mrtq_mult m;
   int s;
-  CHECK_EQ(mrtq_rq_init(&rq, MRTQ_Q31_DBL, 0.0123, 5, -128, 127), MRTQ_OK, "ok");
+  CHECK_EQ(mrtq_rq_init(MRTQ_Q31_DBL, 0.0123, 5, -128, 127, &rq), MRTQ_OK, "ok");
   mrtq_mult_q31(0.0123, &m);
   CHECK(rq.m.mult == m.mult && rq.m.shift == m.shift && rq.zp == 5 && rq.qmin == -128 && rq.qmax == 127);
-  CHECK_EQ(mrtq_rq_init(&rq, MRTQ_Q15_VTA, 0.0123, 5, -128, 127), MRTQ_OK, "ok");
+  CHECK(rq.scale == 0.0f); /* the field this scheme does not read is 0 */
+  CHECK_EQ(mrtq_rq_init(MRTQ_Q15_VTA, 0.0123, 5, -128, 127, &rq), MRTQ_OK, "ok");
   mrtq_mult_q15(0.0123, &m);
-  CHECK(rq.m.mult == m.mult && rq.m.shift == m.shift);
-  CHECK_EQ(mrtq_rq_init(&rq, MRTQ_FP32, 0.0123, 5, -128, 127), MRTQ_OK, "ok");
-  CHECK(rq.scale == 0.0123f);
+  CHECK(rq.m.mult == m.mult && rq.m.shift == m.shift && rq.scale == 0.0f);
+  CHECK_EQ(mrtq_rq_init(MRTQ_FP32, 0.0123, 5, -128, 127, &rq), MRTQ_OK, "ok");
+  CHECK(rq.scale == 0.0123f && rq.m.mult == 0 && rq.m.shift == 0);
   keep = rq;
   for (s = 0; s < 5; s++) {
-    CHECK_EQ(mrtq_rq_init(NULL, (mrtq_scheme)s, 0.5, 0, -128, 127), MRTQ_EINVAL, "NULL");
-    CHECK_EQ(mrtq_rq_init(&rq, (mrtq_scheme)s, NAN, 0, -128, 127), MRTQ_EINVAL, "NaN");
-    CHECK_EQ(mrtq_rq_init(&rq, (mrtq_scheme)s, INFINITY, 0, -128, 127), MRTQ_EINVAL, "inf");
-    CHECK_EQ(mrtq_rq_init(&rq, (mrtq_scheme)s, -0.5, 0, -128, 127), MRTQ_EINVAL, "negative");
-    CHECK_EQ(mrtq_rq_init(&rq, (mrtq_scheme)s, 0.0, 0, -128, 127), MRTQ_EINVAL, "zero");
-    CHECK_EQ(mrtq_rq_init(&rq, (mrtq_scheme)s, 0.5, 0, 10, 9), MRTQ_EINVAL, "qmin > qmax");
-    CHECK_EQ(mrtq_rq_init(&rq, (mrtq_scheme)s, 1e-300, 0, -128, 127), MRTQ_ERANGE, "flushed");
-    CHECK(rq.zp == keep.zp && rq.scale == keep.scale); /* unchanged on error */
+    const char *below = s <= 1 ? "below the Q31 range" : s <= 3 ? "below the Q15 range" : "rounds to 0 in float";
+    CHECK_REFUSED(mrtq_rq_init((mrtq_scheme)s, 0.5, 0, -128, 127, NULL), MRTQ_EINVAL, "rq: NULL");
+    CHECK_REFUSED(mrtq_rq_init((mrtq_scheme)s, NAN, 0, -128, 127, &rq), MRTQ_EINVAL, "scale: NaN or infinite");
+    CHECK_REFUSED(mrtq_rq_init((mrtq_scheme)s, INFINITY, 0, -128, 127, &rq), MRTQ_EINVAL, "scale: NaN or infinite");
+    CHECK_REFUSED(mrtq_rq_init((mrtq_scheme)s, -0.5, 0, -128, 127, &rq), MRTQ_EINVAL, "scale: must be > 0");
+    CHECK_REFUSED(mrtq_rq_init((mrtq_scheme)s, 0.0, 0, -128, 127, &rq), MRTQ_EINVAL, "scale: must be > 0");
+    CHECK_REFUSED(mrtq_rq_init((mrtq_scheme)s, 0.5, 0, 10, 9, &rq), MRTQ_EINVAL, "qmin: must be <= qmax");
+    CHECK_REFUSED(mrtq_rq_init((mrtq_scheme)s, 1e-300, 0, -128, 127, &rq), MRTQ_ERANGE, below);
+    CHECK(memcmp(&rq, &keep, sizeof rq) == 0); /* unchanged on error */
   }
-  CHECK_EQ(mrtq_rq_init(&rq, MRTQ_Q31_DBL, 0x1p30, 0, -128, 127), MRTQ_ERANGE, "shift 31");
-  CHECK_EQ(mrtq_rq_init(&rq, MRTQ_Q31_RNDNU, 0x1p29, 0, -128, 127), MRTQ_OK, "shift 30");
-  CHECK_EQ(mrtq_rq_init(&rq, MRTQ_Q15_RNDNU, 0x1p15, 0, -128, 127), MRTQ_ERANGE, "shift 16");
-  CHECK_EQ(mrtq_rq_init(&rq, MRTQ_Q15_VTA, 0x1p14, 0, -128, 127), MRTQ_OK, "shift 15");
-  CHECK_EQ(mrtq_rq_init(&rq, MRTQ_Q15_VTA, 1.5e-5, 0, -128, 127), MRTQ_ERANGE, "below 2^-16");
-  CHECK_EQ(mrtq_rq_init(&rq, MRTQ_FP32, 1e39, 0, -128, 127), MRTQ_ERANGE, "float overflow");
-  CHECK_EQ(mrtq_rq_init(&rq, MRTQ_FP32, 1e-50, 0, -128, 127), MRTQ_ERANGE, "float underflow");
-  CHECK_EQ(mrtq_rq_init(&rq, (mrtq_scheme)7, 0.5, 0, -128, 127), MRTQ_EINVAL, "scheme");
+  CHECK_REFUSED(mrtq_rq_init(MRTQ_Q31_DBL, 0x1p30, 0, -128, 127, &rq), MRTQ_ERANGE, "scale: above the Q31 range");
+  CHECK_EQ(mrtq_rq_init(MRTQ_Q31_RNDNU, 0x1p29, 0, -128, 127, &rq), MRTQ_OK, "shift 30");
+  CHECK_REFUSED(mrtq_rq_init(MRTQ_Q15_RNDNU, 0x1p15, 0, -128, 127, &rq), MRTQ_ERANGE, "scale: above the Q15 range");
+  CHECK_EQ(mrtq_rq_init(MRTQ_Q15_VTA, 0x1p14, 0, -128, 127, &rq), MRTQ_OK, "shift 15");
+  CHECK_REFUSED(mrtq_rq_init(MRTQ_Q15_VTA, 1.5e-5, 0, -128, 127, &rq), MRTQ_ERANGE, "scale: below the Q15 range");
+  CHECK_REFUSED(mrtq_rq_init(MRTQ_FP32, 1e39, 0, -128, 127, &rq), MRTQ_ERANGE, "scale: above FLT_MAX");
+  CHECK_REFUSED(mrtq_rq_init(MRTQ_FP32, 1e-50, 0, -128, 127, &rq), MRTQ_ERANGE, "scale: rounds to 0 in float");
+  CHECK_REFUSED(mrtq_rq_init((mrtq_scheme)7, 0.5, 0, -128, 127, &rq), MRTQ_EINVAL, "scheme: not an mrtq_scheme");
+  CHECK_REFUSED(mrtq_rq_init((mrtq_scheme)-1, 0.5, 0, -128, 127, &rq), MRTQ_EINVAL, "scheme: not an mrtq_scheme");
 }
 
 /* Hand-filled descriptions outside what mrtq_rq_init produces still give the
- * scalar result on every path (the SIMD code steps aside). */
+ * scalar result on every path (the SIMD code steps aside). The fields their
+ * scheme does not read are left 0. */
 static void test_hand_made_rq(void) {
   mrtq_rq bad[7];
   size_t i, k;
@@ -161,7 +165,7 @@ static void test_hand_made_rq(void) {
     bad[k].zp = 3;
     bad[k].qmin = -128;
     bad[k].qmax = 127;
-    bad[k].scale = 0.5f;
+    bad[k].scale = 0.0f;
     bad[k].m.mult = 1 << 30;
     bad[k].m.shift = 0;
   }
@@ -169,11 +173,130 @@ static void test_hand_made_rq(void) {
   bad[1].scheme = MRTQ_Q31_DBL, bad[1].m.shift = -50;
   bad[2].scheme = MRTQ_Q15_VTA, bad[2].m.shift = 20, bad[2].m.mult = 40000;
   bad[3].scheme = MRTQ_Q15_RNDNU, bad[3].m.shift = -30, bad[3].m.mult = -5;
-  bad[4].scheme = MRTQ_FP32, bad[4].scale = NAN;
-  bad[5].scheme = MRTQ_FP32, bad[5].scale = INFINITY;
+  bad[4].scheme = MRTQ_FP32, bad[4].scale = NAN, bad[4].m.mult = 0;
+  bad[5].scheme = MRTQ_FP32, bad[5].scale = INFINITY, bad[5].m.mult = 0;
   bad[6].scheme = MRTQ_Q31_DBL, bad[6].m.mult = -7, bad[6].m.shift = -3;
   for (i = 0; i < 4096; i++) accbuf[i] = (i & 1) ? th_i32() : (int32_t)th_range(-5000, 5000);
   for (k = 0; k < 7; k++) check_array(&bad[k], accbuf, 4096, k % 3);
+}
+
+/* Every refusal of the array functions, with its reason; a refusal writes
+ * nothing (canary bytes stay). */
+static void test_array_refusals(void) {
+  mrtq_rq good, bad, pc[3];
+  int32_t acc[4] = {1, 2, 3, 4};
+  int8_t o8[4];
+  uint8_t u8[4];
+  float f[4] = {1, 2, 3, 4}, sc[3] = {1, 1, 1}, fo[4];
+  int32_t zp[3] = {0, 0, 0};
+  size_t i;
+  CHECK_EQ(mrtq_rq_init(MRTQ_Q31_DBL, 0.5, 0, -128, 127, &good), MRTQ_OK, "init");
+  memset(o8, 0x5A, sizeof o8);
+  memset(u8, 0x5A, sizeof u8);
+  CHECK_REFUSED(mrtq_requant_s8(NULL, acc, 4, o8), MRTQ_EINVAL, "rq: NULL");
+  CHECK_REFUSED(mrtq_requant_u8(NULL, acc, 0, u8), MRTQ_EINVAL, "rq: NULL"); /* even with n == 0 */
+  bad = good, bad.scheme = (mrtq_scheme)9;
+  CHECK_REFUSED(mrtq_requant_s8(&bad, acc, 4, o8), MRTQ_EINVAL, "rq->scheme: not an mrtq_scheme");
+  bad = good, bad.scale = 0.5f;
+  CHECK_REFUSED(mrtq_requant_s8(&bad, acc, 4, o8), MRTQ_EINVAL, "rq->scale: must be 0 with a fixed-point scheme");
+  bad = good, bad.scale = NAN;
+  CHECK_REFUSED(mrtq_requant_u8(&bad, acc, 4, u8), MRTQ_EINVAL, "rq->scale: must be 0");
+  CHECK_EQ(mrtq_rq_init(MRTQ_FP32, 0.5, 0, -128, 127, &bad), MRTQ_OK, "init");
+  bad.m.mult = 1 << 30;
+  CHECK_REFUSED(mrtq_requant_s8(&bad, acc, 4, o8), MRTQ_EINVAL, "rq->m.mult: must be 0 with MRTQ_FP32");
+  bad.m.mult = 0, bad.m.shift = -3;
+  CHECK_REFUSED(mrtq_requant_u8(&bad, acc, 4, u8), MRTQ_EINVAL, "rq->m.shift: must be 0 with MRTQ_FP32");
+  bad = good, bad.qmin = 5, bad.qmax = 4;
+  CHECK_REFUSED(mrtq_requant_s8(&bad, acc, 4, o8), MRTQ_EINVAL, "rq->qmin: must be <= qmax");
+  CHECK_REFUSED(mrtq_requant_s8(&good, NULL, 4, o8), MRTQ_EINVAL, "acc: NULL");
+  CHECK_REFUSED(mrtq_requant_u8(&good, acc, 4, NULL), MRTQ_EINVAL, "out: NULL");
+  CHECK_EQ(mrtq_requant_s8(&good, NULL, 0, NULL), MRTQ_OK, "empty");
+  CHECK_REFUSED(mrtq_requant(&good, acc, 4, (mrtq_dtype)0, o8), MRTQ_EINVAL, "dst_type: not an mrtq_dtype");
+  CHECK_REFUSED(mrtq_requant(&good, acc, 4, (mrtq_dtype)6, o8), MRTQ_EINVAL, "dst_type: not an mrtq_dtype");
+  CHECK_REFUSED(mrtq_requant(NULL, acc, 4, MRTQ_S8, o8), MRTQ_EINVAL, "rq: NULL");
+  bad = good, bad.scale = 1.0f;
+  CHECK_REFUSED(mrtq_requant(&bad, acc, 4, MRTQ_S16, o8), MRTQ_EINVAL, "rq->scale");
+  CHECK_REFUSED(mrtq_requant(&good, NULL, 4, MRTQ_S32, o8), MRTQ_EINVAL, "acc: NULL");
+  CHECK_REFUSED(mrtq_requant(&good, acc, 4, MRTQ_S4, NULL), MRTQ_EINVAL, "out: NULL");
+  CHECK_EQ(mrtq_requant(&good, NULL, 0, MRTQ_S4, NULL), MRTQ_OK, "empty");
+  /* per channel: every rq[c] is checked, the reason names rq[c] */
+  pc[0] = good, pc[1] = good, pc[2] = good;
+  pc[2].scheme = (mrtq_scheme)5;
+  CHECK_REFUSED(mrtq_requant_s8_outer(pc, acc, 1, 3, 1, o8), MRTQ_EINVAL, "rq[c].scheme: not an mrtq_scheme");
+  CHECK_REFUSED(mrtq_requant_u8_inner(pc, acc, 0, 3, u8), MRTQ_EINVAL, "rq[c].scheme"); /* even with no rows */
+  pc[2] = good, pc[1].qmin = 200;
+  CHECK_REFUSED(mrtq_requant_u8_outer(pc, acc, 1, 3, 1, u8), MRTQ_EINVAL, "rq[c].qmin: must be <= qmax");
+  pc[1] = good, pc[0].scale = 2.0f;
+  CHECK_REFUSED(mrtq_requant_s8_inner(pc, acc, 1, 3, o8), MRTQ_EINVAL, "rq[c].scale: must be 0");
+  CHECK_EQ(mrtq_rq_init(MRTQ_FP32, 0.5, 0, -128, 127, &pc[0]), MRTQ_OK, "init");
+  pc[1] = pc[0], pc[2] = pc[0], pc[2].m.mult = 7;
+  CHECK_REFUSED(mrtq_requant_u8_outer(pc, acc, 1, 3, 1, u8), MRTQ_EINVAL, "rq[c].m.mult: must be 0 with MRTQ_FP32");
+  pc[2].m.mult = 0, pc[2].m.shift = 1;
+  CHECK_REFUSED(mrtq_requant_s8_inner(pc, acc, 1, 3, o8), MRTQ_EINVAL, "rq[c].m.shift: must be 0 with MRTQ_FP32");
+  pc[0] = good, pc[1] = good, pc[2] = good;
+  CHECK_REFUSED(mrtq_requant_s8_outer(NULL, acc, 1, 3, 1, o8), MRTQ_EINVAL, "rq: NULL");
+  CHECK_REFUSED(mrtq_requant_s8_inner(pc, NULL, 1, 3, o8), MRTQ_EINVAL, "acc: NULL");
+  CHECK_REFUSED(mrtq_requant_u8_outer(pc, acc, 1, 3, 1, NULL), MRTQ_EINVAL, "out: NULL");
+  CHECK_EQ(mrtq_requant_s8_outer(NULL, NULL, 5, 0, 5, NULL), MRTQ_OK, "no channels");
+  CHECK_EQ(mrtq_requant_u8_inner(pc, NULL, 0, 3, NULL), MRTQ_OK, "no rows");
+  for (i = 0; i < 4; i++) CHECK(o8[i] == 0x5A && u8[i] == 0x5A); /* refusals wrote nothing */
+  /* quantize / dequantize */
+  memset(fo, 0, sizeof fo);
+  CHECK_REFUSED(mrtq_quantize_f32_s8(0.5f, 0, NULL, 4, o8), MRTQ_EINVAL, "x: NULL");
+  CHECK_REFUSED(mrtq_quantize_f32_u8(0.5f, 0, f, 4, NULL), MRTQ_EINVAL, "out: NULL");
+  CHECK_REFUSED(mrtq_dequantize_s8_f32(0.5f, 0, NULL, 4, fo), MRTQ_EINVAL, "q: NULL");
+  CHECK_REFUSED(mrtq_dequantize_u8_f32(0.5f, 0, u8, 4, NULL), MRTQ_EINVAL, "out: NULL");
+  CHECK_EQ(mrtq_quantize_f32_s8(0.5f, 0, NULL, 0, NULL), MRTQ_OK, "empty");
+  CHECK_REFUSED(mrtq_quantize_f32_s8_outer(NULL, zp, f, 1, 3, 1, o8), MRTQ_EINVAL, "scale: NULL while channels > 0");
+  CHECK_REFUSED(mrtq_quantize_f32_u8_inner(sc, NULL, f, 0, 3, u8), MRTQ_EINVAL, "zp: NULL while channels > 0");
+  CHECK_REFUSED(mrtq_dequantize_s8_f32_outer(sc, zp, NULL, 1, 3, 1, fo), MRTQ_EINVAL, "q: NULL");
+  CHECK_REFUSED(mrtq_dequantize_u8_f32_inner(sc, zp, u8, 1, 3, NULL), MRTQ_EINVAL, "out: NULL");
+  CHECK_REFUSED(mrtq_quantize_f32_s8_inner(sc, zp, NULL, 1, 3, o8), MRTQ_EINVAL, "x: NULL");
+  CHECK_REFUSED(mrtq_quantize_f32_u8_outer(sc, zp, f, 1, 3, 1, NULL), MRTQ_EINVAL, "out: NULL");
+  CHECK_REFUSED(mrtq_dequantize_u8_f32_outer(sc, NULL, u8, 1, 3, 1, fo), MRTQ_EINVAL, "zp: NULL");
+  CHECK_REFUSED(mrtq_dequantize_s8_f32_inner(NULL, zp, o8, 1, 3, fo), MRTQ_EINVAL, "scale: NULL");
+  CHECK_EQ(mrtq_dequantize_s8_f32_outer(NULL, NULL, NULL, 4, 0, 4, NULL), MRTQ_OK, "no channels");
+  for (i = 0; i < 4; i++) CHECK(o8[i] == 0x5A && u8[i] == 0x5A && fo[i] == 0.0f);
+}
+
+/* mrtq_requant to every mrtq_dtype against mrtq_rq_apply with the type's
+ * range (s8 / u8 also against the typed functions), with guard bytes. */
+static void test_requant_any_type(void) {
+  static int16_t o16[4100];
+  static int32_t o32[4100];
+  static uint8_t o4[2100], ref[4100];
+  int trial;
+  for (trial = 0; trial < 60; trial++) {
+    mrtq_rq rq;
+    size_t i, n = (trial % 3 == 0) ? (size_t)th_range(0, 70) : (size_t)th_range(1000, 4096);
+    rand_rq(&rq, (mrtq_scheme)(trial % 5));
+    for (i = 0; i < n; i++) accbuf[i] = (th_rand32() & 1) ? th_i32() : (int32_t)th_range(-(1 << 20), 1 << 20);
+    memset(outbuf, 0xA5, sizeof outbuf);
+    CHECK_EQ(mrtq_requant(&rq, accbuf, n, MRTQ_S8, outbuf), MRTQ_OK, "s8");
+    CHECK_EQ(mrtq_requant_s8(&rq, accbuf, n, (int8_t *)ref), MRTQ_OK, "s8 typed");
+    for (i = 0; i < n; i++) CHECK_EQ((int8_t)outbuf[i], mrtq_rq_apply(&rq, accbuf[i], -128, 127), "s8 i=%zu", i);
+    CHECK(memcmp(outbuf, ref, n) == 0 && outbuf[n] == 0xA5);
+    CHECK_EQ(mrtq_requant(&rq, accbuf, n, MRTQ_U8, outbuf), MRTQ_OK, "u8");
+    CHECK_EQ(mrtq_requant_u8(&rq, accbuf, n, ref), MRTQ_OK, "u8 typed");
+    for (i = 0; i < n; i++) CHECK_EQ(outbuf[i], mrtq_rq_apply(&rq, accbuf[i], 0, 255), "u8 i=%zu", i);
+    CHECK(memcmp(outbuf, ref, n) == 0 && outbuf[n] == 0xA5);
+    o16[n] = 0x1234;
+    CHECK_EQ(mrtq_requant(&rq, accbuf, n, MRTQ_S16, o16), MRTQ_OK, "s16");
+    for (i = 0; i < n; i++) CHECK_EQ(o16[i], mrtq_rq_apply(&rq, accbuf[i], -32768, 32767), "s16 i=%zu", i);
+    CHECK(o16[n] == 0x1234);
+    o32[n] = 0x12345678;
+    CHECK_EQ(mrtq_requant(&rq, accbuf, n, MRTQ_S32, o32), MRTQ_OK, "s32");
+    for (i = 0; i < n; i++) CHECK_EQ(o32[i], mrtq_rq_apply(&rq, accbuf[i], INT32_MIN, INT32_MAX), "s32 i=%zu", i);
+    CHECK(o32[n] == 0x12345678);
+    memset(o4, 0xA5, sizeof o4);
+    CHECK_EQ(mrtq_requant(&rq, accbuf, n, MRTQ_S4, o4), MRTQ_OK, "s4");
+    for (i = 0; i < n; i++) { /* element 2i in the low nibble, sign-extended */
+      int32_t nib = (i & 1) ? o4[i / 2] >> 4 : o4[i / 2] & 15;
+      CHECK_EQ(nib >= 8 ? nib - 16 : nib, mrtq_rq_apply(&rq, accbuf[i], -8, 7), "s4 i=%zu", i);
+    }
+    if (n & 1) CHECK_EQ(o4[n / 2] >> 4, 0xA, "odd n: the last high nibble is kept");
+    CHECK_EQ(o4[(n + 1) / 2], 0xA5, "s4 guard");
+  }
 }
 
 /* Per-channel layouts against per-element application. */
@@ -187,7 +310,7 @@ static void test_per_channel(void) {
     for (c = 0; c < ch; c++) rand_rq(&rq[c], s);
     for (i = 0; i < n; i++) accbuf[i] = th_i32() >> (th_rand32() % 16u);
     memset(outbuf, 0xA5, sizeof outbuf);
-    mrtq_requant_s8_outer(rq, outer, ch, inner, accbuf, (int8_t *)outbuf);
+    CHECK_EQ(mrtq_requant_s8_outer(rq, accbuf, outer, ch, inner, (int8_t *)outbuf), MRTQ_OK, "status");
     for (o = 0; o < outer; o++)
       for (c = 0; c < ch; c++)
         for (i = 0; i < inner; i++) {
@@ -195,16 +318,16 @@ static void test_per_channel(void) {
           CHECK_EQ((int8_t)outbuf[k], mrtq_rq_apply(&rq[c], accbuf[k], -128, 127), "outer s8 k=%zu", k);
         }
     CHECK_EQ(outbuf[n], 0xA5, "guard");
-    mrtq_requant_u8_outer(rq, outer, ch, inner, accbuf, outbuf);
+    CHECK_EQ(mrtq_requant_u8_outer(rq, accbuf, outer, ch, inner, outbuf), MRTQ_OK, "status");
     for (o = 0; o < outer; o++)
       for (c = 0; c < ch; c++)
         for (i = 0; i < inner; i++) {
           size_t k = (o * ch + c) * inner + i;
           CHECK_EQ(outbuf[k], mrtq_rq_apply(&rq[c], accbuf[k], 0, 255), "outer u8 k=%zu", k);
         }
-    mrtq_requant_s8_inner(rq, outer * inner, ch, accbuf, (int8_t *)outbuf);
+    CHECK_EQ(mrtq_requant_s8_inner(rq, accbuf, outer * inner, ch, (int8_t *)outbuf), MRTQ_OK, "status");
     for (i = 0; i < n; i++) CHECK_EQ((int8_t)outbuf[i], mrtq_rq_apply(&rq[i % ch], accbuf[i], -128, 127), "inner s8");
-    mrtq_requant_u8_inner(rq, outer * inner, ch, accbuf, outbuf);
+    CHECK_EQ(mrtq_requant_u8_inner(rq, accbuf, outer * inner, ch, outbuf), MRTQ_OK, "status");
     for (i = 0; i < n; i++) CHECK_EQ(outbuf[i], mrtq_rq_apply(&rq[i % ch], accbuf[i], 0, 255), "inner u8");
     CHECK_EQ(outbuf[n], 0xA5, "guard");
   }
@@ -233,12 +356,12 @@ static void test_quantize_arrays_edges(void) {
     int32_t zp = (trial % 7 == 0) ? th_i32() : (int32_t)th_range(-300, 300);
     size_t n = (trial % 4 == 0) ? (size_t)th_range(0, 70) : (size_t)th_range(1000, 5000), off = (size_t)trial % 5;
     memset(outbuf, 0xA5, sizeof outbuf);
-    mrtq_quantize_f32_s8(x + off, n, sc, zp, (int8_t *)outbuf + off);
+    CHECK_EQ(mrtq_quantize_f32_s8(sc, zp, x + off, n, (int8_t *)outbuf + off), MRTQ_OK, "status");
     for (i = 0; i < n; i++)
       CHECK_EQ((int8_t)outbuf[off + i], mrtq_quantize_f32(x[off + i], sc, zp, -128, 127), "s8 x=%a s=%a zp=%d",
                (double)x[off + i], (double)sc, zp);
     CHECK_EQ(outbuf[off + n], 0xA5, "guard");
-    mrtq_quantize_f32_u8(x + off, n, sc, zp, outbuf + off);
+    CHECK_EQ(mrtq_quantize_f32_u8(sc, zp, x + off, n, outbuf + off), MRTQ_OK, "status");
     for (i = 0; i < n; i++)
       CHECK_EQ(outbuf[off + i], mrtq_quantize_f32(x[off + i], sc, zp, 0, 255), "u8 x=%a s=%a zp=%d",
                (double)x[off + i], (double)sc, zp);
@@ -259,9 +382,9 @@ static void test_dequantize_arrays(void) {
     int32_t zp = (trial % 7 == 0) ? th_i32() : (int32_t)th_range(-300, 300);
     size_t n = (size_t)th_range(0, 3000), off = (size_t)trial % 5;
     back[off + n] = 12345.0f;
-    mrtq_dequantize_s8_f32((const int8_t *)q + off, n, sc, zp, back + off);
+    CHECK_EQ(mrtq_dequantize_s8_f32(sc, zp, (const int8_t *)q + off, n, back + off), MRTQ_OK, "status");
     for (i = 0; i < n; i++) CHECK(back[off + i] == mrtq_dequantize_f32((int8_t)q[off + i], sc, zp));
-    mrtq_dequantize_u8_f32(q + off, n, sc, zp, back + off);
+    CHECK_EQ(mrtq_dequantize_u8_f32(sc, zp, q + off, n, back + off), MRTQ_OK, "status");
     for (i = 0; i < n; i++) CHECK(back[off + i] == mrtq_dequantize_f32(q[off + i], sc, zp));
     CHECK(back[off + n] == 12345.0f);
   }
@@ -271,13 +394,13 @@ static void test_dequantize_arrays(void) {
     int32_t zs[3] = {0, -7, 100}, zu[3] = {0, 128, 255};
     size_t rows = 500;
     for (i = 0; i < 3 * rows; i++) x[i] = (float)((int32_t)th_rand32() >> 22) / 3.0f;
-    mrtq_quantize_f32_s8_inner(x, rows, 3, sc, zs, (int8_t *)outbuf);
+    CHECK_EQ(mrtq_quantize_f32_s8_inner(sc, zs, x, rows, 3, (int8_t *)outbuf), MRTQ_OK, "status");
     for (i = 0; i < 3 * rows; i++) CHECK_EQ((int8_t)outbuf[i], mrtq_quantize_f32(x[i], sc[i % 3], zs[i % 3], -128, 127), "inner q s8");
-    mrtq_dequantize_s8_f32_inner((const int8_t *)outbuf, rows, 3, sc, zs, back);
+    CHECK_EQ(mrtq_dequantize_s8_f32_inner(sc, zs, (const int8_t *)outbuf, rows, 3, back), MRTQ_OK, "status");
     for (i = 0; i < 3 * rows; i++) CHECK(back[i] == mrtq_dequantize_f32((int8_t)outbuf[i], sc[i % 3], zs[i % 3]));
-    mrtq_quantize_f32_u8_inner(x, rows, 3, sc, zu, outbuf);
+    CHECK_EQ(mrtq_quantize_f32_u8_inner(sc, zu, x, rows, 3, outbuf), MRTQ_OK, "status");
     for (i = 0; i < 3 * rows; i++) CHECK_EQ(outbuf[i], mrtq_quantize_f32(x[i], sc[i % 3], zu[i % 3], 0, 255), "inner q u8");
-    mrtq_dequantize_u8_f32_inner(outbuf, rows, 3, sc, zu, back);
+    CHECK_EQ(mrtq_dequantize_u8_f32_inner(sc, zu, outbuf, rows, 3, back), MRTQ_OK, "status");
     for (i = 0; i < 3 * rows; i++) CHECK(back[i] == mrtq_dequantize_f32(outbuf[i], sc[i % 3], zu[i % 3]));
   }
 }
@@ -291,28 +414,28 @@ static void test_quantize_arrays(void) {
   x[0] = NAN;
   x[1] = INFINITY;
   x[2] = 2.5f;
-  mrtq_quantize_f32_s8(x, n, 0.5f, 3, (int8_t *)outbuf);
+  CHECK_EQ(mrtq_quantize_f32_s8(0.5f, 3, x, n, (int8_t *)outbuf), MRTQ_OK, "status");
   for (i = 0; i < n; i++) CHECK_EQ((int8_t)outbuf[i], mrtq_quantize_f32(x[i], 0.5f, 3, -128, 127), "q s8 %zu", i);
-  mrtq_dequantize_s8_f32((const int8_t *)outbuf, n, 0.5f, 3, back);
+  CHECK_EQ(mrtq_dequantize_s8_f32(0.5f, 3, (const int8_t *)outbuf, n, back), MRTQ_OK, "status");
   for (i = 0; i < n; i++) CHECK(back[i] == mrtq_dequantize_f32((int8_t)outbuf[i], 0.5f, 3));
-  mrtq_quantize_f32_u8(x, n, 0.25f, 128, outbuf);
+  CHECK_EQ(mrtq_quantize_f32_u8(0.25f, 128, x, n, outbuf), MRTQ_OK, "status");
   for (i = 0; i < n; i++) CHECK_EQ(outbuf[i], mrtq_quantize_f32(x[i], 0.25f, 128, 0, 255), "q u8 %zu", i);
-  mrtq_dequantize_u8_f32(outbuf, n, 0.25f, 128, back);
+  CHECK_EQ(mrtq_dequantize_u8_f32(0.25f, 128, outbuf, n, back), MRTQ_OK, "status");
   for (i = 0; i < n; i++) CHECK(back[i] == mrtq_dequantize_f32(outbuf[i], 0.25f, 128));
   /* per channel, channel-outer: 2 blocks x 3 channels x inner */
-  mrtq_quantize_f32_s8_outer(x, 2, 3, inner, sc, zps, (int8_t *)outbuf);
+  CHECK_EQ(mrtq_quantize_f32_s8_outer(sc, zps, x, 2, 3, inner, (int8_t *)outbuf), MRTQ_OK, "status");
   for (i = 0; i < 6 * inner; i++) {
     size_t c = (i / inner) % 3;
     CHECK_EQ((int8_t)outbuf[i], mrtq_quantize_f32(x[i], sc[c], zps[c], -128, 127), "q s8 outer %zu", i);
   }
-  mrtq_dequantize_s8_f32_outer((const int8_t *)outbuf, 2, 3, inner, sc, zps, back);
+  CHECK_EQ(mrtq_dequantize_s8_f32_outer(sc, zps, (const int8_t *)outbuf, 2, 3, inner, back), MRTQ_OK, "status");
   for (i = 0; i < 6 * inner; i++) CHECK(back[i] == mrtq_dequantize_f32((int8_t)outbuf[i], sc[(i / inner) % 3], zps[(i / inner) % 3]));
-  mrtq_quantize_f32_u8_outer(x, 2, 3, inner, sc, zpu, outbuf);
+  CHECK_EQ(mrtq_quantize_f32_u8_outer(sc, zpu, x, 2, 3, inner, outbuf), MRTQ_OK, "status");
   for (i = 0; i < 6 * inner; i++) {
     size_t c = (i / inner) % 3;
     CHECK_EQ(outbuf[i], mrtq_quantize_f32(x[i], sc[c], zpu[c], 0, 255), "q u8 outer %zu", i);
   }
-  mrtq_dequantize_u8_f32_outer(outbuf, 2, 3, inner, sc, zpu, back);
+  CHECK_EQ(mrtq_dequantize_u8_f32_outer(sc, zpu, outbuf, 2, 3, inner, back), MRTQ_OK, "status");
   for (i = 0; i < 6 * inner; i++) CHECK(back[i] == mrtq_dequantize_f32(outbuf[i], sc[(i / inner) % 3], zpu[(i / inner) % 3]));
 }
 
@@ -338,5 +461,7 @@ int main(void) {
   TH_RUN(test_quantize_arrays);
   TH_RUN(test_quantize_arrays_edges);
   TH_RUN(test_dequantize_arrays);
+  TH_RUN(test_array_refusals);
+  TH_RUN(test_requant_any_type);
   return th_finish("test_array_" MRTQ_TEST_PATH);
 }

@@ -1,20 +1,86 @@
-/* mrtq/requant.h -- the requantization families, scalar (layer 3; includes
- * mrtq/fixedpoint.h). Each function is the specification of its family:
- * total (no undefined behaviour for any argument values), named after its
- * rounding, never switched by a build macro. Normative math and the relation
- * to each upstream anchor: docs/semantics.md.
+/* mrtq/requant.h -- the requantization families: an int32 accumulator becomes
+ * a stored integer (layer 3; includes mrtq/fixedpoint.h). First the scalar
+ * functions, each the specification of its family: total (a result for every
+ * argument value, never undefined behaviour), named after its rounding, never
+ * switched by a build macro. Then mrtq_rq, one requantization described once,
+ * and the array functions; their SIMD twins (requant_sse41.h, requant_avx2.h,
+ * requant_avx512.h, requant_neon.h, chosen by MRTQ_SIMD) write the same bytes.
+ * Normative math: docs/semantics.md sections 5-8.
  *
- * The float functions (requant_fp32, quantize_f32, dequantize_f32) assume the
- * default floating-point environment (round to nearest even, no trapping) and
- * a compiler that rounds every float assignment to float (C11 standard
- * FLT_EVAL_METHOD semantics; true of every x86-64/aarch64 compiler). They are
- * written so that no multiply can be contracted into an FMA. */
+ * THE FAMILIES. x is the int32 accumulator, m = {M, s} the multiplier from
+ * mrtq_mult_q31 (Q31 rows) or mrtq_mult_q15 (Q15 rows). Formulas are exact
+ * integer or real arithmetic unless they say wrap32 (two's-complement wrap mod
+ * 2^32); rnd_up(v) = floor(v + 1/2); fl() rounds to binary32; rne() rounds to
+ * the nearest integer, ties to even. mrtq_rq_apply then adds zp (exactly) and
+ * clamps to [qmin, qmax]; mrtq_requant_fp32 does both itself.
+ *
+ *   family (mrtq_scheme)  function            value
+ *   -------------------   ------------------  --------------------------------------------------------------
+ *   Q31 double rounding   mrtq_mul_q31_dbl    rdivpot(srdhm(sat32(x * 2^max(s,0)), M), max(-s,0))
+ *     (MRTQ_Q31_DBL)
+ *   Q31 single rounding   mrtq_mul_q31_rndnu  sat32(rnd_up(x * M * 2^(s-31)))
+ *     (MRTQ_Q31_RNDNU)
+ *   Q15 VTA               mrtq_mul_q15_vta    p = wrap32(x * M), k = 15 - s;
+ *     (MRTQ_Q15_VTA)                          k >= 0: floor(p / 2^k);  k < 0: wrap32(p * 2^-k)
+ *   Q15 nudge             mrtq_mul_q15_rndnu  sat32(rnd_up(x * M * 2^(s-15)))
+ *     (MRTQ_Q15_RNDNU)
+ *   fp32 (MRTQ_FP32)      mrtq_requant_fp32   clamp(rne(fl(fl(x) * scale)) + zp, qmin, qmax)
+ *   VTA dequantization    mrtq_dequant_vta    ~ 2^7 * (q - zp) * M * 2^(s-15) in the delegate's int16 steps
+ *   MRT rounding shift    mrtq_rshift_clip    clip(rnd_up(x / 2^b), +-(2^(p-1) - 1))   (in fixedpoint.h)
+ *
+ *   family       bit-exact domain                        ties                          saturation / wrap
+ *   -----------  --------------------------------------  ----------------------------  --------------------------
+ *   Q31 double   M in [0, 2^31-1], s in [-31, 30],       toward +inf (srdhm), then     x * 2^s saturates (TFLite
+ *                x * 2^max(s,0) within int32             away from zero (rdivpot)      overflows); srdhm at MIN*MIN
+ *   Q31 single   M in [0, 2^31-1], s in [-31, 30]        toward +inf                   result saturates to int32
+ *   Q15 VTA      M in [2^14, 2^15-1], s in [-15, 15]     none: floor, toward -inf      product and left shift wrap
+ *   Q15 nudge    any M, s                                toward +inf                   result saturates to int32
+ *   fp32         scale a finite float > 0                to even                       +-inf saturates, NaN -> 0
+ *   dequant_vta  q in int8, zp and M in int16,           non-negative: up; negative:   every step wraps mod 2^16
+ *                s in [-15, 0]                           one below rnd_up (floor)
+ *   rshift_clip  b in [0, 62], p in [1, 32]              toward +inf                   symmetric clip
+ *   x is any int32 except where the Q31 double row restricts it. Outside the
+ *   domains the formulas above still hold (each function's comment gives the
+ *   edge cases).
+ *
+ *   bit-exact with  gemmlowp  TFLite ref  CMSIS-NN  XNNPACK      oneDNN   VTA delegate  MRT
+ *   Q31 double      yes       default     default   "gemmlowp"   -        -             -
+ *   Q31 single      -         single (1)  single    rndnu        -        -             -
+ *   Q15 VTA         -         -           -         -            -        yes (2)       -
+ *   Q15 nudge       -         -           -         -            -        -             -      (mrtq's own)
+ *   fp32            -         -           -         fp32 x86 (3) yes (4)  -             -
+ *   dequant_vta     -         -           -         -            -        yes (5)       -
+ *   rshift_clip     -         -           -         -            -        -             yes (6)
+ *   (1) TFLITE_SINGLE_ROUNDING builds. (2) its ADD's requantizing ALU tail
+ *   (MUL, SHR) on the tvm-vta functional simulator. (3) XNNPACK computes the
+ *   float scale itself (in_scale * kernel_scale / out_scale): pass the same
+ *   float; ONNX Runtime's QLinearConv / QLinearMatMul are this family too,
+ *   with their own float scale. (4) int8 convolution / inner product; oneDNN
+ *   adds the destination zero point in float before rounding, which differs
+ *   when fl(x) * scale is a half-integer and zp is odd (mrtq/attr.h has
+ *   oneDNN's exact epilogue). (5) the host-side step of its ADD. (6) the
+ *   definition of cvm_right_shift (its CPU kernels diverge from it; see
+ *   fixedpoint.h). The two Q31 families differ by 1 on about 8% of random
+ *   inputs with s < 0; test each against its own definition.
+ *
+ * Float functions assume the default floating-point environment (round to
+ * nearest even, no trapping) and a compiler that rounds every float
+ * assignment to float (FLT_EVAL_METHOD 0, as on every x86-64 / AArch64
+ * compiler); they are written so that no multiply can be contracted into an
+ * FMA.
+ *
+ * Array functions return mrtq_status: they check their descriptors (every
+ * field of each mrtq_rq) and refuse NULL data pointers when there are
+ * elements; they cannot check that the buffers hold the elements, or that
+ * input and output do not overlap -- those are the caller's to ensure. A
+ * refusal writes nothing. */
 #ifndef MRTQ_REQUANT_H
 #define MRTQ_REQUANT_H
 
 #include "fixedpoint.h"
 
-/* ---- SIMD selection (compile time; see mrtq.h) ---- */
+/* ---- SIMD selection (compile time; see mrtq.h). In MRTQ_EXTERN mode the
+ * unit that defines MRTQ_IMPLEMENTATION chooses. ---- */
 #define MRTQ_SIMD_SCALAR 0
 #define MRTQ_SIMD_SSE41 1
 #define MRTQ_SIMD_AVX2 2
@@ -52,68 +118,47 @@
 extern "C" {
 #endif
 
-/* ---- the fixed-point families ---- */
+/* ======================= declarations ======================= */
+
+/* ---- the fixed-point families (scalar, total) ---- */
 
 /* Q31 double rounding: TFLite MultiplyByQuantizedMultiplier (default build),
  * gemmlowp, CMSIS-NN default, XNNPACK "gemmlowp" requantization:
- *   RDIVPOT(SRDHM(x * 2^max(shift, 0), mult), max(-shift, 0))
- * i.e. first round x*mult/2^31 to nearest with ties toward +inf, then divide by
- * 2^-shift rounding to nearest with ties away from zero (two roundings; they
- * differ from single rounding by 1 on ~8% of random inputs).
- * Bit-exact with TFLite for mult in [0, 2^31-1], shift in [-31, 30] and
- * x * 2^max(shift,0) within int32 (where TFLite is defined). Outside: the left
- * shift saturates x * 2^shift to int32 (as gemmlowp/TFLite NEON paths do with a
- * saturating shift), and shift < -31 keeps RDIVPOT's exact definition (result
- * 0: SRDHM never yields -2^31, the one input that would give -1). Any mult, including negative, follows the formula. */
-MRTQ_API int32_t mrtq_mul_q31_dbl(int32_t x, mrtq_mult m) {
-  int64_t sh = m.shift;
-  int32_t xs = sh > 0 ? mrtq__shl_sat32(x, sh) : x;
-  return mrtq_rdivpot(mrtq_srdhm(xs, m.mult), sh < 0 ? (sh < -63 ? 63 : (int)-sh) : 0);
-}
-
-/* Exact floor(x * mult * 2^(shift - F) + 1/2), saturated to int32. */
-MRTQ_API int32_t mrtq__mul_rndnu(int32_t x, mrtq_mult m, int F) {
-  int64_t p = (int64_t)x * m.mult; /* exact: |p| <= 2^62 */
-  int64_t k = (int64_t)F - m.shift; /* right-shift amount */
-  if (k > 0) return mrtq__sat32(mrtq_rshift_rndnu(p, k > 64 ? 64 : (int)k));
-  return mrtq__shl_sat32(p, -k);
-}
+ *   rdivpot(srdhm(x * 2^max(shift, 0), mult), max(-shift, 0))
+ * i.e. first x * mult / 2^31 rounded to nearest with ties toward +infinity,
+ * then a division by 2^-shift rounded to nearest with ties away from zero (two
+ * roundings; they differ from single rounding by 1 on ~8% of random inputs).
+ * Bit-exact with TFLite for mult in [0, 2^31 - 1], shift in [-31, 30] and
+ * x * 2^max(shift, 0) within int32 (where TFLite is defined). Total outside:
+ * the left shift saturates x * 2^shift to int32 (as the saturating shift of
+ * gemmlowp / TFLite's NEON paths does); shift < -31 keeps rdivpot's exact
+ * definition (result 0: srdhm never yields -2^31, the one input that would
+ * give -1); any mult, negative included, follows the formula. */
+MRTQ_API int32_t mrtq_mul_q31_dbl(int32_t x, mrtq_mult m);
 
 /* Q31 single rounding: TFLite MultiplyByQuantizedMultiplier under
  * TFLITE_SINGLE_ROUNDING, CMSIS-NN single rounding, XNNPACK "rndnu":
  *   floor(x * mult / 2^(31 - shift) + 1/2)   (one rounding, ties toward +inf)
- * computed exactly in 64 bits. Bit-exact with TFLite over its domain (mult in
- * [0, 2^31-1], shift in [-31, 30]). Total: any shift keeps the exact formula,
- * the result saturated to int32. */
-MRTQ_API int32_t mrtq_mul_q31_rndnu(int32_t x, mrtq_mult m) { return mrtq__mul_rndnu(x, m, 31); }
+ * computed exactly in 64 bits, then saturated to int32. Bit-exact with TFLite
+ * over its domain (mult in [0, 2^31 - 1], shift in [-31, 30]). Total: any
+ * shift and mult keep the exact formula (31 - shift >= 64 gives 0). */
+MRTQ_API int32_t mrtq_mul_q31_rndnu(int32_t x, mrtq_mult m);
 
 /* Q15 as the VTA functional simulator executes the TFLite delegate's sequence
  * (MUL imm, SHR imm):
  *   p = (x * mult) mod 2^32 as int32 (wrapping multiply);
  *   k = 15 - shift;  k >= 0: floor(p / 2^k)  (arithmetic shift: ties and all
  *   fractions toward -inf);  k < 0: (p * 2^-k) mod 2^32 (wrapping left shift).
- * Shift amounts the hardware cannot take (|k| >= 32, only reachable with
- * out-of-range shifts) keep the exact definition: k >= 32 gives 0 or -1,
- * k <= -32 gives 0. */
-MRTQ_API int32_t mrtq_mul_q15_vta(int32_t x, mrtq_mult m) {
-  int32_t p = mrtq__wrap32((uint32_t)x * (uint32_t)m.mult);
-  int64_t k = (int64_t)15 - m.shift;
-  if (k >= 0) return mrtq__asr32(p, k > 31 ? 31 : (int)k);
-  if (k <= -32) return 0;
-  return mrtq__wrap32((uint32_t)p << (int)-k);
-}
+ * No rounding, no saturation. Bit-exact with the simulator for mult in
+ * [2^14, 2^15 - 1] and shift in [-15, 15] (what mrtq_mult_q15 and mrtq_rq_init
+ * give), any x. Total: shift amounts the hardware cannot take keep the exact
+ * definition: k >= 32 gives 0 or -1, k <= -32 gives 0. */
+MRTQ_API int32_t mrtq_mul_q15_vta(int32_t x, mrtq_mult m);
 
-/* Q15 with nudge rounding (the rounding form of the VTA sequence):
- *   floor(x * mult / 2^(15 - shift) + 1/2)  (ties toward +inf), exact (no
- * wrap in the multiply), saturated to int32. Any shift. */
-MRTQ_API int32_t mrtq_mul_q15_rndnu(int32_t x, mrtq_mult m) { return mrtq__mul_rndnu(x, m, 15); }
-
-/* int32 -> int16 modulo 2^16 (as a conversion to int16_t does on every
- * two's-complement target), returned as int32. */
-MRTQ_API int32_t mrtq__wrap16(int64_t v) {
-  uint32_t u = (uint32_t)((uint64_t)v & 0xffffu);
-  return u >= 0x8000u ? (int32_t)u - 0x10000 : (int32_t)u;
-}
+/* Q15 with nudge rounding (the rounding form of the VTA sequence, mrtq's own):
+ *   floor(x * mult / 2^(15 - shift) + 1/2)  (ties toward +inf), exact (no wrap
+ * in the multiply), saturated to int32. Total: any mult, shift. */
+MRTQ_API int32_t mrtq_mul_q15_rndnu(int32_t x, mrtq_mult m);
 
 /* The VTA TFLite delegate's host-side dequantization of an int8 input
  * (alkali-csd-fw simulateRealValue), the step that feeds its ADD on VTA.
@@ -131,6 +176,191 @@ MRTQ_API int32_t mrtq__wrap16(int64_t v) {
  * in int16, shift in [-15, 0] (what mrtq_mult_q15 gives for the delegate's
  * input scales, which are <= 1/2). Total outside it: shift < -31 acts as -31;
  * shift > 0 (undefined upstream) gives (r * 2^shift) mod 2^16, 0 from 16 on. */
+MRTQ_API int32_t mrtq_dequant_vta(int32_t q, int32_t zp, mrtq_mult m);
+
+/* ---- float families (scalar, total) ---- */
+
+/* fp32 requantization as XNNPACK's x86 qs8 kernels and oneDNN's int8
+ * primitives compute it:
+ *   f = (float)acc * scale          (two float roundings, no FMA)
+ *   clamp(rne(f) + zp, qmin, qmax)  (round to nearest, ties to even; the sum
+ *                                    exact)
+ * (equal to XNNPACK's float clamp to [qmin - zp, qmax - zp] before rounding,
+ * since the bounds are integers). Total: f = +-inf saturates; f NaN (scale
+ * NaN) counts as 0; if qmin > qmax the result is qmax. */
+MRTQ_API int32_t mrtq_requant_fp32(int32_t acc, float scale, int32_t zp, int32_t qmin, int32_t qmax);
+
+/* ONNX QuantizeLinear: clamp(rne(x / scale) + zp, qmin, qmax) (x / scale is
+ * one correctly rounded float division; ties to even). For the standard types
+ * pass [-128, 127] or [0, 255]. Total: +-inf quotients saturate; NaN (x NaN,
+ * or 0/0) counts as 0, giving clamp(zp) (ONNX Runtime stores the type's
+ * minimum for NaN); qmin > qmax gives qmax. */
+MRTQ_API int32_t mrtq_quantize_f32(float x, float scale, int32_t zp, int32_t qmin, int32_t qmax);
+
+/* ONNX DequantizeLinear: (float)(q - zp) * scale, the difference exact in 64
+ * bits and then rounded to float (exact whenever |q - zp| <= 2^24), one float
+ * multiply. Total. */
+MRTQ_API float mrtq_dequantize_f32(int32_t q, float scale, int32_t zp);
+
+/* ---- one requantization, described once ---- */
+
+typedef enum mrtq_scheme {
+  MRTQ_Q31_DBL = 0,   /* mrtq_mul_q31_dbl   (TFLite default, gemmlowp) */
+  MRTQ_Q31_RNDNU = 1, /* mrtq_mul_q31_rndnu (TFLite single rounding, XNNPACK rndnu) */
+  MRTQ_Q15_VTA = 2,   /* mrtq_mul_q15_vta   (VTA functional simulator) */
+  MRTQ_Q15_RNDNU = 3, /* mrtq_mul_q15_rndnu (VTA sequence with nudge rounding) */
+  MRTQ_FP32 = 4       /* mrtq_requant_fp32  (XNNPACK x86, oneDNN) */
+} mrtq_scheme;
+
+/* Filled by mrtq_rq_init. A hand-filled one must leave the fields its scheme
+ * does not read at zero (the array functions refuse it otherwise). */
+typedef struct mrtq_rq {
+  mrtq_scheme scheme;
+  mrtq_mult m;            /* fixed-point schemes: the encoded scale; MRTQ_FP32: {0, 0} */
+  float scale;            /* MRTQ_FP32: (float)scale; fixed-point schemes: 0 */
+  int32_t zp, qmin, qmax; /* output zero point and clamp bounds, qmin <= qmax */
+} mrtq_rq;
+
+/* Describe a requantization: scheme, real scale (> 0), output zero point and
+ * clamp bounds, into *rq. The multiplier comes from mrtq_mult_q31 (Q31
+ * schemes) or mrtq_mult_q15 (Q15 schemes) and scale is left 0; MRTQ_FP32
+ * keeps (float)scale and m = {0, 0}.
+ * Errors (nothing written to *rq):
+ *   MRTQ_EINVAL  rq NULL; scale NaN or +-inf; scale <= 0; qmin > qmax; scheme
+ *                not an mrtq_scheme.
+ *   MRTQ_ERANGE  a scale the family cannot carry: flushed to zero by the
+ *                encoder (Q31 below 2^-32 * (1 - 2^-32), Q15 below
+ *                2^-16 * (1 - 2^-16); the delegate's 1e-6 cut-off lies inside
+ *                that); Q31 scales >= 2^30 * (1 - 2^-32) (shift > 30, outside
+ *                TFLite's domain); Q15 scales >= 2^15 * (1 - 2^-16) (shift >
+ *                15: the VTA shift would turn left); FP32 scales above FLT_MAX
+ *                or that round to 0 in float. */
+MRTQ_API mrtq_status mrtq_rq_init(mrtq_scheme scheme, double scale, int32_t zp, int32_t qmin, int32_t qmax,
+                                  mrtq_rq *rq);
+
+/* One element, the scalar specification of every array path. [lo, hi] is
+ * the output type's range; qmin' and qmax' are rq->qmin and rq->qmax each
+ * saturated into it (clamp to [qmin, qmax], then saturate to the type):
+ *   fixed-point schemes: clamp(F(acc) + zp, qmin', qmax'), F the scheme's
+ *     function above (its int32 result), the sum exact;
+ *   MRTQ_FP32: mrtq_requant_fp32(acc, scale, zp, qmin', qmax').
+ * Total and unchecked (it runs per element): rq must point to an mrtq_rq; a
+ * scheme outside the enum computes as MRTQ_FP32, fields the scheme does not
+ * read are not looked at, qmin > qmax gives qmax'. The array functions check
+ * all of that before they call it. */
+MRTQ_API int32_t mrtq_rq_apply(const mrtq_rq *rq, int32_t acc, int32_t lo, int32_t hi);
+
+/* ---- arrays ----
+ * Per tensor: out[i] = mrtq_rq_apply(rq, acc[i], type range), i < n, with the
+ * build's SIMD path (MRTQ_SIMD) where it applies: the same bytes either way.
+ * Any n (0 included), any alignment; acc and out must hold n elements and not
+ * overlap.
+ * Errors (nothing written):
+ *   MRTQ_EINVAL  rq NULL; rq->scheme not an mrtq_scheme; rq->scale non-zero
+ *                with a fixed-point scheme; rq->m.mult or rq->m.shift
+ *                non-zero with MRTQ_FP32; rq->qmin > rq->qmax; acc or out
+ *                NULL while n > 0. */
+MRTQ_API mrtq_status mrtq_requant_s8(const mrtq_rq *rq, const int32_t *acc, size_t n, int8_t *out);
+MRTQ_API mrtq_status mrtq_requant_u8(const mrtq_rq *rq, const int32_t *acc, size_t n, uint8_t *out);
+
+/* Any output type: out is an array of n elements of dst_type (MRTQ_S8,
+ * MRTQ_U8, MRTQ_S16, MRTQ_S32, or MRTQ_S4 packed as common.h states, (n + 1)
+ * / 2 bytes, an odd n leaving the last high nibble as it was), element i =
+ * mrtq_rq_apply(rq, acc[i], range of dst_type). S8 and U8 are
+ * mrtq_requant_s8 / _u8.
+ * Errors: those of mrtq_requant_s8; dst_type not an mrtq_dtype ->
+ * MRTQ_EINVAL. */
+MRTQ_API mrtq_status mrtq_requant(const mrtq_rq *rq, const int32_t *acc, size_t n, mrtq_dtype dst_type, void *out);
+
+/* Per channel, channel-outer layout (NCHW and the like): acc holds `outer`
+ * blocks of `channels` runs of `inner` contiguous elements; run c of every
+ * block uses rq[c] (rq holds `channels` descriptions).
+ * Errors: as mrtq_requant_s8, for every rq[c] (rq NULL while channels > 0),
+ * and acc / out NULL while outer * channels * inner > 0. */
+MRTQ_API mrtq_status mrtq_requant_s8_outer(const mrtq_rq *rq, const int32_t *acc, size_t outer, size_t channels,
+                                           size_t inner, int8_t *out);
+MRTQ_API mrtq_status mrtq_requant_u8_outer(const mrtq_rq *rq, const int32_t *acc, size_t outer, size_t channels,
+                                           size_t inner, uint8_t *out);
+
+/* Per channel, channel-inner layout (NHWC and the like): acc holds `rows`
+ * rows of `channels` elements; element c of every row uses rq[c].
+ * Errors: as the _outer forms (rows * channels elements). */
+MRTQ_API mrtq_status mrtq_requant_s8_inner(const mrtq_rq *rq, const int32_t *acc, size_t rows, size_t channels,
+                                           int8_t *out);
+MRTQ_API mrtq_status mrtq_requant_u8_inner(const mrtq_rq *rq, const int32_t *acc, size_t rows, size_t channels,
+                                           uint8_t *out);
+
+/* Array quantize (ONNX QuantizeLinear): out[i] = mrtq_quantize_f32(x[i],
+ * scale, zp, type range), and dequantize (ONNX DequantizeLinear): out[i] =
+ * mrtq_dequantize_f32(q[i], scale, zp), with the build's AVX2 / AVX-512 path
+ * where it applies (same bytes, same floats). Any scale and zp (the scalar
+ * functions are total); any n and alignment; no overlap.
+ * Errors (nothing written): x / q or out NULL while n > 0 -> MRTQ_EINVAL. */
+MRTQ_API mrtq_status mrtq_quantize_f32_s8(float scale, int32_t zp, const float *x, size_t n, int8_t *out);
+MRTQ_API mrtq_status mrtq_quantize_f32_u8(float scale, int32_t zp, const float *x, size_t n, uint8_t *out);
+MRTQ_API mrtq_status mrtq_dequantize_s8_f32(float scale, int32_t zp, const int8_t *q, size_t n, float *out);
+MRTQ_API mrtq_status mrtq_dequantize_u8_f32(float scale, int32_t zp, const uint8_t *q, size_t n, float *out);
+
+/* Per channel: scale[c], zp[c] for channel c (`channels` of each), in the
+ * channel-outer (`outer` blocks of `channels` runs of `inner`) or
+ * channel-inner (`rows` rows of `channels`) layout.
+ * Errors (nothing written): scale or zp NULL while channels > 0; x / q or out
+ * NULL while there are elements -> MRTQ_EINVAL. */
+MRTQ_API mrtq_status mrtq_quantize_f32_s8_outer(const float *scale, const int32_t *zp, const float *x, size_t outer,
+                                                size_t channels, size_t inner, int8_t *out);
+MRTQ_API mrtq_status mrtq_quantize_f32_u8_outer(const float *scale, const int32_t *zp, const float *x, size_t outer,
+                                                size_t channels, size_t inner, uint8_t *out);
+MRTQ_API mrtq_status mrtq_dequantize_s8_f32_outer(const float *scale, const int32_t *zp, const int8_t *q,
+                                                  size_t outer, size_t channels, size_t inner, float *out);
+MRTQ_API mrtq_status mrtq_dequantize_u8_f32_outer(const float *scale, const int32_t *zp, const uint8_t *q,
+                                                  size_t outer, size_t channels, size_t inner, float *out);
+MRTQ_API mrtq_status mrtq_quantize_f32_s8_inner(const float *scale, const int32_t *zp, const float *x, size_t rows,
+                                                size_t channels, int8_t *out);
+MRTQ_API mrtq_status mrtq_quantize_f32_u8_inner(const float *scale, const int32_t *zp, const float *x, size_t rows,
+                                                size_t channels, uint8_t *out);
+MRTQ_API mrtq_status mrtq_dequantize_s8_f32_inner(const float *scale, const int32_t *zp, const int8_t *q,
+                                                  size_t rows, size_t channels, float *out);
+MRTQ_API mrtq_status mrtq_dequantize_u8_f32_inner(const float *scale, const int32_t *zp, const uint8_t *q,
+                                                  size_t rows, size_t channels, float *out);
+
+/* ======================= bodies ======================= */
+#if MRTQ__BODIES
+
+/* ---- fixed-point families ---- */
+
+MRTQ_API int32_t mrtq_mul_q31_dbl(int32_t x, mrtq_mult m) {
+  int64_t sh = m.shift;
+  int32_t xs = sh > 0 ? mrtq__shl_sat32(x, sh) : x;
+  return mrtq_rdivpot(mrtq_srdhm(xs, m.mult), sh < 0 ? (sh < -63 ? 63 : (int)-sh) : 0);
+}
+
+/* Exact floor(x * mult * 2^(shift - F) + 1/2), saturated to int32. */
+MRTQ__PRIV int32_t mrtq__mul_rndnu(int32_t x, mrtq_mult m, int F) {
+  int64_t p = (int64_t)x * m.mult;  /* exact: |p| <= 2^62 */
+  int64_t k = (int64_t)F - m.shift; /* right-shift amount */
+  if (k > 0) return mrtq__sat32(mrtq_rshift_rndnu(p, k > 64 ? 64 : (int)k));
+  return mrtq__shl_sat32(p, -k);
+}
+
+MRTQ_API int32_t mrtq_mul_q31_rndnu(int32_t x, mrtq_mult m) { return mrtq__mul_rndnu(x, m, 31); }
+
+MRTQ_API int32_t mrtq_mul_q15_vta(int32_t x, mrtq_mult m) {
+  int32_t p = mrtq__wrap32((uint32_t)x * (uint32_t)m.mult);
+  int64_t k = (int64_t)15 - m.shift;
+  if (k >= 0) return mrtq__asr32(p, k > 31 ? 31 : (int)k);
+  if (k <= -32) return 0;
+  return mrtq__wrap32((uint32_t)p << (int)-k);
+}
+
+MRTQ_API int32_t mrtq_mul_q15_rndnu(int32_t x, mrtq_mult m) { return mrtq__mul_rndnu(x, m, 15); }
+
+/* v modulo 2^16 as an int16 value (as a conversion to int16_t does on every
+ * two's-complement target), returned as int32. */
+MRTQ__PRIV int32_t mrtq__wrap16(int64_t v) {
+  uint32_t u = (uint32_t)((uint64_t)v & 0xffffu);
+  return u >= 0x8000u ? (int32_t)u - 0x10000 : (int32_t)u;
+}
+
 MRTQ_API int32_t mrtq_dequant_vta(int32_t q, int32_t zp, mrtq_mult m) {
   int32_t w = mrtq__wrap16((int64_t)mrtq__wrap16((int64_t)q - zp) * 128);
   int32_t mult = mrtq__wrap16(m.mult);
@@ -147,8 +377,9 @@ MRTQ_API int32_t mrtq_dequant_vta(int32_t q, int32_t zp, mrtq_mult m) {
 
 /* float f -> nearest integer, ties to even, as int64; saturates at +-2^40
  * (beyond any int32 result plus zero point); NaN -> 0. Pure integer work on the
- * bit pattern: independent of the rounding mode and of FMA contraction. */
-MRTQ_API int64_t mrtq__rne_f32(float f) {
+ * bit pattern: independent of the rounding mode and of FMA contraction. Also
+ * used by the headers above. */
+MRTQ__PRIV int64_t mrtq__rne_f32(float f) {
   uint32_t u, ex, s;
   uint64_t m, q, r, half;
   const int64_t big = (int64_t)1 << 40;
@@ -170,72 +401,27 @@ MRTQ_API int64_t mrtq__rne_f32(float f) {
   return (u >> 31) ? -(int64_t)q : (int64_t)q;
 }
 
-/* fp32 requantization as XNNPACK's x86 qs8 kernels and oneDNN's int8
- * primitives compute it:
- *   f = (float)acc * scale          (two float roundings, no FMA)
- *   clamp(RNE(f) + zp, qmin, qmax)  (round to nearest, ties to even)
- * (equal to XNNPACK's float clamp to [qmin-zp, qmax-zp] before rounding, since
- * the bounds are integers). Total: f = +-inf saturates; f NaN (scale NaN)
- * counts as 0; if qmin > qmax the result is qmax. */
 MRTQ_API int32_t mrtq_requant_fp32(int32_t acc, float scale, int32_t zp, int32_t qmin, int32_t qmax) {
   float f = (float)acc * scale;
   return mrtq__clamp64(mrtq__rne_f32(f) + zp, qmin, qmax);
 }
 
-/* ONNX QuantizeLinear: saturate(RNE(x / scale) + zp) into [qmin, qmax]
- * (x / scale is one correctly rounded float division; ties to even). For the
- * standard types pass [-128, 127] or [0, 255]. Total: +-inf quotients
- * saturate; NaN (x NaN, or 0/0) counts as 0, giving clamp(zp); qmin > qmax
- * gives qmax. */
 MRTQ_API int32_t mrtq_quantize_f32(float x, float scale, int32_t zp, int32_t qmin, int32_t qmax) {
   float f = x / scale;
   return mrtq__clamp64(mrtq__rne_f32(f) + zp, qmin, qmax);
 }
 
-/* ONNX DequantizeLinear: (float)(q - zp) * scale, the difference taken exactly
- * in 64 bits and then rounded to float (exact whenever |q - zp| <= 2^24), one
- * float multiply. */
-MRTQ_API float mrtq_dequantize_f32(int32_t q, float scale, int32_t zp) {
-  return (float)((int64_t)q - zp) * scale;
-}
+MRTQ_API float mrtq_dequantize_f32(int32_t q, float scale, int32_t zp) { return (float)((int64_t)q - zp) * scale; }
 
-/* ==== array API ====
- * One requantization, described once (mrtq_rq_init), applied to arrays.
- * out[i] = clamp(F(acc[i]) + zp, qmin', qmax') where F is the family's scalar
- * function above and qmin', qmax' are qmin, qmax saturated into the output
- * type's range ([-128, 127] for _s8, [0, 255] for _u8): see mrtq_rq_apply. Every SIMD
- * path gives exactly these bytes (see MRTQ_SIMD in mrtq.h). */
+/* ---- mrtq_rq ---- */
 
-typedef enum mrtq_scheme {
-  MRTQ_Q31_DBL = 0,   /* mrtq_mul_q31_dbl   (TFLite default, gemmlowp) */
-  MRTQ_Q31_RNDNU = 1, /* mrtq_mul_q31_rndnu (TFLite single rounding, XNNPACK rndnu) */
-  MRTQ_Q15_VTA = 2,   /* mrtq_mul_q15_vta   (VTA functional simulator) */
-  MRTQ_Q15_RNDNU = 3, /* mrtq_mul_q15_rndnu (VTA sequence with nudge rounding) */
-  MRTQ_FP32 = 4       /* mrtq_requant_fp32  (XNNPACK x86, oneDNN) */
-} mrtq_scheme;
-
-typedef struct mrtq_rq {
-  mrtq_scheme scheme;
-  mrtq_mult m;        /* fixed-point families: the encoded scale */
-  float scale;        /* MRTQ_FP32: (float)scale */
-  int32_t zp, qmin, qmax;
-} mrtq_rq;
-
-/* Describe a requantization: scheme, real scale (> 0), output zero point and
- * clamp bounds. The multiplier comes from mrtq_mult_q31 (Q31 families) or
- * mrtq_mult_q15 (Q15 families); FP32 keeps (float)scale.
- * Errors: rq NULL, scale NaN/inf/<= 0, qmin > qmax, unknown scheme ->
- * MRTQ_EINVAL; a scale the family cannot represent -> MRTQ_ERANGE: flushed to
- * zero by the encoder (Q31 below 2^-32 * (1 - 2^-32), Q15 below
- * 2^-16 * (1 - 2^-16); the delegate's 1e-6 cut-off lies inside that), Q31
- * scales >= 2^30 * (1 - 2^-32) (shift > 30, outside TFLite's domain), Q15
- * scales >= 2^15 * (1 - 2^-16) (shift > 15: the VTA shift would turn left),
- * FP32 scales above FLT_MAX or that round to 0 in float. On error *rq is left unchanged. */
-MRTQ_API mrtq_status mrtq_rq_init(mrtq_rq *rq, mrtq_scheme scheme, double scale, int32_t zp, int32_t qmin,
-                                  int32_t qmax) {
+MRTQ_API mrtq_status mrtq_rq_init(mrtq_scheme scheme, double scale, int32_t zp, int32_t qmin, int32_t qmax,
+                                  mrtq_rq *rq) {
   mrtq_rq r;
-  mrtq_status st = MRTQ_OK;
-  if (!rq || mrtq__nonfinite(scale) || !(scale > 0) || qmin > qmax) return MRTQ_EINVAL;
+  if (!rq) return MRTQ__ERR(MRTQ_EINVAL, "rq: NULL");
+  if (mrtq__nonfinite(scale)) return MRTQ__ERR(MRTQ_EINVAL, "scale: NaN or infinite");
+  if (!(scale > 0)) return MRTQ__ERR(MRTQ_EINVAL, "scale: must be > 0");
+  if (qmin > qmax) return MRTQ__ERR(MRTQ_EINVAL, "qmin: must be <= qmax");
   r.scheme = scheme;
   r.m.mult = 0;
   r.m.shift = 0;
@@ -246,41 +432,37 @@ MRTQ_API mrtq_status mrtq_rq_init(mrtq_rq *rq, mrtq_scheme scheme, double scale,
   switch (scheme) {
     case MRTQ_Q31_DBL:
     case MRTQ_Q31_RNDNU:
-      st = mrtq_mult_q31(scale, &r.m);
-      if (st == MRTQ_OK && (r.m.mult == 0 || r.m.shift > 30)) st = MRTQ_ERANGE;
+      mrtq__mult_encode(scale, 31, &r.m); /* scale checked above: cannot fail */
+      if (r.m.mult == 0) return MRTQ__ERR(MRTQ_ERANGE, "scale: below the Q31 range (flushes to 0 below ~2^-32)");
+      if (r.m.shift > 30) return MRTQ__ERR(MRTQ_ERANGE, "scale: above the Q31 range (>= ~2^30: shift > 30)");
       break;
     case MRTQ_Q15_VTA:
     case MRTQ_Q15_RNDNU:
-      st = mrtq_mult_q15(scale, &r.m);
-      if (st == MRTQ_OK && (r.m.mult == 0 || r.m.shift > 15)) st = MRTQ_ERANGE;
+      if (scale >= 1e-6) mrtq__mult_encode(scale, 15, &r.m); /* mrtq_mult_q15, checked above */
+      if (r.m.mult == 0) return MRTQ__ERR(MRTQ_ERANGE, "scale: below the Q15 range (flushes to 0 below ~2^-16)");
+      if (r.m.shift > 15)
+        return MRTQ__ERR(MRTQ_ERANGE, "scale: above the Q15 range (>= ~2^15: shift > 15 turns the VTA shift left)");
       break;
     case MRTQ_FP32:
-      if (!(scale <= 3.4028234663852886e38)) return MRTQ_ERANGE;
+      if (!(scale <= 3.4028234663852886e38)) return MRTQ__ERR(MRTQ_ERANGE, "scale: above FLT_MAX (MRTQ_FP32)");
       r.scale = (float)scale;
-      if (!(r.scale > 0)) st = MRTQ_ERANGE;
+      if (!(r.scale > 0)) return MRTQ__ERR(MRTQ_ERANGE, "scale: rounds to 0 in float (MRTQ_FP32)");
       break;
-    default: return MRTQ_EINVAL;
+    default: return MRTQ__ERR(MRTQ_EINVAL, "scheme: not an mrtq_scheme");
   }
-  if (st == MRTQ_OK) *rq = r;
-  return st;
+  *rq = r;
+  return MRTQ_OK;
 }
 
 /* The effective clamp bounds for an output type [lo, hi]: qmin and qmax each
  * saturated into the type's range (so the result is clamp to [qmin, qmax],
  * then saturation to the type; never empty, since qmin <= qmax). */
-MRTQ_API void mrtq__rq_bounds(const mrtq_rq *rq, int32_t *lo, int32_t *hi) {
+MRTQ__PRIV void mrtq__rq_bounds(const mrtq_rq *rq, int32_t *lo, int32_t *hi) {
   int32_t l = *lo, h = *hi;
   *lo = rq->qmin < l ? l : rq->qmin > h ? h : rq->qmin;
   *hi = rq->qmax < l ? l : rq->qmax > h ? h : rq->qmax;
 }
 
-/* One element, the scalar specification of every array path:
- *   fixed-point families: clamp(F(acc) + zp, lo', hi'), F the family's
- *     function (its int32 result, saturated where the family saturates), the
- *     sum exact;
- *   FP32: mrtq_requant_fp32(acc, scale, zp, lo', hi');
- * where lo' = qmin and hi' = qmax, each saturated into [lo, hi] (the output
- * type's range): clamp to [qmin, qmax], then saturate to the type. */
 MRTQ_API int32_t mrtq_rq_apply(const mrtq_rq *rq, int32_t acc, int32_t lo, int32_t hi) {
   int32_t y;
   mrtq__rq_bounds(rq, &lo, &hi);
@@ -294,21 +476,47 @@ MRTQ_API int32_t mrtq_rq_apply(const mrtq_rq *rq, int32_t acc, int32_t lo, int32
   return mrtq__clamp64((int64_t)y + rq->zp, lo, hi);
 }
 
-/* Scalar array loops (the specification; also the fallback). */
-MRTQ_API void mrtq_requant_s8_scalar(const mrtq_rq *rq, const int32_t *acc, size_t n, int8_t *out) {
-  size_t i;
-  for (i = 0; i < n; i++) out[i] = (int8_t)mrtq_rq_apply(rq, acc[i], -128, 127);
+/* The checks of one mrtq_rq that the array functions make (rq non-NULL): the
+ * reason names rq->field, or rq[c].field in a per-channel call (pc). Also for
+ * the kernels above that take an mrtq_rq. */
+#define MRTQ__RQ_ERR(pc, code, rule) ((pc) ? MRTQ__ERR((code), "rq[c]." rule) : MRTQ__ERR((code), "rq->" rule))
+MRTQ__PRIV mrtq_status mrtq__rq_check(const mrtq_rq *rq, int pc) {
+  switch (rq->scheme) {
+    case MRTQ_Q31_DBL:
+    case MRTQ_Q31_RNDNU:
+    case MRTQ_Q15_VTA:
+    case MRTQ_Q15_RNDNU:
+      if (rq->scale != 0) return MRTQ__RQ_ERR(pc, MRTQ_EINVAL, "scale: must be 0 with a fixed-point scheme (only MRTQ_FP32 reads it)");
+      break;
+    case MRTQ_FP32:
+      if (rq->m.mult != 0) return MRTQ__RQ_ERR(pc, MRTQ_EINVAL, "m.mult: must be 0 with MRTQ_FP32 (only the fixed-point schemes read it)");
+      if (rq->m.shift != 0) return MRTQ__RQ_ERR(pc, MRTQ_EINVAL, "m.shift: must be 0 with MRTQ_FP32 (only the fixed-point schemes read it)");
+      break;
+    default: return MRTQ__RQ_ERR(pc, MRTQ_EINVAL, "scheme: not an mrtq_scheme");
+  }
+  if (rq->qmin > rq->qmax) return MRTQ__RQ_ERR(pc, MRTQ_EINVAL, "qmin: must be <= qmax");
+  return MRTQ_OK;
 }
-MRTQ_API void mrtq_requant_u8_scalar(const mrtq_rq *rq, const int32_t *acc, size_t n, uint8_t *out) {
-  size_t i;
-  for (i = 0; i < n; i++) out[i] = (uint8_t)mrtq_rq_apply(rq, acc[i], 0, 255);
+
+/* The descriptors and pointers of an array call: rq[0..nrq) (nrq 1 for a
+ * per-tensor call, pc = 0), then the data pointers when there are elements. */
+MRTQ__PRIV mrtq_status mrtq__rq_args(const mrtq_rq *rq, size_t nrq, int pc, const void *acc, int any, const void *out) {
+  size_t c;
+  if (!rq && nrq) return MRTQ__ERR(MRTQ_EINVAL, "rq: NULL");
+  for (c = 0; c < nrq; c++) {
+    mrtq_status st = mrtq__rq_check(&rq[c], pc);
+    if (st != MRTQ_OK) return st;
+  }
+  if (any && !acc) return MRTQ__ERR(MRTQ_EINVAL, "acc: NULL (allowed only when there are no elements)");
+  if (any && !out) return MRTQ__ERR(MRTQ_EINVAL, "out: NULL (allowed only when there are no elements)");
+  return MRTQ_OK;
 }
 
 /* Fast-path precondition: effective bounds lo <= hi and lo - zp, hi - zp in
  * [-2^24, 2^24] (true for every zero point within 2^24 - 256 of the output
  * range). Then the clamp can be applied before adding zp, in int32 or exactly
  * in float. Returns 1 and the shifted bounds, or 0 (use the scalar loop). */
-MRTQ_API int mrtq__rq_fast(const mrtq_rq *rq, int32_t lo, int32_t hi, int32_t *lo2, int32_t *hi2) {
+MRTQ__PRIV int mrtq__rq_fast(const mrtq_rq *rq, int32_t lo, int32_t hi, int32_t *lo2, int32_t *hi2) {
   int64_t l, h;
   /* the SIMD code relies on what mrtq_rq_init guarantees; a hand-made rq
    * outside it goes to the (total) scalar code */
@@ -351,14 +559,24 @@ MRTQ_API int mrtq__rq_fast(const mrtq_rq *rq, int32_t lo, int32_t hi, int32_t *l
 extern "C" {
 #endif
 
-/* SIMD blocks (when the build has a SIMD path and the precondition holds),
- * then the scalar loop for the rest. Bytes are the same either way. */
-MRTQ_API size_t mrtq__requant_simd(const mrtq_rq *rq, const int32_t *acc, size_t n, uint8_t *out, int32_t lo,
-                                   int32_t hi) {
+/* Scalar loops (the specification; also the tail of every SIMD path). */
+MRTQ__PRIV void mrtq__requant_s8_scalar(const mrtq_rq *rq, const int32_t *acc, size_t n, int8_t *out) {
+  size_t i;
+  for (i = 0; i < n; i++) out[i] = (int8_t)mrtq_rq_apply(rq, acc[i], -128, 127);
+}
+MRTQ__PRIV void mrtq__requant_u8_scalar(const mrtq_rq *rq, const int32_t *acc, size_t n, uint8_t *out) {
+  size_t i;
+  for (i = 0; i < n; i++) out[i] = (uint8_t)mrtq_rq_apply(rq, acc[i], 0, 255);
+}
+
+/* SIMD blocks (when the build has a SIMD path and the precondition holds) of
+ * an s8 or u8 output (t); returns how many elements were written. */
+MRTQ__PRIV size_t mrtq__requant_simd(const mrtq_rq *rq, const int32_t *acc, size_t n, mrtq_dtype t, uint8_t *out) {
 #if MRTQ_SIMD != MRTQ_SIMD_SCALAR
   int32_t lo2, hi2;
-  int u8 = lo == 0; /* uint8 output: bias by -128 so lanes are signed bytes, flip the top bit back */
-  int full = rq->qmin <= lo && rq->qmax >= hi; /* the clamp is the output type's own saturation */
+  const int u8 = t == MRTQ_U8; /* uint8 output: bias by -128 so lanes are signed bytes, flip the top bit back */
+  const int32_t lo = u8 ? 0 : -128, hi = u8 ? 255 : 127;
+  const int full = rq->qmin <= lo && rq->qmax >= hi; /* the clamp is the output type's own saturation */
   if (!mrtq__rq_fast(rq, lo, hi, &lo2, &hi2)) return 0;
 #if MRTQ_SIMD == MRTQ_SIMD_AVX512
   return mrtq__requant_avx512(rq, acc, n, out, lo2, hi2, u8 ? rq->zp - 128 : rq->zp, u8 ? 0x80 : 0, full);
@@ -370,68 +588,112 @@ MRTQ_API size_t mrtq__requant_simd(const mrtq_rq *rq, const int32_t *acc, size_t
   return mrtq__requant_neon(rq, acc, n, out, lo2, hi2, u8 ? rq->zp - 128 : rq->zp, u8 ? 0x80 : 0, full);
 #endif
 #else
-  (void)rq, (void)acc, (void)n, (void)out, (void)lo, (void)hi;
+  (void)rq, (void)acc, (void)n, (void)t, (void)out;
   return 0;
 #endif
 }
 
-/* Requantize n int32 accumulators to int8: out[i] = mrtq_rq_apply(rq, acc[i],
- * -128, 127), with the build's SIMD path (MRTQ_SIMD) where it applies. Any n
- * (0 included), any alignment. Like memcpy, the array functions cannot fail
- * and check nothing: rq (one per channel in the per-channel forms) must point
- * to valid descriptions (from mrtq_rq_init; a hand-filled one outside its
- * ranges still gets the exact scalar result), acc and out to n elements each,
- * not overlapping. */
-MRTQ_API void mrtq_requant_s8(const mrtq_rq *rq, const int32_t *acc, size_t n, int8_t *out) {
-  size_t i = mrtq__requant_simd(rq, acc, n, (uint8_t *)out, -128, 127);
-  mrtq_requant_s8_scalar(rq, acc + i, n - i, out + i);
+/* The unchecked array bodies (arguments already checked). */
+MRTQ__PRIV void mrtq__requant_s8(const mrtq_rq *rq, const int32_t *acc, size_t n, int8_t *out) {
+  size_t i = mrtq__requant_simd(rq, acc, n, MRTQ_S8, (uint8_t *)out);
+  mrtq__requant_s8_scalar(rq, acc + i, n - i, out + i);
+}
+MRTQ__PRIV void mrtq__requant_u8(const mrtq_rq *rq, const int32_t *acc, size_t n, uint8_t *out) {
+  size_t i = mrtq__requant_simd(rq, acc, n, MRTQ_U8, out);
+  mrtq__requant_u8_scalar(rq, acc + i, n - i, out + i);
 }
 
-/* Requantize to uint8: out[i] = mrtq_rq_apply(rq, acc[i], 0, 255). */
-MRTQ_API void mrtq_requant_u8(const mrtq_rq *rq, const int32_t *acc, size_t n, uint8_t *out) {
-  size_t i = mrtq__requant_simd(rq, acc, n, out, 0, 255);
-  mrtq_requant_u8_scalar(rq, acc + i, n - i, out + i);
+MRTQ_API mrtq_status mrtq_requant_s8(const mrtq_rq *rq, const int32_t *acc, size_t n, int8_t *out) {
+  mrtq_status st = mrtq__rq_args(rq, 1, 0, acc, n > 0, out);
+  if (st != MRTQ_OK) return st;
+  if (n) mrtq__requant_s8(rq, acc, n, out);
+  return MRTQ_OK;
 }
 
-/* Per channel, channel-outer layout (NCHW and the like): acc holds `outer`
- * blocks of `channels` runs of `inner` contiguous elements; run c of every
- * block uses rq[c]. */
-MRTQ_API void mrtq_requant_s8_outer(const mrtq_rq *rq, size_t outer, size_t channels, size_t inner,
-                                    const int32_t *acc, int8_t *out) {
+MRTQ_API mrtq_status mrtq_requant_u8(const mrtq_rq *rq, const int32_t *acc, size_t n, uint8_t *out) {
+  mrtq_status st = mrtq__rq_args(rq, 1, 0, acc, n > 0, out);
+  if (st != MRTQ_OK) return st;
+  if (n) mrtq__requant_u8(rq, acc, n, out);
+  return MRTQ_OK;
+}
+
+MRTQ_API mrtq_status mrtq_requant(const mrtq_rq *rq, const int32_t *acc, size_t n, mrtq_dtype dst_type, void *out) {
+  size_t i;
+  mrtq_status st;
+  if (!rq) return MRTQ__ERR(MRTQ_EINVAL, "rq: NULL");
+  st = mrtq__rq_check(rq, 0);
+  if (st != MRTQ_OK) return st;
+  if (n && !acc) return MRTQ__ERR(MRTQ_EINVAL, "acc: NULL (allowed only when there are no elements)");
+  if (!mrtq__dtype_ok(dst_type)) return MRTQ__ERR(MRTQ_EINVAL, "dst_type: not an mrtq_dtype");
+  if (n && !out) return MRTQ__ERR(MRTQ_EINVAL, "out: NULL (allowed only when there are no elements)");
+  if (n == 0) return MRTQ_OK;
+  switch (dst_type) {
+    case MRTQ_S8: mrtq__requant_s8(rq, acc, n, (int8_t *)out); break;
+    case MRTQ_U8: mrtq__requant_u8(rq, acc, n, (uint8_t *)out); break;
+    case MRTQ_S16:
+      for (i = 0; i < n; i++) ((int16_t *)out)[i] = (int16_t)mrtq_rq_apply(rq, acc[i], -32768, 32767);
+      break;
+    case MRTQ_S32:
+      for (i = 0; i < n; i++) ((int32_t *)out)[i] = mrtq_rq_apply(rq, acc[i], INT32_MIN, INT32_MAX);
+      break;
+    case MRTQ_S4: /* whole bytes, then the odd last element into its low nibble */
+      for (i = 0; i + 2 <= n; i += 2) {
+        uint32_t a = (uint32_t)mrtq_rq_apply(rq, acc[i], -8, 7), b = (uint32_t)mrtq_rq_apply(rq, acc[i + 1], -8, 7);
+        ((uint8_t *)out)[i / 2] = (uint8_t)((a & 15u) | (b & 15u) << 4);
+      }
+      if (i < n) mrtq__store(out, i, MRTQ_S4, mrtq_rq_apply(rq, acc[i], -8, 7));
+      break;
+  }
+  return MRTQ_OK;
+}
+
+MRTQ_API mrtq_status mrtq_requant_s8_outer(const mrtq_rq *rq, const int32_t *acc, size_t outer, size_t channels,
+                                           size_t inner, int8_t *out) {
   size_t o, c;
+  mrtq_status st = mrtq__rq_args(rq, channels, 1, acc, outer && channels && inner, out);
+  if (st != MRTQ_OK || !(outer && channels && inner)) return st;
   for (o = 0; o < outer; o++)
-    for (c = 0; c < channels; c++, acc += inner, out += inner) mrtq_requant_s8(&rq[c], acc, inner, out);
+    for (c = 0; c < channels; c++, acc += inner, out += inner) mrtq__requant_s8(&rq[c], acc, inner, out);
+  return MRTQ_OK;
 }
-MRTQ_API void mrtq_requant_u8_outer(const mrtq_rq *rq, size_t outer, size_t channels, size_t inner,
-                                    const int32_t *acc, uint8_t *out) {
+MRTQ_API mrtq_status mrtq_requant_u8_outer(const mrtq_rq *rq, const int32_t *acc, size_t outer, size_t channels,
+                                           size_t inner, uint8_t *out) {
   size_t o, c;
+  mrtq_status st = mrtq__rq_args(rq, channels, 1, acc, outer && channels && inner, out);
+  if (st != MRTQ_OK || !(outer && channels && inner)) return st;
   for (o = 0; o < outer; o++)
-    for (c = 0; c < channels; c++, acc += inner, out += inner) mrtq_requant_u8(&rq[c], acc, inner, out);
+    for (c = 0; c < channels; c++, acc += inner, out += inner) mrtq__requant_u8(&rq[c], acc, inner, out);
+  return MRTQ_OK;
 }
 
-/* Per channel, channel-inner layout (NHWC and the like): acc holds `rows`
- * rows of `channels` elements; element c of every row uses rq[c]. */
-MRTQ_API void mrtq_requant_s8_inner(const mrtq_rq *rq, size_t rows, size_t channels, const int32_t *acc,
-                                    int8_t *out) {
+MRTQ_API mrtq_status mrtq_requant_s8_inner(const mrtq_rq *rq, const int32_t *acc, size_t rows, size_t channels,
+                                           int8_t *out) {
   size_t r, c;
+  mrtq_status st = mrtq__rq_args(rq, channels, 1, acc, rows && channels, out);
+  if (st != MRTQ_OK || !(rows && channels)) return st;
   for (r = 0; r < rows; r++, acc += channels, out += channels)
     for (c = 0; c < channels; c++) out[c] = (int8_t)mrtq_rq_apply(&rq[c], acc[c], -128, 127);
+  return MRTQ_OK;
 }
-MRTQ_API void mrtq_requant_u8_inner(const mrtq_rq *rq, size_t rows, size_t channels, const int32_t *acc,
-                                    uint8_t *out) {
+MRTQ_API mrtq_status mrtq_requant_u8_inner(const mrtq_rq *rq, const int32_t *acc, size_t rows, size_t channels,
+                                           uint8_t *out) {
   size_t r, c;
+  mrtq_status st = mrtq__rq_args(rq, channels, 1, acc, rows && channels, out);
+  if (st != MRTQ_OK || !(rows && channels)) return st;
   for (r = 0; r < rows; r++, acc += channels, out += channels)
     for (c = 0; c < channels; c++) out[c] = (uint8_t)mrtq_rq_apply(&rq[c], acc[c], 0, 255);
+  return MRTQ_OK;
 }
 
-/* ---- array quantize / dequantize (ONNX QuantizeLinear / DequantizeLinear) ---- */
+/* ---- array quantize / dequantize ---- */
 
-/* SIMD blocks of the array quantize (AVX2, AVX-512), when |zp| <= 2^24 so the
- * float bounds lo - zp, hi - zp are exact; returns how many were written. */
-MRTQ_API size_t mrtq__quantize_simd(const float *x, size_t n, float scale, int32_t zp, uint8_t *out, int32_t lo,
-                                    int32_t hi) {
+/* SIMD blocks of the array quantize (AVX2, AVX-512) to s8 or u8 (t), when
+ * |zp| <= 2^24 so the float bounds lo - zp, hi - zp are exact; returns how
+ * many were written. */
+MRTQ__PRIV size_t mrtq__quantize_simd(float scale, int32_t zp, const float *x, size_t n, mrtq_dtype t, uint8_t *out) {
 #if MRTQ_SIMD == MRTQ_SIMD_AVX512 || MRTQ_SIMD == MRTQ_SIMD_AVX2
-  int u8 = lo == 0;
+  const int u8 = t == MRTQ_U8;
+  const int32_t lo = u8 ? 0 : -128, hi = u8 ? 255 : 127;
   if (zp < -(1 << 24) || zp > (1 << 24)) return 0;
 #if MRTQ_SIMD == MRTQ_SIMD_AVX512
   return mrtq__quantize_avx512(x, n, scale, (float)(lo - zp), (float)(hi - zp), u8 ? zp - 128 : zp, u8 ? 0x80 : 0, out);
@@ -439,114 +701,152 @@ MRTQ_API size_t mrtq__quantize_simd(const float *x, size_t n, float scale, int32
   return mrtq__quantize_avx2(x, n, scale, (float)(lo - zp), (float)(hi - zp), u8 ? zp - 128 : zp, u8 ? 0x80 : 0, out);
 #endif
 #else
-  (void)x, (void)n, (void)scale, (void)zp, (void)out, (void)lo, (void)hi;
+  (void)scale, (void)zp, (void)x, (void)n, (void)t, (void)out;
   return 0;
 #endif
 }
 
-/* The scalar array quantize: the specification of the SIMD blocks. */
-MRTQ_API void mrtq__quantize_scalar(const float *x, size_t n, float scale, int32_t zp, uint8_t *out, int32_t lo,
-                                    int32_t hi) {
+/* The scalar array quantize / dequantize: the specification of the SIMD
+ * blocks, and their tail. */
+MRTQ__PRIV void mrtq__quantize_s8_scalar(float scale, int32_t zp, const float *x, size_t n, int8_t *out) {
   size_t i;
-  for (i = 0; i < n; i++) out[i] = (uint8_t)(mrtq_quantize_f32(x[i], scale, zp, lo, hi) & 0xff);
+  for (i = 0; i < n; i++) out[i] = (int8_t)mrtq_quantize_f32(x[i], scale, zp, -128, 127);
+}
+MRTQ__PRIV void mrtq__quantize_u8_scalar(float scale, int32_t zp, const float *x, size_t n, uint8_t *out) {
+  size_t i;
+  for (i = 0; i < n; i++) out[i] = (uint8_t)mrtq_quantize_f32(x[i], scale, zp, 0, 255);
+}
+MRTQ__PRIV void mrtq__dequantize_s8_scalar(float scale, int32_t zp, const int8_t *q, size_t n, float *out) {
+  size_t i;
+  for (i = 0; i < n; i++) out[i] = mrtq_dequantize_f32(q[i], scale, zp);
+}
+MRTQ__PRIV void mrtq__dequantize_u8_scalar(float scale, int32_t zp, const uint8_t *q, size_t n, float *out) {
+  size_t i;
+  for (i = 0; i < n; i++) out[i] = mrtq_dequantize_f32(q[i], scale, zp);
 }
 
-/* out[i] = mrtq_quantize_f32(x[i], scale, zp, -128, 127) (s8) or (..., 0, 255)
- * (u8), with the build's AVX2/AVX-512 path where it applies (same bytes). */
-MRTQ_API void mrtq_quantize_f32_s8(const float *x, size_t n, float scale, int32_t zp, int8_t *out) {
-  size_t done = mrtq__quantize_simd(x, n, scale, zp, (uint8_t *)out, -128, 127);
-  mrtq__quantize_scalar(x + done, n - done, scale, zp, (uint8_t *)out + done, -128, 127);
+/* The unchecked array bodies: SIMD blocks, then the scalar loop. */
+MRTQ__PRIV void mrtq__quantize_s8(float scale, int32_t zp, const float *x, size_t n, int8_t *out) {
+  size_t i = mrtq__quantize_simd(scale, zp, x, n, MRTQ_S8, (uint8_t *)out);
+  mrtq__quantize_s8_scalar(scale, zp, x + i, n - i, out + i);
 }
-MRTQ_API void mrtq_quantize_f32_u8(const float *x, size_t n, float scale, int32_t zp, uint8_t *out) {
-  size_t done = mrtq__quantize_simd(x, n, scale, zp, out, 0, 255);
-  mrtq__quantize_scalar(x + done, n - done, scale, zp, out + done, 0, 255);
+MRTQ__PRIV void mrtq__quantize_u8(float scale, int32_t zp, const float *x, size_t n, uint8_t *out) {
+  size_t i = mrtq__quantize_simd(scale, zp, x, n, MRTQ_U8, out);
+  mrtq__quantize_u8_scalar(scale, zp, x + i, n - i, out + i);
 }
-/* SIMD blocks of the array dequantize (AVX2, AVX-512) when |zp| <= 2^24. */
-MRTQ_API size_t mrtq__dequantize_simd(const uint8_t *q, int is_u8, size_t n, float scale, int32_t zp, float *out) {
+
+/* SIMD blocks of the array dequantize (AVX2, AVX-512) of s8 or u8 (t) when
+ * |zp| <= 2^24. */
+MRTQ__PRIV size_t mrtq__dequantize_simd(float scale, int32_t zp, const uint8_t *q, size_t n, mrtq_dtype t, float *out) {
 #if MRTQ_SIMD == MRTQ_SIMD_AVX512 || MRTQ_SIMD == MRTQ_SIMD_AVX2
   if (zp < -(1 << 24) || zp > (1 << 24)) return 0;
 #if MRTQ_SIMD == MRTQ_SIMD_AVX512
-  return mrtq__dequantize_avx512(q, is_u8, n, scale, zp, out);
+  return mrtq__dequantize_avx512(q, t, n, scale, zp, out);
 #else
-  return mrtq__dequantize_avx2(q, is_u8, n, scale, zp, out);
+  return mrtq__dequantize_avx2(q, t, n, scale, zp, out);
 #endif
 #else
-  (void)q, (void)is_u8, (void)n, (void)scale, (void)zp, (void)out;
+  (void)scale, (void)zp, (void)q, (void)n, (void)t, (void)out;
   return 0;
 #endif
 }
-MRTQ_API void mrtq__dequantize_s8_scalar(const int8_t *q, size_t n, float scale, int32_t zp, float *out) {
-  size_t i;
-  for (i = 0; i < n; i++) out[i] = mrtq_dequantize_f32(q[i], scale, zp);
+MRTQ__PRIV void mrtq__dequantize_s8(float scale, int32_t zp, const int8_t *q, size_t n, float *out) {
+  size_t i = mrtq__dequantize_simd(scale, zp, (const uint8_t *)q, n, MRTQ_S8, out);
+  mrtq__dequantize_s8_scalar(scale, zp, q + i, n - i, out + i);
 }
-MRTQ_API void mrtq__dequantize_u8_scalar(const uint8_t *q, size_t n, float scale, int32_t zp, float *out) {
-  size_t i;
-  for (i = 0; i < n; i++) out[i] = mrtq_dequantize_f32(q[i], scale, zp);
-}
-
-/* out[i] = mrtq_dequantize_f32(q[i], scale, zp), with the build's AVX2/AVX-512
- * path where it applies (same floats). */
-MRTQ_API void mrtq_dequantize_s8_f32(const int8_t *q, size_t n, float scale, int32_t zp, float *out) {
-  size_t done = mrtq__dequantize_simd((const uint8_t *)q, 0, n, scale, zp, out);
-  mrtq__dequantize_s8_scalar(q + done, n - done, scale, zp, out + done);
-}
-MRTQ_API void mrtq_dequantize_u8_f32(const uint8_t *q, size_t n, float scale, int32_t zp, float *out) {
-  size_t done = mrtq__dequantize_simd(q, 1, n, scale, zp, out);
-  mrtq__dequantize_u8_scalar(q + done, n - done, scale, zp, out + done);
-}
-/* Per channel, channel-outer: `outer` blocks of `channels` runs of `inner`;
- * run c uses scale[c], zp[c]. */
-MRTQ_API void mrtq_quantize_f32_s8_outer(const float *x, size_t outer, size_t channels, size_t inner,
-                                         const float *scale, const int32_t *zp, int8_t *out) {
-  size_t o, c;
-  for (o = 0; o < outer; o++)
-    for (c = 0; c < channels; c++, x += inner, out += inner) mrtq_quantize_f32_s8(x, inner, scale[c], zp[c], out);
-}
-MRTQ_API void mrtq_quantize_f32_u8_outer(const float *x, size_t outer, size_t channels, size_t inner,
-                                         const float *scale, const int32_t *zp, uint8_t *out) {
-  size_t o, c;
-  for (o = 0; o < outer; o++)
-    for (c = 0; c < channels; c++, x += inner, out += inner) mrtq_quantize_f32_u8(x, inner, scale[c], zp[c], out);
-}
-MRTQ_API void mrtq_dequantize_s8_f32_outer(const int8_t *q, size_t outer, size_t channels, size_t inner,
-                                           const float *scale, const int32_t *zp, float *out) {
-  size_t o, c;
-  for (o = 0; o < outer; o++)
-    for (c = 0; c < channels; c++, q += inner, out += inner) mrtq_dequantize_s8_f32(q, inner, scale[c], zp[c], out);
-}
-MRTQ_API void mrtq_dequantize_u8_f32_outer(const uint8_t *q, size_t outer, size_t channels, size_t inner,
-                                           const float *scale, const int32_t *zp, float *out) {
-  size_t o, c;
-  for (o = 0; o < outer; o++)
-    for (c = 0; c < channels; c++, q += inner, out += inner) mrtq_dequantize_u8_f32(q, inner, scale[c], zp[c], out);
+MRTQ__PRIV void mrtq__dequantize_u8(float scale, int32_t zp, const uint8_t *q, size_t n, float *out) {
+  size_t i = mrtq__dequantize_simd(scale, zp, q, n, MRTQ_U8, out);
+  mrtq__dequantize_u8_scalar(scale, zp, q + i, n - i, out + i);
 }
 
-/* Per channel, channel-inner (NHWC-like): `rows` rows of `channels`
- * elements; element c of every row uses scale[c], zp[c]. */
-MRTQ_API void mrtq_quantize_f32_s8_inner(const float *x, size_t rows, size_t channels, const float *scale,
-                                         const int32_t *zp, int8_t *out) {
-  size_t r, c;
-  for (r = 0; r < rows; r++, x += channels, out += channels)
-    for (c = 0; c < channels; c++) out[c] = (int8_t)mrtq_quantize_f32(x[c], scale[c], zp[c], -128, 127);
+/* The pointer checks of the quantize / dequantize arrays: per-channel
+ * parameters (pc: scale and zp arrays, whenever channels > 0), then the data
+ * when there are elements. */
+MRTQ__PRIV mrtq_status mrtq__q_args(int pc, const float *scale, const int32_t *zp, size_t channels, int dequant,
+                                    const void *in, int any, const void *out) {
+  if (pc && channels && !scale) return MRTQ__ERR(MRTQ_EINVAL, "scale: NULL while channels > 0");
+  if (pc && channels && !zp) return MRTQ__ERR(MRTQ_EINVAL, "zp: NULL while channels > 0");
+  if (any && !in)
+    return dequant ? MRTQ__ERR(MRTQ_EINVAL, "q: NULL (allowed only when there are no elements)")
+                   : MRTQ__ERR(MRTQ_EINVAL, "x: NULL (allowed only when there are no elements)");
+  if (any && !out) return MRTQ__ERR(MRTQ_EINVAL, "out: NULL (allowed only when there are no elements)");
+  return MRTQ_OK;
 }
-MRTQ_API void mrtq_quantize_f32_u8_inner(const float *x, size_t rows, size_t channels, const float *scale,
-                                         const int32_t *zp, uint8_t *out) {
-  size_t r, c;
-  for (r = 0; r < rows; r++, x += channels, out += channels)
-    for (c = 0; c < channels; c++) out[c] = (uint8_t)mrtq_quantize_f32(x[c], scale[c], zp[c], 0, 255);
+
+MRTQ_API mrtq_status mrtq_quantize_f32_s8(float scale, int32_t zp, const float *x, size_t n, int8_t *out) {
+  mrtq_status st = mrtq__q_args(0, NULL, NULL, 0, 0, x, n > 0, out);
+  if (st == MRTQ_OK && n) mrtq__quantize_s8(scale, zp, x, n, out);
+  return st;
 }
-MRTQ_API void mrtq_dequantize_s8_f32_inner(const int8_t *q, size_t rows, size_t channels, const float *scale,
-                                           const int32_t *zp, float *out) {
-  size_t r, c;
-  for (r = 0; r < rows; r++, q += channels, out += channels)
-    for (c = 0; c < channels; c++) out[c] = mrtq_dequantize_f32(q[c], scale[c], zp[c]);
+MRTQ_API mrtq_status mrtq_quantize_f32_u8(float scale, int32_t zp, const float *x, size_t n, uint8_t *out) {
+  mrtq_status st = mrtq__q_args(0, NULL, NULL, 0, 0, x, n > 0, out);
+  if (st == MRTQ_OK && n) mrtq__quantize_u8(scale, zp, x, n, out);
+  return st;
 }
-MRTQ_API void mrtq_dequantize_u8_f32_inner(const uint8_t *q, size_t rows, size_t channels, const float *scale,
-                                           const int32_t *zp, float *out) {
-  size_t r, c;
-  for (r = 0; r < rows; r++, q += channels, out += channels)
-    for (c = 0; c < channels; c++) out[c] = mrtq_dequantize_f32(q[c], scale[c], zp[c]);
+MRTQ_API mrtq_status mrtq_dequantize_s8_f32(float scale, int32_t zp, const int8_t *q, size_t n, float *out) {
+  mrtq_status st = mrtq__q_args(0, NULL, NULL, 0, 1, q, n > 0, out);
+  if (st == MRTQ_OK && n) mrtq__dequantize_s8(scale, zp, q, n, out);
+  return st;
 }
+MRTQ_API mrtq_status mrtq_dequantize_u8_f32(float scale, int32_t zp, const uint8_t *q, size_t n, float *out) {
+  mrtq_status st = mrtq__q_args(0, NULL, NULL, 0, 1, q, n > 0, out);
+  if (st == MRTQ_OK && n) mrtq__dequantize_u8(scale, zp, q, n, out);
+  return st;
+}
+
+/* Per channel, channel-outer: run c of each block uses scale[c], zp[c]. */
+#define MRTQ__Q_OUTER(CALL, IN, DEQ)                                                         \
+  size_t o, c;                                                                                \
+  mrtq_status st = mrtq__q_args(1, scale, zp, channels, DEQ, IN, outer && channels && inner, out); \
+  if (st != MRTQ_OK || !(outer && channels && inner)) return st;                              \
+  for (o = 0; o < outer; o++)                                                                 \
+    for (c = 0; c < channels; c++, IN += inner, out += inner) CALL(scale[c], zp[c], IN, inner, out); \
+  return MRTQ_OK;
+MRTQ_API mrtq_status mrtq_quantize_f32_s8_outer(const float *scale, const int32_t *zp, const float *x, size_t outer,
+                                                size_t channels, size_t inner, int8_t *out) {
+  MRTQ__Q_OUTER(mrtq__quantize_s8, x, 0)
+}
+MRTQ_API mrtq_status mrtq_quantize_f32_u8_outer(const float *scale, const int32_t *zp, const float *x, size_t outer,
+                                                size_t channels, size_t inner, uint8_t *out) {
+  MRTQ__Q_OUTER(mrtq__quantize_u8, x, 0)
+}
+MRTQ_API mrtq_status mrtq_dequantize_s8_f32_outer(const float *scale, const int32_t *zp, const int8_t *q,
+                                                  size_t outer, size_t channels, size_t inner, float *out) {
+  MRTQ__Q_OUTER(mrtq__dequantize_s8, q, 1)
+}
+MRTQ_API mrtq_status mrtq_dequantize_u8_f32_outer(const float *scale, const int32_t *zp, const uint8_t *q,
+                                                  size_t outer, size_t channels, size_t inner, float *out) {
+  MRTQ__Q_OUTER(mrtq__dequantize_u8, q, 1)
+}
+#undef MRTQ__Q_OUTER
+
+/* Per channel, channel-inner: element c of each row uses scale[c], zp[c]. */
+#define MRTQ__Q_INNER(EXPR, IN, DEQ)                                                       \
+  size_t r, c;                                                                              \
+  mrtq_status st = mrtq__q_args(1, scale, zp, channels, DEQ, IN, rows && channels, out);    \
+  if (st != MRTQ_OK || !(rows && channels)) return st;                                      \
+  for (r = 0; r < rows; r++, IN += channels, out += channels)                               \
+    for (c = 0; c < channels; c++) out[c] = EXPR;                                           \
+  return MRTQ_OK;
+MRTQ_API mrtq_status mrtq_quantize_f32_s8_inner(const float *scale, const int32_t *zp, const float *x, size_t rows,
+                                                size_t channels, int8_t *out) {
+  MRTQ__Q_INNER((int8_t)mrtq_quantize_f32(x[c], scale[c], zp[c], -128, 127), x, 0)
+}
+MRTQ_API mrtq_status mrtq_quantize_f32_u8_inner(const float *scale, const int32_t *zp, const float *x, size_t rows,
+                                                size_t channels, uint8_t *out) {
+  MRTQ__Q_INNER((uint8_t)mrtq_quantize_f32(x[c], scale[c], zp[c], 0, 255), x, 0)
+}
+MRTQ_API mrtq_status mrtq_dequantize_s8_f32_inner(const float *scale, const int32_t *zp, const int8_t *q,
+                                                  size_t rows, size_t channels, float *out) {
+  MRTQ__Q_INNER(mrtq_dequantize_f32(q[c], scale[c], zp[c]), q, 1)
+}
+MRTQ_API mrtq_status mrtq_dequantize_u8_f32_inner(const float *scale, const int32_t *zp, const uint8_t *q,
+                                                  size_t rows, size_t channels, float *out) {
+  MRTQ__Q_INNER(mrtq_dequantize_f32(q[c], scale[c], zp[c]), q, 1)
+}
+#undef MRTQ__Q_INNER
+
+#endif /* MRTQ__BODIES */
 
 #ifdef __cplusplus
 }

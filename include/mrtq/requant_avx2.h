@@ -1,5 +1,6 @@
 /* mrtq/requant_avx2.h -- AVX2 twin of the array requantization in
- * mrtq/requant.h. Included only by requant.h when MRTQ_SIMD selects it.
+ * mrtq/requant.h. Included only from requant.h's bodies section, when
+ * MRTQ_SIMD selects it; everything here is private (mrtq__, MRTQ__PRIV).
  * Same preconditions, arguments and contract as requant_avx512.h (the
  * arithmetic of each family is explained there); blocks of 32. */
 #ifndef MRTQ_REQUANT_AVX2_H
@@ -16,26 +17,26 @@ typedef struct mrtq__avx2_k {
 
 /* floor(p / 2^k) on 64-bit lanes (AVX2 has no vpsraq): flip negatives, shift
  * logically, flip back. */
-MRTQ_API __m256i mrtq__avx2_sra64(__m256i p, __m128i vk) {
+MRTQ__PRIV __m256i mrtq__avx2_sra64(__m256i p, __m128i vk) {
   __m256i s = _mm256_cmpgt_epi64(_mm256_setzero_si256(), p);
   return _mm256_xor_si256(_mm256_srl_epi64(_mm256_xor_si256(p, s), vk), s);
 }
-MRTQ_API __m256i mrtq__avx2_clamp64(__m256i v, __m256i lo, __m256i hi) {
+MRTQ__PRIV __m256i mrtq__avx2_clamp64(__m256i v, __m256i lo, __m256i hi) {
   v = _mm256_blendv_epi8(v, lo, _mm256_cmpgt_epi64(lo, v));
   return _mm256_blendv_epi8(v, hi, _mm256_cmpgt_epi64(v, hi));
 }
 /* Two vectors of four 64-bit lanes -> their low dwords as one vector of 8. */
-MRTQ_API __m256i mrtq__avx2_lo32x2(__m256i a, __m256i b) {
+MRTQ__PRIV __m256i mrtq__avx2_lo32x2(__m256i a, __m256i b) {
   const __m256i idx = _mm256_setr_epi32(0, 2, 4, 6, 0, 2, 4, 6);
   return _mm256_set_m128i(_mm256_castsi256_si128(_mm256_permutevar8x32_epi32(b, idx)),
                           _mm256_castsi256_si128(_mm256_permutevar8x32_epi32(a, idx)));
 }
 
-MRTQ_API __m256i mrtq__avx2_q15_vta(__m256i x, const mrtq__avx2_k *c) {
+MRTQ__PRIV __m256i mrtq__avx2_q15_vta(__m256i x, const mrtq__avx2_k *c) {
   return _mm256_sra_epi32(_mm256_mullo_epi32(x, c->mult), c->k);
 }
 
-MRTQ_API __m256i mrtq__avx2_q31_dbl(__m256i x, const mrtq__avx2_k *c) {
+MRTQ__PRIV __m256i mrtq__avx2_q31_dbl(__m256i x, const mrtq__avx2_k *c) {
   __m256i e = _mm256_add_epi64(_mm256_mul_epi32(x, c->mult), c->round64);
   __m256i o = _mm256_add_epi64(_mm256_mul_epi32(_mm256_srli_epi64(x, 32), c->mult), c->round64);
   __m256i v = _mm256_blend_epi32(_mm256_srli_epi64(e, 31), _mm256_slli_epi64(o, 1), 0xAA);
@@ -48,7 +49,7 @@ MRTQ_API __m256i mrtq__avx2_q31_dbl(__m256i x, const mrtq__avx2_k *c) {
   return v;
 }
 
-MRTQ_API __m256i mrtq__avx2_q31_dbl_wide4(__m128i x, const mrtq__avx2_k *c) {
+MRTQ__PRIV __m256i mrtq__avx2_q31_dbl_wide4(__m128i x, const mrtq__avx2_k *c) {
   const __m256i imin = _mm256_set1_epi64x(INT32_MIN), imax = _mm256_set1_epi64x(INT32_MAX);
   __m256i v = mrtq__avx2_clamp64(_mm256_sll_epi64(_mm256_cvtepi32_epi64(x), c->ls), imin, imax);
   v = mrtq__avx2_sra64(_mm256_add_epi64(_mm256_mul_epi32(v, c->mult), c->round64), _mm_cvtsi32_si128(31));
@@ -58,39 +59,39 @@ MRTQ_API __m256i mrtq__avx2_q31_dbl_wide4(__m128i x, const mrtq__avx2_k *c) {
   }
   return v;
 }
-MRTQ_API __m256i mrtq__avx2_q31_dbl_wide(__m256i x, const mrtq__avx2_k *c) {
+MRTQ__PRIV __m256i mrtq__avx2_q31_dbl_wide(__m256i x, const mrtq__avx2_k *c) {
   return mrtq__avx2_lo32x2(mrtq__avx2_q31_dbl_wide4(_mm256_castsi256_si128(x), c),
                            mrtq__avx2_q31_dbl_wide4(_mm256_extracti128_si256(x, 1), c));
 }
 
-MRTQ_API __m256i mrtq__avx2_rndnu_hi(__m256i x, const mrtq__avx2_k *c) {
+MRTQ__PRIV __m256i mrtq__avx2_rndnu_hi(__m256i x, const mrtq__avx2_k *c) {
   __m256i e = _mm256_add_epi64(_mm256_mul_epi32(x, c->mult), c->round64);
   __m256i o = _mm256_add_epi64(_mm256_mul_epi32(_mm256_srli_epi64(x, 32), c->mult), c->round64);
   return _mm256_sra_epi32(_mm256_blend_epi32(_mm256_srli_epi64(e, 32), o, 0xAA), c->k2);
 }
 
-MRTQ_API __m256i mrtq__avx2_rndnu_q15(__m256i x, const mrtq__avx2_k *c) {
+MRTQ__PRIV __m256i mrtq__avx2_rndnu_q15(__m256i x, const mrtq__avx2_k *c) {
   __m256i xl = _mm256_and_si256(x, _mm256_set1_epi32(0xffff)), xh = _mm256_srai_epi32(x, 16);
   __m256i b = _mm256_srli_epi32(_mm256_add_epi32(_mm256_mullo_epi32(xl, c->mult), c->half), 16);
   return _mm256_sra_epi32(_mm256_add_epi32(_mm256_mullo_epi32(xh, c->mult), b), c->k2);
 }
 
-MRTQ_API __m256i mrtq__avx2_rndnu_wide4(__m128i x, const mrtq__avx2_k *c) {
+MRTQ__PRIV __m256i mrtq__avx2_rndnu_wide4(__m128i x, const mrtq__avx2_k *c) {
   __m256i p = _mm256_add_epi64(_mm256_mul_epi32(_mm256_cvtepi32_epi64(x), c->mult), c->round64);
   return mrtq__avx2_clamp64(mrtq__avx2_sra64(p, c->k), c->lo64, c->hi64);
 }
-MRTQ_API __m256i mrtq__avx2_rndnu_wide(__m256i x, const mrtq__avx2_k *c) {
+MRTQ__PRIV __m256i mrtq__avx2_rndnu_wide(__m256i x, const mrtq__avx2_k *c) {
   return mrtq__avx2_lo32x2(mrtq__avx2_rndnu_wide4(_mm256_castsi256_si128(x), c),
                            mrtq__avx2_rndnu_wide4(_mm256_extracti128_si256(x, 1), c));
 }
 
-MRTQ_API __m256i mrtq__avx2_fp32(__m256i x, const mrtq__avx2_k *c) {
+MRTQ__PRIV __m256i mrtq__avx2_fp32(__m256i x, const mrtq__avx2_k *c) {
   __m256 f = _mm256_mul_ps(_mm256_cvtepi32_ps(x), c->scale);
   return _mm256_cvtps_epi32(_mm256_min_ps(_mm256_max_ps(f, c->flo), c->fhi));
 }
 
 /* 32 lanes of values in [-128, 127] -> 32 bytes, xor flip. */
-MRTQ_API void mrtq__avx2_store32(uint8_t *out, __m256i a, __m256i b, __m256i c, __m256i d, __m256i flip) {
+MRTQ__PRIV void mrtq__avx2_store32(uint8_t *out, __m256i a, __m256i b, __m256i c, __m256i d, __m256i flip) {
   __m256i p = _mm256_packs_epi16(_mm256_packs_epi32(a, b), _mm256_packs_epi32(c, d));
   p = _mm256_permutevar8x32_epi32(p, _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7));
   _mm256_storeu_si256((__m256i *)out, _mm256_xor_si256(p, flip));
@@ -122,7 +123,7 @@ MRTQ_API void mrtq__avx2_store32(uint8_t *out, __m256i a, __m256i b, __m256i c, 
     mrtq__avx2_store32(out + i, y0, y1, y2, y3, vflip);                                                    \
   }
 
-MRTQ_API size_t mrtq__requant_avx2(const mrtq_rq *rq, const int32_t *acc, size_t n, uint8_t *out, int32_t lo2,
+MRTQ__PRIV size_t mrtq__requant_avx2(const mrtq_rq *rq, const int32_t *acc, size_t n, uint8_t *out, int32_t lo2,
                                    int32_t hi2, int32_t zp, int flip, int full) {
   mrtq__avx2_k c;
   const __m256i vflip = _mm256_set1_epi8((char)flip);
@@ -183,12 +184,12 @@ MRTQ_API size_t mrtq__requant_avx2(const mrtq_rq *rq, const int32_t *acc, size_t
 }
 
 /* ONNX QuantizeLinear on 32 floats a block (see requant_avx512.h). */
-MRTQ_API __m256i mrtq__avx2_quant8(const float *x, __m256 vs, __m256 flo, __m256 fhi, __m256i zpb) {
+MRTQ__PRIV __m256i mrtq__avx2_quant8(const float *x, __m256 vs, __m256 flo, __m256 fhi, __m256i zpb) {
   __m256 f = _mm256_div_ps(_mm256_loadu_ps(x), vs);
   f = _mm256_and_ps(f, _mm256_cmp_ps(f, f, _CMP_ORD_Q));
   return _mm256_add_epi32(_mm256_cvtps_epi32(_mm256_min_ps(_mm256_max_ps(f, flo), fhi)), zpb);
 }
-MRTQ_API size_t mrtq__quantize_avx2(const float *x, size_t n, float scale, float flo, float fhi, int32_t zpb,
+MRTQ__PRIV size_t mrtq__quantize_avx2(const float *x, size_t n, float scale, float flo, float fhi, int32_t zpb,
                                     int flip, uint8_t *out) {
   const __m256 vs = _mm256_set1_ps(scale), vlo = _mm256_set1_ps(flo), vhi = _mm256_set1_ps(fhi);
   const __m256i vzp = _mm256_set1_epi32(zpb), vflip = _mm256_set1_epi8((char)flip);
@@ -201,13 +202,14 @@ MRTQ_API size_t mrtq__quantize_avx2(const float *x, size_t n, float scale, float
 }
 
 /* ONNX DequantizeLinear on 8 bytes a block (see requant_avx512.h). */
-MRTQ_API size_t mrtq__dequantize_avx2(const uint8_t *q, int is_u8, size_t n, float scale, int32_t zp, float *out) {
+MRTQ__PRIV size_t mrtq__dequantize_avx2(const uint8_t *q, mrtq_dtype t, size_t n, float scale, int32_t zp, float *out) {
   const __m256 vs = _mm256_set1_ps(scale);
   const __m256i vzp = _mm256_set1_epi32(zp);
+  const int u8 = t == MRTQ_U8; /* else MRTQ_S8 */
   size_t i = 0;
   for (; i + 8 <= n; i += 8) {
     __m128i b = _mm_loadl_epi64((const __m128i *)(q + i));
-    __m256i v = is_u8 ? _mm256_cvtepu8_epi32(b) : _mm256_cvtepi8_epi32(b);
+    __m256i v = u8 ? _mm256_cvtepu8_epi32(b) : _mm256_cvtepi8_epi32(b);
     _mm256_storeu_ps(out + i, _mm256_mul_ps(_mm256_cvtepi32_ps(_mm256_sub_epi32(v, vzp)), vs));
   }
   return i;

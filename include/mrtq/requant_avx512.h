@@ -1,5 +1,6 @@
 /* mrtq/requant_avx512.h -- AVX-512 (F + BW + DQ) twin of the array requantization
- * in mrtq/requant.h. Included only by requant.h when MRTQ_SIMD selects it.
+ * in mrtq/requant.h. Included only from requant.h's bodies section, when
+ * MRTQ_SIMD selects it; everything here is private (mrtq__, MRTQ__PRIV).
  * Bit-exact with mrtq_rq_apply (tests/test_array.c proves it per family).
  *
  * Preconditions (checked by the caller, mrtq__rq_fast): the effective bounds
@@ -27,7 +28,7 @@ typedef struct mrtq__avx512_k {
 #define MRTQ__MUL_ODD(x, m) _mm512_mul_epi32(_mm512_srli_epi64((x), 32), (m))
 
 /* Q15 VTA: wrapping multiply, arithmetic shift. */
-MRTQ_API __m512i mrtq__avx512_q15_vta(__m512i x, const mrtq__avx512_k *c) {
+MRTQ__PRIV __m512i mrtq__avx512_q15_vta(__m512i x, const mrtq__avx512_k *c) {
   return _mm512_sra_epi32(_mm512_mullo_epi32(x, c->mult), c->k);
 }
 
@@ -35,7 +36,7 @@ MRTQ_API __m512i mrtq__avx512_q15_vta(__m512i x, const mrtq__avx512_k *c) {
  * SRDHM = bits 31..62 of x*M + 2^30 (no saturation case: M > 0), then RDIVPOT
  * as gemmlowp states it: floor shift plus one where the remainder exceeds
  * half - 1 + [v < 0] (ties away from zero), no intermediate can overflow. */
-MRTQ_API __m512i mrtq__avx512_q31_dbl(__m512i x, const mrtq__avx512_k *c) {
+MRTQ__PRIV __m512i mrtq__avx512_q31_dbl(__m512i x, const mrtq__avx512_k *c) {
   __m512i e = _mm512_add_epi64(MRTQ__MUL_EVEN(x, c->mult), c->round64);
   __m512i o = _mm512_add_epi64(MRTQ__MUL_ODD(x, c->mult), c->round64);
   __m512i v = _mm512_mask_blend_epi32(0xAAAA, _mm512_srli_epi64(e, 31), _mm512_slli_epi64(o, 1));
@@ -49,7 +50,7 @@ MRTQ_API __m512i mrtq__avx512_q31_dbl(__m512i x, const mrtq__avx512_k *c) {
 }
 
 /* Q31 double rounding, any shift (the left shift saturates): 64-bit lanes. */
-MRTQ_API __m512i mrtq__avx512_q31_dbl_wide8(__m256i x, const mrtq__avx512_k *c) {
+MRTQ__PRIV __m512i mrtq__avx512_q31_dbl_wide8(__m256i x, const mrtq__avx512_k *c) {
   const __m512i imin = _mm512_set1_epi64(INT32_MIN), imax = _mm512_set1_epi64(INT32_MAX);
   __m512i v = _mm512_sll_epi64(_mm512_cvtepi32_epi64(x), c->ls); /* |x| * 2^30 at most: exact */
   v = _mm512_min_epi64(_mm512_max_epi64(v, imin), imax);
@@ -57,7 +58,7 @@ MRTQ_API __m512i mrtq__avx512_q31_dbl_wide8(__m256i x, const mrtq__avx512_k *c) 
   if (c->rs_i > 0) v = _mm512_sra_epi64(_mm512_add_epi64(_mm512_add_epi64(v, c->half), _mm512_srai_epi64(v, 63)), c->rs);
   return v;
 }
-MRTQ_API __m512i mrtq__avx512_q31_dbl_wide(__m512i x, const mrtq__avx512_k *c) {
+MRTQ__PRIV __m512i mrtq__avx512_q31_dbl_wide(__m512i x, const mrtq__avx512_k *c) {
   __m512i a = mrtq__avx512_q31_dbl_wide8(_mm512_castsi512_si256(x), c);
   __m512i b = mrtq__avx512_q31_dbl_wide8(_mm512_extracti64x4_epi64(x, 1), c);
   return _mm512_inserti64x4(_mm512_castsi256_si512(_mm512_cvtepi64_epi32(a)), _mm512_cvtepi64_epi32(b), 1);
@@ -66,7 +67,7 @@ MRTQ_API __m512i mrtq__avx512_q31_dbl_wide(__m512i x, const mrtq__avx512_k *c) {
 /* Single rounding floor((x*M + 2^(k-1)) / 2^k) with k >= 32: the high dword of
  * the 64-bit sum, then an arithmetic shift by k - 32 (|result| < 2^30: no
  * saturation). */
-MRTQ_API __m512i mrtq__avx512_rndnu_hi(__m512i x, const mrtq__avx512_k *c) {
+MRTQ__PRIV __m512i mrtq__avx512_rndnu_hi(__m512i x, const mrtq__avx512_k *c) {
   __m512i e = _mm512_add_epi64(MRTQ__MUL_EVEN(x, c->mult), c->round64);
   __m512i o = _mm512_add_epi64(MRTQ__MUL_ODD(x, c->mult), c->round64);
   return _mm512_sra_epi32(_mm512_mask_blend_epi32(0xAAAA, _mm512_srli_epi64(e, 32), o), c->k2);
@@ -76,7 +77,7 @@ MRTQ_API __m512i mrtq__avx512_rndnu_hi(__m512i x, const mrtq__avx512_k *c) {
  * x = xh * 2^16 + xl (xl unsigned 16 bits), so
  * floor((x*M + 2^(k-1)) / 2^k) = (xh*M + ((xl*M + 2^(k-1)) >> 16)) >> (k-16),
  * every step within 32 bits (the inner sum is < 2^32, shifted logically). */
-MRTQ_API __m512i mrtq__avx512_rndnu_q15(__m512i x, const mrtq__avx512_k *c) {
+MRTQ__PRIV __m512i mrtq__avx512_rndnu_q15(__m512i x, const mrtq__avx512_k *c) {
   __m512i xl = _mm512_and_si512(x, _mm512_set1_epi32(0xffff)), xh = _mm512_srai_epi32(x, 16);
   __m512i b = _mm512_srli_epi32(_mm512_add_epi32(_mm512_mullo_epi32(xl, c->mult), c->half), 16);
   return _mm512_sra_epi32(_mm512_add_epi32(_mm512_mullo_epi32(xh, c->mult), b), c->k2);
@@ -84,12 +85,12 @@ MRTQ_API __m512i mrtq__avx512_rndnu_q15(__m512i x, const mrtq__avx512_k *c) {
 
 /* Single rounding, general k: 64-bit lanes, clamped to [lo, hi] before
  * narrowing (exact). */
-MRTQ_API __m512i mrtq__avx512_rndnu_wide8(__m256i x, const mrtq__avx512_k *c) {
+MRTQ__PRIV __m512i mrtq__avx512_rndnu_wide8(__m256i x, const mrtq__avx512_k *c) {
   __m512i p = _mm512_add_epi64(_mm512_mul_epi32(_mm512_cvtepi32_epi64(x), c->mult64), c->round64);
   return _mm512_min_epi64(_mm512_max_epi64(_mm512_sra_epi64(p, c->k), _mm512_cvtepi32_epi64(_mm512_castsi512_si256(c->lo))),
                           _mm512_cvtepi32_epi64(_mm512_castsi512_si256(c->hi)));
 }
-MRTQ_API __m512i mrtq__avx512_rndnu_wide(__m512i x, const mrtq__avx512_k *c) {
+MRTQ__PRIV __m512i mrtq__avx512_rndnu_wide(__m512i x, const mrtq__avx512_k *c) {
   __m512i a = mrtq__avx512_rndnu_wide8(_mm512_castsi512_si256(x), c);
   __m512i b = mrtq__avx512_rndnu_wide8(_mm512_extracti64x4_epi64(x, 1), c);
   return _mm512_inserti64x4(_mm512_castsi256_si512(_mm512_cvtepi64_epi32(a)), _mm512_cvtepi64_epi32(b), 1);
@@ -99,7 +100,7 @@ MRTQ_API __m512i mrtq__avx512_rndnu_wide(__m512i x, const mrtq__avx512_k *c) {
  * to the integer bounds (exact: |bound| <= 2^24) commutes with RNE, and
  * vcvtps2dq rounds to nearest even in the default MXCSR mode. The clamp is
  * done here, so the caller's integer clamp is a no-op. */
-MRTQ_API __m512i mrtq__avx512_fp32(__m512i x, const mrtq__avx512_k *c) {
+MRTQ__PRIV __m512i mrtq__avx512_fp32(__m512i x, const mrtq__avx512_k *c) {
   __m512 f = _mm512_mul_ps(_mm512_cvtepi32_ps(x), c->scale);
   return _mm512_cvtps_epi32(_mm512_min_ps(_mm512_max_ps(f, c->flo), c->fhi));
 }
@@ -107,14 +108,14 @@ MRTQ_API __m512i mrtq__avx512_fp32(__m512i x, const mrtq__avx512_k *c) {
 /* fp32 when the bounds are the whole output type: one vrangeps keeps the sign
  * and cuts |f| to 2^30 (so vcvtps2dq cannot overflow and |y + zp| < 2^31); the
  * saturating packs then do the clamp, exactly. */
-MRTQ_API __m512i mrtq__avx512_fp32_full(__m512i x, const mrtq__avx512_k *c) {
+MRTQ__PRIV __m512i mrtq__avx512_fp32_full(__m512i x, const mrtq__avx512_k *c) {
   __m512 f = _mm512_mul_ps(_mm512_cvtepi32_ps(x), c->scale);
   return _mm512_cvtps_epi32(_mm512_range_ps(f, _mm512_set1_ps(1073741824.0f), 0x2));
 }
 
 /* 64 lanes of values already in [-128, 127] -> 64 bytes (saturating packs are
  * exact here; vpermd undoes the per-128-bit-lane interleave), xor flip. */
-MRTQ_API void mrtq__avx512_store64(uint8_t *out, __m512i a, __m512i b, __m512i c, __m512i d, __m512i flip) {
+MRTQ__PRIV void mrtq__avx512_store64(uint8_t *out, __m512i a, __m512i b, __m512i c, __m512i d, __m512i flip) {
   __m512i p = _mm512_packs_epi16(_mm512_packs_epi32(a, b), _mm512_packs_epi32(c, d));
   p = _mm512_permutexvar_epi32(_mm512_setr_epi32(0, 4, 8, 12, 1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15), p);
   _mm512_storeu_si512(out, _mm512_xor_si512(p, flip));
@@ -149,7 +150,7 @@ MRTQ_API void mrtq__avx512_store64(uint8_t *out, __m512i a, __m512i b, __m512i c
     mrtq__avx512_store64(out + i, y0, y1, y2, y3, vflip);                                             \
   }
 
-MRTQ_API size_t mrtq__requant_avx512(const mrtq_rq *rq, const int32_t *acc, size_t n, uint8_t *out, int32_t lo2,
+MRTQ__PRIV size_t mrtq__requant_avx512(const mrtq_rq *rq, const int32_t *acc, size_t n, uint8_t *out, int32_t lo2,
                                      int32_t hi2, int32_t zp, int flip, int full) {
   mrtq__avx512_k c;
   const __m512i vflip = _mm512_set1_epi8((char)flip);
@@ -216,12 +217,12 @@ MRTQ_API size_t mrtq__requant_avx512(const mrtq_rq *rq, const int32_t *acc, size
  * lanes zeroed, the clamp in float to [lo - zp, hi - zp] (integers of
  * magnitude <= 2^24, exact), RNE conversion, + zp (zpb: zp, or zp - 128 for
  * uint8 with flip 0x80), pack. */
-MRTQ_API __m512i mrtq__avx512_quant16(const float *x, __m512 vs, __m512 flo, __m512 fhi, __m512i zpb) {
+MRTQ__PRIV __m512i mrtq__avx512_quant16(const float *x, __m512 vs, __m512 flo, __m512 fhi, __m512i zpb) {
   __m512 f = _mm512_div_ps(_mm512_loadu_ps(x), vs);
   f = _mm512_maskz_mov_ps(_mm512_cmp_ps_mask(f, f, _CMP_ORD_Q), f);
   return _mm512_add_epi32(_mm512_cvtps_epi32(_mm512_min_ps(_mm512_max_ps(f, flo), fhi)), zpb);
 }
-MRTQ_API size_t mrtq__quantize_avx512(const float *x, size_t n, float scale, float flo, float fhi, int32_t zpb,
+MRTQ__PRIV size_t mrtq__quantize_avx512(const float *x, size_t n, float scale, float flo, float fhi, int32_t zpb,
                                       int flip, uint8_t *out) {
   const __m512 vs = _mm512_set1_ps(scale), vlo = _mm512_set1_ps(flo), vhi = _mm512_set1_ps(fhi);
   const __m512i vzp = _mm512_set1_epi32(zpb), vflip = _mm512_set1_epi8((char)flip);
@@ -236,13 +237,14 @@ MRTQ_API size_t mrtq__quantize_avx512(const float *x, size_t n, float scale, flo
 
 /* ONNX DequantizeLinear on 16 bytes a block: widen, subtract zp (|zp| <= 2^24:
  * exact in int32), convert (RNE, as C's int-to-float), one multiply. */
-MRTQ_API size_t mrtq__dequantize_avx512(const uint8_t *q, int is_u8, size_t n, float scale, int32_t zp, float *out) {
+MRTQ__PRIV size_t mrtq__dequantize_avx512(const uint8_t *q, mrtq_dtype t, size_t n, float scale, int32_t zp, float *out) {
   const __m512 vs = _mm512_set1_ps(scale);
   const __m512i vzp = _mm512_set1_epi32(zp);
+  const int u8 = t == MRTQ_U8; /* else MRTQ_S8 */
   size_t i = 0;
   for (; i + 16 <= n; i += 16) {
     __m128i b = _mm_loadu_si128((const __m128i *)(q + i));
-    __m512i v = is_u8 ? _mm512_cvtepu8_epi32(b) : _mm512_cvtepi8_epi32(b);
+    __m512i v = u8 ? _mm512_cvtepu8_epi32(b) : _mm512_cvtepi8_epi32(b);
     _mm512_storeu_ps(out + i, _mm512_mul_ps(_mm512_cvtepi32_ps(_mm512_sub_epi32(v, vzp)), vs));
   }
   return i;

@@ -1,5 +1,6 @@
 /* mrtq/requant_neon.h -- NEON (AArch64) twin of the array requantization in
- * mrtq/requant.h. Included only by requant.h when MRTQ_SIMD selects it.
+ * mrtq/requant.h. Included only from requant.h's bodies section, when
+ * MRTQ_SIMD selects it; everything here is private (mrtq__, MRTQ__PRIV).
  * Same preconditions, arguments and contract as requant_avx512.h; blocks of
  * 16. NEON has the exact primitives: vqrdmulh is SRDHM, vrshl a rounding
  * shift (ties toward +inf, no overflow), vcvtn rounds to nearest even and
@@ -16,27 +17,27 @@ typedef struct mrtq__neon_k {
   int rs_i, k_i;
 } mrtq__neon_k;
 
-MRTQ_API int32x4_t mrtq__neon_q15_vta(int32x4_t x, const mrtq__neon_k *c) {
+MRTQ__PRIV int32x4_t mrtq__neon_q15_vta(int32x4_t x, const mrtq__neon_k *c) {
   return vshlq_s32(vmulq_s32(x, c->mult), c->nk); /* wrapping multiply; shift right by k (floor) */
 }
 
 /* Q31 double rounding: saturating left shift, SRDHM, then RDIVPOT as
  * rounding shift of x - [x < 0] (ties away from zero). */
-MRTQ_API int32x4_t mrtq__neon_q31_dbl(int32x4_t x, const mrtq__neon_k *c) {
+MRTQ__PRIV int32x4_t mrtq__neon_q31_dbl(int32x4_t x, const mrtq__neon_k *c) {
   int32x4_t v = vqrdmulhq_s32(vqshlq_s32(x, c->ls), c->mult);
   if (c->rs_i > 0) v = vrshlq_s32(vqaddq_s32(v, vshrq_n_s32(v, 31)), c->nrs);
   return v;
 }
 
 /* Single rounding: exact 64-bit products, rounding shift, saturating narrow. */
-MRTQ_API int32x4_t mrtq__neon_rndnu(int32x4_t x, const mrtq__neon_k *c) {
+MRTQ__PRIV int32x4_t mrtq__neon_rndnu(int32x4_t x, const mrtq__neon_k *c) {
   int64x2_t a = vrshlq_s64(vmull_s32(vget_low_s32(x), vget_low_s32(c->mult)), c->nk64);
   int64x2_t b = vrshlq_s64(vmull_high_s32(x, c->mult), c->nk64);
   return vcombine_s32(vqmovn_s64(a), vqmovn_s64(b));
 }
 
 /* fp32: (float)acc, one multiply, round to nearest even with saturation. */
-MRTQ_API int32x4_t mrtq__neon_fp32(int32x4_t x, const mrtq__neon_k *c) {
+MRTQ__PRIV int32x4_t mrtq__neon_fp32(int32x4_t x, const mrtq__neon_k *c) {
   return vcvtnq_s32_f32(vmulq_f32(vcvtq_f32_s32(x), c->scale));
 }
 
@@ -52,7 +53,7 @@ MRTQ_API int32x4_t mrtq__neon_fp32(int32x4_t x, const mrtq__neon_k *c) {
     vst1q_u8(out + i, veorq_u8(vreinterpretq_u8_s8(b), vflip));                                        \
   }
 
-MRTQ_API size_t mrtq__requant_neon(const mrtq_rq *rq, const int32_t *acc, size_t n, uint8_t *out, int32_t lo2,
+MRTQ__PRIV size_t mrtq__requant_neon(const mrtq_rq *rq, const int32_t *acc, size_t n, uint8_t *out, int32_t lo2,
                                    int32_t hi2, int32_t zp, int flip, int full) {
   mrtq__neon_k c;
   const uint8x16_t vflip = vdupq_n_u8((uint8_t)flip);

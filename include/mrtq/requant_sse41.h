@@ -1,5 +1,6 @@
 /* mrtq/requant_sse41.h -- SSE4.1 twin of the array requantization in
- * mrtq/requant.h. Included only by requant.h when MRTQ_SIMD selects it.
+ * mrtq/requant.h. Included only from requant.h's bodies section, when
+ * MRTQ_SIMD selects it; everything here is private (mrtq__, MRTQ__PRIV).
  * Same preconditions, arguments and contract as requant_avx512.h (the
  * arithmetic of each family is explained there); blocks of 16. SSE4.1 has no
  * 64-bit compare (that is SSE4.2): 64-bit signs come from the high dwords. */
@@ -15,30 +16,30 @@ typedef struct mrtq__sse41_k {
 } mrtq__sse41_k;
 
 /* all-ones in the 64-bit lanes of p that are negative */
-MRTQ_API __m128i mrtq__sse41_neg64(__m128i p) {
+MRTQ__PRIV __m128i mrtq__sse41_neg64(__m128i p) {
   return _mm_shuffle_epi32(_mm_srai_epi32(p, 31), _MM_SHUFFLE(3, 3, 1, 1));
 }
 /* floor(p / 2^k) on 64-bit lanes */
-MRTQ_API __m128i mrtq__sse41_sra64(__m128i p, __m128i vk) {
+MRTQ__PRIV __m128i mrtq__sse41_sra64(__m128i p, __m128i vk) {
   __m128i s = mrtq__sse41_neg64(p);
   return _mm_xor_si128(_mm_srl_epi64(_mm_xor_si128(p, s), vk), s);
 }
 /* clamp 64-bit lanes with |v| < 2^62 to [lo, hi] (int32 bounds as 64-bit):
  * the differences cannot overflow, so their signs decide. */
-MRTQ_API __m128i mrtq__sse41_clamp64(__m128i v, __m128i lo, __m128i hi) {
+MRTQ__PRIV __m128i mrtq__sse41_clamp64(__m128i v, __m128i lo, __m128i hi) {
   v = _mm_blendv_epi8(v, lo, mrtq__sse41_neg64(_mm_sub_epi64(v, lo)));
   return _mm_blendv_epi8(v, hi, mrtq__sse41_neg64(_mm_sub_epi64(hi, v)));
 }
 /* low dwords of two vectors of two 64-bit lanes -> one vector of 4 */
-MRTQ_API __m128i mrtq__sse41_lo32x2(__m128i a, __m128i b) {
+MRTQ__PRIV __m128i mrtq__sse41_lo32x2(__m128i a, __m128i b) {
   return _mm_unpacklo_epi64(_mm_shuffle_epi32(a, _MM_SHUFFLE(2, 0, 2, 0)), _mm_shuffle_epi32(b, _MM_SHUFFLE(2, 0, 2, 0)));
 }
 
-MRTQ_API __m128i mrtq__sse41_q15_vta(__m128i x, const mrtq__sse41_k *c) {
+MRTQ__PRIV __m128i mrtq__sse41_q15_vta(__m128i x, const mrtq__sse41_k *c) {
   return _mm_sra_epi32(_mm_mullo_epi32(x, c->mult), c->k);
 }
 
-MRTQ_API __m128i mrtq__sse41_q31_dbl(__m128i x, const mrtq__sse41_k *c) {
+MRTQ__PRIV __m128i mrtq__sse41_q31_dbl(__m128i x, const mrtq__sse41_k *c) {
   __m128i e = _mm_add_epi64(_mm_mul_epi32(x, c->mult), c->round64);
   __m128i o = _mm_add_epi64(_mm_mul_epi32(_mm_srli_epi64(x, 32), c->mult), c->round64);
   __m128i v = _mm_blend_epi16(_mm_srli_epi64(e, 31), _mm_slli_epi64(o, 1), 0xCC);
@@ -51,38 +52,38 @@ MRTQ_API __m128i mrtq__sse41_q31_dbl(__m128i x, const mrtq__sse41_k *c) {
   return v;
 }
 
-MRTQ_API __m128i mrtq__sse41_q31_dbl_wide2(__m128i x, const mrtq__sse41_k *c) {
+MRTQ__PRIV __m128i mrtq__sse41_q31_dbl_wide2(__m128i x, const mrtq__sse41_k *c) {
   const __m128i imin = _mm_set1_epi64x(INT32_MIN), imax = _mm_set1_epi64x(INT32_MAX);
   __m128i v = mrtq__sse41_clamp64(_mm_sll_epi64(_mm_cvtepi32_epi64(x), c->ls), imin, imax);
   v = mrtq__sse41_sra64(_mm_add_epi64(_mm_mul_epi32(v, c->mult), c->round64), _mm_cvtsi32_si128(31));
   if (c->rs_i > 0) v = mrtq__sse41_sra64(_mm_add_epi64(_mm_add_epi64(v, c->half), mrtq__sse41_neg64(v)), c->rs);
   return v;
 }
-MRTQ_API __m128i mrtq__sse41_q31_dbl_wide(__m128i x, const mrtq__sse41_k *c) {
+MRTQ__PRIV __m128i mrtq__sse41_q31_dbl_wide(__m128i x, const mrtq__sse41_k *c) {
   return mrtq__sse41_lo32x2(mrtq__sse41_q31_dbl_wide2(x, c), mrtq__sse41_q31_dbl_wide2(_mm_srli_si128(x, 8), c));
 }
 
-MRTQ_API __m128i mrtq__sse41_rndnu_hi(__m128i x, const mrtq__sse41_k *c) {
+MRTQ__PRIV __m128i mrtq__sse41_rndnu_hi(__m128i x, const mrtq__sse41_k *c) {
   __m128i e = _mm_add_epi64(_mm_mul_epi32(x, c->mult), c->round64);
   __m128i o = _mm_add_epi64(_mm_mul_epi32(_mm_srli_epi64(x, 32), c->mult), c->round64);
   return _mm_sra_epi32(_mm_blend_epi16(_mm_srli_epi64(e, 32), o, 0xCC), c->k2);
 }
 
-MRTQ_API __m128i mrtq__sse41_rndnu_q15(__m128i x, const mrtq__sse41_k *c) {
+MRTQ__PRIV __m128i mrtq__sse41_rndnu_q15(__m128i x, const mrtq__sse41_k *c) {
   __m128i xl = _mm_and_si128(x, _mm_set1_epi32(0xffff)), xh = _mm_srai_epi32(x, 16);
   __m128i b = _mm_srli_epi32(_mm_add_epi32(_mm_mullo_epi32(xl, c->mult), c->half), 16);
   return _mm_sra_epi32(_mm_add_epi32(_mm_mullo_epi32(xh, c->mult), b), c->k2);
 }
 
-MRTQ_API __m128i mrtq__sse41_rndnu_wide2(__m128i x, const mrtq__sse41_k *c) {
+MRTQ__PRIV __m128i mrtq__sse41_rndnu_wide2(__m128i x, const mrtq__sse41_k *c) {
   __m128i p = _mm_add_epi64(_mm_mul_epi32(_mm_cvtepi32_epi64(x), c->mult), c->round64);
   return mrtq__sse41_clamp64(mrtq__sse41_sra64(p, c->k), c->lo64, c->hi64);
 }
-MRTQ_API __m128i mrtq__sse41_rndnu_wide(__m128i x, const mrtq__sse41_k *c) {
+MRTQ__PRIV __m128i mrtq__sse41_rndnu_wide(__m128i x, const mrtq__sse41_k *c) {
   return mrtq__sse41_lo32x2(mrtq__sse41_rndnu_wide2(x, c), mrtq__sse41_rndnu_wide2(_mm_srli_si128(x, 8), c));
 }
 
-MRTQ_API __m128i mrtq__sse41_fp32(__m128i x, const mrtq__sse41_k *c) {
+MRTQ__PRIV __m128i mrtq__sse41_fp32(__m128i x, const mrtq__sse41_k *c) {
   __m128 f = _mm_mul_ps(_mm_cvtepi32_ps(x), c->scale);
   return _mm_cvtps_epi32(_mm_min_ps(_mm_max_ps(f, c->flo), c->fhi));
 }
@@ -99,7 +100,7 @@ MRTQ_API __m128i mrtq__sse41_fp32(__m128i x, const mrtq__sse41_k *c) {
     _mm_storeu_si128((__m128i *)(out + i), _mm_xor_si128(p, vflip));                                \
   }
 
-MRTQ_API size_t mrtq__requant_sse41(const mrtq_rq *rq, const int32_t *acc, size_t n, uint8_t *out, int32_t lo2,
+MRTQ__PRIV size_t mrtq__requant_sse41(const mrtq_rq *rq, const int32_t *acc, size_t n, uint8_t *out, int32_t lo2,
                                     int32_t hi2, int32_t zp, int flip, int full) {
   mrtq__sse41_k c;
   const __m128i vflip = _mm_set1_epi8((char)flip);
