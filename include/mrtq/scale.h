@@ -247,10 +247,10 @@ MRTQ_API mrtq_status mrtq_qparams_from_range(mrtq_qscheme scheme, float min, flo
       break;
     }
   }
-  if (!(scale <= 3.4028234663852886e38)) /* above FLT_MAX: no float scale */
-    return MRTQ__ERR(MRTQ_ERANGE, "min, max: the scale exceeds FLT_MAX");
+  /* above FLT_MAX (not reached by float inputs: at most 2 FLT_MAX / 3) or rounding to 0 */
+  if (!(scale <= 3.4028234663852886e38) || !((float)scale > 0))
+    return MRTQ__ERR(MRTQ_ERANGE, "min, max: the scale is not a positive finite float");
   p.scale = (float)scale;
-  if (!(p.scale > 0)) return MRTQ__ERR(MRTQ_ERANGE, "min, max: the scale rounds to 0 in float");
   *out = p;
   return MRTQ_OK;
 }
