@@ -16,7 +16,7 @@ static void test_pad(void) {
     int8_t v = (int8_t)th_rand32();
     for (i = 0; i < 3; i++) s[i] = (size_t)th_range(1, 6 - (int64_t)i), b[i] = (size_t)th_range(0, 3), a[i] = (size_t)th_range(0, 3);
     for (i = 0; i < s[0] * s[1] * s[2]; i++) x[i] = (int8_t)th_rand32();
-    CHECK_EQ(mrtq_pad(x, s, 3, b, a, 1, &v, out), MRTQ_OK, "pad");
+    CHECK_EQ(mrtq_pad(s, 3, b, a, 1, x, &v, out), MRTQ_OK, "pad");
     for (i = 0; i < 3; i++) o[i] = s[i] + b[i] + a[i];
     for (i = 0; i < o[0]; i++)
       for (j = 0; j < o[1]; j++)
@@ -30,9 +30,9 @@ static void test_pad(void) {
   {
     size_t s[2] = {2, 0}, b[2] = {0, 0};
     int8_t v = 0;
-    CHECK_EQ(mrtq_pad(x, s, 2, b, b, 1, &v, out), MRTQ_ESHAPE, "zero dim");
-    CHECK_EQ(mrtq_pad(x, s, 9, b, b, 1, &v, out), MRTQ_EINVAL, "rank 9");
-    CHECK_EQ(mrtq_pad(NULL, s, 2, b, b, 1, &v, out), MRTQ_EINVAL, "NULL");
+    CHECK_EQ(mrtq_pad(s, 2, b, b, 1, x, &v, out), MRTQ_ESHAPE, "zero dim");
+    CHECK_EQ(mrtq_pad(s, 9, b, b, 1, x, &v, out), MRTQ_EINVAL, "rank 9");
+    CHECK_EQ(mrtq_pad(s, 2, b, b, 1, NULL, &v, out), MRTQ_EINVAL, "NULL");
   }
   /* the constant: round half to even of pv / scale, plus zp */
   CHECK_EQ(mrtq_pad_value(0.25f, 0.5f, 3, -128, 127), 3, "0.5 -> 0 (even)");
@@ -63,14 +63,13 @@ static void test_concat(void) {
       zx[k] = u ? (int32_t)th_range(0, 255) : (int32_t)th_range(-128, 127);
       scales[k] = 0.01 * (double)th_range(1, 9);
     }
-    CHECK_EQ(mrtq_merge_scale(scales, nin, (int)(trial & 1), &so), MRTQ_OK, "merge scale");
+    CHECK_EQ(mrtq_merge_scale((trial & 1) ? MRTQ_MERGE_MAX_SCALE : MRTQ_MERGE_MIN_SCALE, scales, nin, &so), MRTQ_OK, "merge scale");
     for (k = 0; k < nin; k++) {
-      CHECK_EQ(mrtq_rq_init(&rqs[k], (mrtq_scheme)(trial % 5), scales[k] / so, (int32_t)th_range(-3, 3), u ? 0 : -128,
-                            u ? 255 : 127),
+      CHECK_EQ(mrtq_rq_init(&rqs[k], (mrtq_scheme)(trial % 5), scales[k] / so, (int32_t)th_range(-3, 3), u ? 0 : -128, u ? 255 : 127),
                MRTQ_OK, "rq");
       rp[k] = (k == 1 && trial % 3 == 0) ? NULL : &rqs[k]; /* sometimes a plain copy */
     }
-    CHECK_EQ(mrtq_concat(xs, ss, nin, 3, axis, zx, rp, u, out), MRTQ_OK, "concat");
+    CHECK_EQ(mrtq_concat(ss, nin, 3, axis, rp, xs, zx, (u) ? MRTQ_U8 : MRTQ_S8, out), MRTQ_OK, "concat");
     { /* each input element, at its place in the output */
       size_t o[3], first = 0;
       o[0] = base[0], o[1] = base[1], o[2] = base[2];
@@ -95,12 +94,12 @@ static void test_concat(void) {
   }
   {
     double sc[3] = {0.1, 0.05, 0.2}, r = 0;
-    CHECK_EQ(mrtq_merge_scale(sc, 3, MRTQ_MERGE_MIN_SCALE, &r), MRTQ_OK, "min");
+    CHECK_EQ(mrtq_merge_scale(MRTQ_MERGE_MIN_SCALE, sc, 3, &r), MRTQ_OK, "min");
     CHECK(r == 0.05);
-    CHECK_EQ(mrtq_merge_scale(sc, 3, MRTQ_MERGE_MAX_SCALE, &r), MRTQ_OK, "max");
+    CHECK_EQ(mrtq_merge_scale(MRTQ_MERGE_MAX_SCALE, sc, 3, &r), MRTQ_OK, "max");
     CHECK(r == 0.2);
     sc[1] = -1;
-    CHECK_EQ(mrtq_merge_scale(sc, 3, MRTQ_MERGE_MAX_SCALE, &r), MRTQ_EINVAL, "negative");
+    CHECK_EQ(mrtq_merge_scale(MRTQ_MERGE_MAX_SCALE, sc, 3, &r), MRTQ_EINVAL, "negative");
   }
   {
     size_t s1[2] = {2, 3}, s2[2] = {3, 3};
@@ -108,9 +107,9 @@ static void test_concat(void) {
     const void *xs[2] = {in[0], in[1]};
     int32_t zx[2] = {0, 0};
     const mrtq_rq *rp[2] = {NULL, NULL};
-    CHECK_EQ(mrtq_concat(xs, ss, 2, 2, 1, zx, rp, 0, out), MRTQ_ESHAPE, "mismatch off axis");
-    CHECK_EQ(mrtq_concat(xs, ss, 2, 2, 0, zx, rp, 0, out), MRTQ_OK, "along axis 0");
-    CHECK_EQ(mrtq_concat(xs, ss, 2, 2, 2, zx, rp, 0, out), MRTQ_EINVAL, "axis");
+    CHECK_EQ(mrtq_concat(ss, 2, 2, 1, rp, xs, zx, MRTQ_S8, out), MRTQ_ESHAPE, "mismatch off axis");
+    CHECK_EQ(mrtq_concat(ss, 2, 2, 0, rp, xs, zx, MRTQ_S8, out), MRTQ_OK, "along axis 0");
+    CHECK_EQ(mrtq_concat(ss, 2, 2, 2, rp, xs, zx, MRTQ_S8, out), MRTQ_EINVAL, "axis");
   }
   printf("  %lld concatenated elements compared\n", n);
 }
@@ -141,7 +140,7 @@ static void test_concat_scales(void) {
       CHECK_EQ(mrtq_rq_init(&rqs[k], MRTQ_FP32, (double)sc[k], zp, lo, hi), MRTQ_OK, "rq");
       rp[k] = &rqs[k], xs[k] = in[k], ss[k] = shp[k];
     }
-    CHECK_EQ(mrtq_concat(xs, ss, nin, 2, 1, zx, rp, u, out), MRTQ_OK, "concat");
+    CHECK_EQ(mrtq_concat(ss, nin, 2, 1, rp, xs, zx, (u) ? MRTQ_U8 : MRTQ_S8, out), MRTQ_OK, "concat");
     for (k = 0; k < nin; first += shp[k][1], k++)
       for (i = 0; i < rows; i++)
         for (j = 0; j < shp[k][1]; j++) {
