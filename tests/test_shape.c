@@ -28,11 +28,25 @@ static void test_pad(void) {
         }
   }
   {
-    size_t s[2] = {2, 0}, b[2] = {0, 0};
+    size_t s[2] = {2, 0}, b[2] = {0, 0}, s2[2] = {2, 3}, huge[2] = {SIZE_MAX / 2, 1}, big[2] = {(size_t)1 << 40, (size_t)1 << 40};
     int8_t v = 0;
-    CHECK_EQ(mrtq_pad(s, 2, b, b, 1, x, &v, out), MRTQ_ESHAPE, "zero dim");
-    CHECK_EQ(mrtq_pad(s, 9, b, b, 1, x, &v, out), MRTQ_EINVAL, "rank 9");
-    CHECK_EQ(mrtq_pad(s, 2, b, b, 1, NULL, &v, out), MRTQ_EINVAL, "NULL");
+    volatile size_t esz_v = (size_t)1 << 30; /* hidden from the optimizer, which would warn about the loop */
+    size_t esz = esz_v;
+    out[0] = 5;
+    CHECK_REFUSED(mrtq_pad(s, 2, b, b, 1, x, &v, out), MRTQ_ESHAPE, "shape[d]: a zero dimension");
+    CHECK_REFUSED(mrtq_pad(s, 9, b, b, 1, x, &v, out), MRTQ_EINVAL, "ndim: must be in [1, MRTQ_MAX_DIMS]");
+    CHECK_REFUSED(mrtq_pad(s, 0, b, b, 1, x, &v, out), MRTQ_EINVAL, "ndim: must be in [1, MRTQ_MAX_DIMS]");
+    CHECK_REFUSED(mrtq_pad(s2, 2, b, b, 1, NULL, &v, out), MRTQ_EINVAL, "x: NULL");
+    CHECK_REFUSED(mrtq_pad(NULL, 2, b, b, 1, x, &v, out), MRTQ_EINVAL, "shape: NULL");
+    CHECK_REFUSED(mrtq_pad(s2, 2, NULL, b, 1, x, &v, out), MRTQ_EINVAL, "before: NULL");
+    CHECK_REFUSED(mrtq_pad(s2, 2, b, NULL, 1, x, &v, out), MRTQ_EINVAL, "after: NULL");
+    CHECK_REFUSED(mrtq_pad(s2, 2, b, b, 0, x, &v, out), MRTQ_EINVAL, "elem_size: must be >= 1");
+    CHECK_REFUSED(mrtq_pad(s2, 2, b, b, 1, x, NULL, out), MRTQ_EINVAL, "value: NULL");
+    CHECK_REFUSED(mrtq_pad(s2, 2, b, b, 1, x, &v, NULL), MRTQ_EINVAL, "out: NULL");
+    CHECK_REFUSED(mrtq_pad(huge, 2, b, b, 1, x, &v, out), MRTQ_ESHAPE, "shape, before, after: a padded size overflows size_t");
+    CHECK_REFUSED(mrtq_pad(big, 2, b, b, 1, x, &v, out), MRTQ_ESHAPE, "shape, before, after: the element count overflows size_t");
+    CHECK_REFUSED(mrtq_pad(big + 1, 1, b, b, esz, x, &v, out), MRTQ_ESHAPE, "elem_size: the byte count overflows size_t");
+    CHECK_EQ(out[0], 5, "untouched");
   }
   /* the constant: round half to even of pv / scale, plus zp */
   CHECK_EQ(mrtq_pad_value(0.25f, 0.5f, 3, -128, 127), 3, "0.5 -> 0 (even)");
@@ -99,7 +113,15 @@ static void test_concat(void) {
     CHECK_EQ(mrtq_merge_scale(MRTQ_MERGE_MAX_SCALE, sc, 3, &r), MRTQ_OK, "max");
     CHECK(r == 0.2);
     sc[1] = -1;
-    CHECK_EQ(mrtq_merge_scale(MRTQ_MERGE_MAX_SCALE, sc, 3, &r), MRTQ_EINVAL, "negative");
+    CHECK_REFUSED(mrtq_merge_scale(MRTQ_MERGE_MAX_SCALE, sc, 3, &r), MRTQ_EINVAL, "scale[i]: must be finite and > 0");
+    sc[1] = NAN;
+    CHECK_REFUSED(mrtq_merge_scale(MRTQ_MERGE_MIN_SCALE, sc, 3, &r), MRTQ_EINVAL, "scale[i]: must be finite and > 0");
+    sc[1] = 0.05;
+    CHECK_REFUSED(mrtq_merge_scale((mrtq_merge)2, sc, 3, &r), MRTQ_EINVAL, "choice: must be MRTQ_MERGE_MIN_SCALE or MRTQ_MERGE_MAX_SCALE");
+    CHECK_REFUSED(mrtq_merge_scale(MRTQ_MERGE_MIN_SCALE, NULL, 3, &r), MRTQ_EINVAL, "scale: NULL");
+    CHECK_REFUSED(mrtq_merge_scale(MRTQ_MERGE_MIN_SCALE, sc, 3, NULL), MRTQ_EINVAL, "out: NULL");
+    CHECK_REFUSED(mrtq_merge_scale(MRTQ_MERGE_MIN_SCALE, sc, 0, &r), MRTQ_EINVAL, "n: must be >= 1");
+    CHECK(r == 0.2); /* unchanged by the refusals */
   }
   {
     size_t s1[2] = {2, 3}, s2[2] = {3, 3};
@@ -107,9 +129,33 @@ static void test_concat(void) {
     const void *xs[2] = {in[0], in[1]};
     int32_t zx[2] = {0, 0};
     const mrtq_rq *rp[2] = {NULL, NULL};
-    CHECK_EQ(mrtq_concat(ss, 2, 2, 1, rp, xs, zx, MRTQ_S8, out), MRTQ_ESHAPE, "mismatch off axis");
+    size_t z[2] = {2, 0}, big[2] = {SIZE_MAX / 2 + 1, 1}, wide[2] = {2, SIZE_MAX / 2};
+    const size_t *sz[2] = {s1, z}, *sbig[2] = {big, big}, *swide[2] = {wide, wide}, *snull[2] = {s1, NULL};
+    const void *xnull[2] = {in[0], NULL};
+    int32_t zbad[2] = {0, 128};
+    CHECK_REFUSED(mrtq_concat(ss, 2, 2, 1, rp, xs, zx, MRTQ_S8, out), MRTQ_ESHAPE, "shapes[k][d]: differs from shapes[0][d] off the axis");
     CHECK_EQ(mrtq_concat(ss, 2, 2, 0, rp, xs, zx, MRTQ_S8, out), MRTQ_OK, "along axis 0");
-    CHECK_EQ(mrtq_concat(ss, 2, 2, 2, rp, xs, zx, MRTQ_S8, out), MRTQ_EINVAL, "axis");
+    out[0] = 42;
+    CHECK_REFUSED(mrtq_concat(ss, 2, 2, 2, rp, xs, zx, MRTQ_S8, out), MRTQ_EINVAL, "axis: must be in [0, ndim)");
+    CHECK_REFUSED(mrtq_concat(ss, 2, 9, 0, rp, xs, zx, MRTQ_S8, out), MRTQ_EINVAL, "ndim: must be in [1, MRTQ_MAX_DIMS]");
+    CHECK_REFUSED(mrtq_concat(ss, 0, 2, 0, rp, xs, zx, MRTQ_S8, out), MRTQ_EINVAL, "n: must be >= 1");
+    CHECK_REFUSED(mrtq_concat(NULL, 2, 2, 0, rp, xs, zx, MRTQ_S8, out), MRTQ_EINVAL, "shapes: NULL");
+    CHECK_REFUSED(mrtq_concat(ss, 2, 2, 0, NULL, xs, zx, MRTQ_S8, out), MRTQ_EINVAL, "rq: NULL");
+    CHECK_REFUSED(mrtq_concat(ss, 2, 2, 0, rp, NULL, zx, MRTQ_S8, out), MRTQ_EINVAL, "x: NULL");
+    CHECK_REFUSED(mrtq_concat(ss, 2, 2, 0, rp, xs, NULL, MRTQ_S8, out), MRTQ_EINVAL, "zx: NULL");
+    CHECK_REFUSED(mrtq_concat(ss, 2, 2, 0, rp, xs, zx, MRTQ_S8, NULL), MRTQ_EINVAL, "out: NULL");
+    CHECK_REFUSED(mrtq_concat(ss, 2, 2, 0, rp, xnull, zx, MRTQ_S8, out), MRTQ_EINVAL, "x[k]: NULL");
+    CHECK_REFUSED(mrtq_concat(snull, 2, 2, 0, rp, xs, zx, MRTQ_S8, out), MRTQ_EINVAL, "shapes[k]: NULL");
+    CHECK_REFUSED(mrtq_concat(ss, 2, 2, 0, rp, xs, zbad, MRTQ_S8, out), MRTQ_EINVAL, "zx[k]: outside type");
+    CHECK_EQ(mrtq_concat(ss, 2, 2, 0, rp, xs, zbad, MRTQ_U8, out), MRTQ_OK, "128 is a uint8 zero point");
+    out[0] = 42;
+    CHECK_REFUSED(mrtq_concat(ss, 2, 2, 0, rp, xs, zx, MRTQ_S16, out), MRTQ_EUNSUPPORTED, "type: must be MRTQ_S8 or MRTQ_U8");
+    CHECK_REFUSED(mrtq_concat(ss, 2, 2, 0, rp, xs, zx, (mrtq_dtype)0, out), MRTQ_EUNSUPPORTED, "type: must be MRTQ_S8 or MRTQ_U8");
+    CHECK_REFUSED(mrtq_concat(sz, 2, 2, 0, rp, xs, zx, MRTQ_S8, out), MRTQ_ESHAPE, "shapes[k][d]: a zero dimension");
+    CHECK_REFUSED(mrtq_concat(sbig, 2, 2, 0, rp, xs, zx, MRTQ_S8, out), MRTQ_ESHAPE, "shapes: the concatenated axis overflows size_t");
+    CHECK_REFUSED(mrtq_concat(swide, 2, 2, 1, rp, xs, zx, MRTQ_S8, out), MRTQ_ESHAPE, "shapes: the element count overflows size_t");
+    CHECK_REFUSED(mrtq_concat(swide, 2, 2, 0, rp, xs, zx, MRTQ_S8, out), MRTQ_ESHAPE, "shapes: the element count overflows size_t");
+    CHECK_EQ(out[0], 42, "untouched");
   }
   printf("  %lld concatenated elements compared\n", n);
 }
