@@ -246,6 +246,13 @@ static void test_mrt_sc_conversions(void) {
   CHECK_REFUSED(mrtq_qparams_to_mrt_sc(&p, &sc), MRTQ_EINVAL, "p->scale: must be finite and > 0");
   CHECK_REFUSED(mrtq_qparams_to_mrt_sc(NULL, &sc), MRTQ_EINVAL, "p: NULL");
   CHECK_REFUSED(mrtq_qparams_to_mrt_sc(&p, NULL), MRTQ_EINVAL, "sc: NULL");
+  p.scale = 0.5f, p.zp = 0, p.qmin = 5, p.qmax = 4;
+  CHECK_REFUSED(mrtq_qparams_to_mrt_sc(&p, &sc), MRTQ_EINVAL, "p->qmin, p->qmax: qmin > qmax");
+  p.qmin = -128, p.qmax = 127, p.zp = 128;
+  CHECK_REFUSED(mrtq_qparams_to_mrt_sc(&p, &sc), MRTQ_EINVAL, "p->zp: outside [p->qmin, p->qmax]");
+  p.zp = 127;
+  CHECK_EQ(mrtq_qparams_to_mrt_sc(&p, &sc), MRTQ_OK, "zp at qmax");
+  CHECK(sc == 2.0);
 }
 
 /* Per-axis calibration against a naive oracle that decodes every flat index. */

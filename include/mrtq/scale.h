@@ -89,9 +89,10 @@ MRTQ_API mrtq_status mrtq_qparams_from_range(mrtq_qscheme scheme, float min, flo
                                              mrtq_qparams *out);
 
 /* MRT's sc for these parameters: sc = 1 / scale (q = sc * real + zp), in
- * double (exact reciprocal of the float, rounded once). p->zp, p->qmin and
- * p->qmax are the same in both conventions and not needed.
- * Errors (MRTQ_EINVAL): p or sc NULL; p->scale NaN, infinite or <= 0. */
+ * double (the reciprocal of the float scale, rounded once). p->zp, p->qmin
+ * and p->qmax are the same in both conventions; they are checked, not used.
+ * Errors (MRTQ_EINVAL): p or sc NULL; p->scale NaN, infinite or <= 0;
+ * p->qmin > p->qmax; p->zp outside [p->qmin, p->qmax]. */
 MRTQ_API mrtq_status mrtq_qparams_to_mrt_sc(const mrtq_qparams *p, double *sc);
 
 /* Parameters from MRT's sc and zero point for the range mrtq_qrange(type,
@@ -260,6 +261,8 @@ MRTQ_API mrtq_status mrtq_qparams_to_mrt_sc(const mrtq_qparams *p, double *sc) {
   if (!sc) return MRTQ__ERR(MRTQ_EINVAL, "sc: NULL");
   if (mrtq__nonfinite_f32(p->scale) || !(p->scale > 0))
     return MRTQ__ERR(MRTQ_EINVAL, "p->scale: must be finite and > 0");
+  if (p->qmin > p->qmax) return MRTQ__ERR(MRTQ_EINVAL, "p->qmin, p->qmax: qmin > qmax");
+  if (p->zp < p->qmin || p->zp > p->qmax) return MRTQ__ERR(MRTQ_EINVAL, "p->zp: outside [p->qmin, p->qmax]");
   *sc = 1.0 / (double)p->scale;
   return MRTQ_OK;
 }
