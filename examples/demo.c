@@ -43,7 +43,7 @@ static void calibrate_and_quantize(void) {
   int s, c, i;
   printf("1. calibration of a %dx%d float tensor (range per tensor and per channel), int8 / uint8\n\n", C, HW);
   mrtq_minmax_f32(act, C * HW, &lo, &hi);
-  mrtq_minmax_f32_axis(act, shape, 2, 0, cmin, cmax);
+  mrtq_minmax_f32_axis(shape, 2, 0, act, cmin, cmax);
   printf("   tensor range [%.4f, %.4f]; channel ranges:", lo, hi);
   for (c = 0; c < C; c++) printf(" [%.3f, %.3f]", cmin[c], cmax[c]);
   printf("\n\n   %-15s %-6s %12s %6s   %-22s %-22s\n", "scheme", "type", "scale", "zp", "max|err| tensor (LSB)",
@@ -53,8 +53,8 @@ static void calibrate_and_quantize(void) {
     for (sg = 1; sg >= 0; sg--) {
       mrtq_qparams p, pc[C];
       double e_t = 0, e_c = 0;
-      if (mrtq_qparams_from_range(lo, hi, 8, sg, (mrtq_qscheme)s, &p) != MRTQ_OK ||
-          mrtq_qparams_per_channel(cmin, cmax, C, 8, sg, (mrtq_qscheme)s, pc) != MRTQ_OK) {
+      if (mrtq_qparams_from_range((mrtq_qscheme)s, lo, hi, sg ? MRTQ_S8 : MRTQ_U8, 0, &p) != MRTQ_OK ||
+          mrtq_qparams_per_channel((mrtq_qscheme)s, cmin, cmax, C, sg ? MRTQ_S8 : MRTQ_U8, 0, pc) != MRTQ_OK) {
         printf("   %-15s %-6s %12s (range has negatives: unsigned symmetric cannot hold it)\n", scheme_name[s],
                sg ? "int8" : "uint8", "-");
         continue;
@@ -62,15 +62,15 @@ static void calibrate_and_quantize(void) {
       for (c = 0; c < C; c++)
         for (i = 0; i < HW; i++) {
           float x = act[c * HW + i];
-          int32_t q = mrtq_quantize_f32(x, p.scale, p.zero_point, p.qmin, p.qmax);
-          int32_t qc = mrtq_quantize_f32(x, pc[c].scale, pc[c].zero_point, pc[c].qmin, pc[c].qmax);
-          double et = fabs((double)mrtq_dequantize_f32(q, p.scale, p.zero_point) - x) / p.scale;
-          double ec = fabs((double)mrtq_dequantize_f32(qc, pc[c].scale, pc[c].zero_point) - x) / pc[c].scale;
+          int32_t q = mrtq_quantize_f32(x, p.scale, p.zp, p.qmin, p.qmax);
+          int32_t qc = mrtq_quantize_f32(x, pc[c].scale, pc[c].zp, pc[c].qmin, pc[c].qmax);
+          double et = fabs((double)mrtq_dequantize_f32(q, p.scale, p.zp) - x) / p.scale;
+          double ec = fabs((double)mrtq_dequantize_f32(qc, pc[c].scale, pc[c].zp) - x) / pc[c].scale;
           if (et > e_t) e_t = et;
           if (ec > e_c) e_c = ec;
         }
       printf("   %-15s %-6s %12.8f %6d   %-22.4f %-22.4f\n", scheme_name[s], sg ? "int8" : "uint8", p.scale,
-             p.zero_point, e_t, e_c);
+             p.zp, e_t, e_c);
     }
   }
   printf("   (MRT's zp = ceil(-sc * min) can push the top of the range one step past qmax: those values clamp)\n");

@@ -124,7 +124,7 @@ static mrtq_qparams calib(const double *v, int n) {
   int i;
   memset(&q, 0, sizeof q);
   for (i = 1; i < n; i++) lo = v[i] < lo ? v[i] : lo, hi = v[i] > hi ? v[i] : hi;
-  check(mrtq_qparams_from_range((float)lo, (float)hi, 8, 1, MRTQ_QS_TFLITE, &q), "calibration");
+  check(mrtq_qparams_from_range(MRTQ_QS_TFLITE, (float)lo, (float)hi, MRTQ_S8, 0, &q), "calibration");
   return q;
 }
 
@@ -146,14 +146,14 @@ static int32_t quant_bias(double b, double step) { return (int32_t)nearbyint(b /
 /* the report for one layer */
 static void report(const char *name, const int8_t *q, const mrtq_qparams *p, const double *local_ref, const double *e2e_ref,
                    int n, double bound) {
-  double s = p->scale, lmax = 0, emax = 0, esum = 0, lo = (p->qmin - p->zero_point) * s, hi = (p->qmax - p->zero_point) * s;
+  double s = p->scale, lmax = 0, emax = 0, esum = 0, lo = (p->qmin - p->zp) * s, hi = (p->qmax - p->zp) * s;
   int i;
   for (i = 0; i < n; i++) {
-    double v = (q[i] - p->zero_point) * s, r = local_ref[i] < lo ? lo : local_ref[i] > hi ? hi : local_ref[i];
+    double v = (q[i] - p->zp) * s, r = local_ref[i] < lo ? lo : local_ref[i] > hi ? hi : local_ref[i];
     double le = fabs(v - r) / s, ee = fabs(v - e2e_ref[i]) / s;
     lmax = le > lmax ? le : lmax, emax = ee > emax ? ee : emax, esum += ee;
   }
-  printf("  %-22s %10.6f %5d %8.4f %6.2f | %8.3f %8.4f %7.3f\n", name, s, (int)p->zero_point, lmax, bound, emax,
+  printf("  %-22s %10.6f %5d %8.4f %6.2f | %8.3f %8.4f %7.3f\n", name, s, (int)p->zp, lmax, bound, emax,
          emax * s, esum / n);
   if (lmax > bound) {
     printf("  ^ local error above its bound\n");
@@ -163,7 +163,7 @@ static void report(const char *name, const int8_t *q, const mrtq_qparams *p, con
 
 static void dequant(const int8_t *q, int n, const mrtq_qparams *p, double *out) {
   int i;
-  for (i = 0; i < n; i++) out[i] = (q[i] - p->zero_point) * (double)p->scale;
+  for (i = 0; i < n; i++) out[i] = (q[i] - p->zp) * (double)p->scale;
 }
 
 int main(void) {
@@ -183,7 +183,7 @@ int main(void) {
   quant_weights(w1, C1, C0 * 9, 1, qw1, sw1);
   quant_weights(w2, C1, C1 * 9, 1, qw2, sw2);
   quant_weights(wf, NO, NF, 0, qwf, &swf);
-  for (i = 0; i < C0 * H0 * H0; i++) qx0[i] = (int8_t)mrtq_quantize_f32((float)x0[i], px.scale, px.zero_point, -128, 127);
+  for (i = 0; i < C0 * H0 * H0; i++) qx0[i] = (int8_t)mrtq_quantize_f32((float)x0[i], px.scale, px.zp, -128, 127);
 
   printf("conv 3x3 (3->8) + ReLU -> maxpool 2x2 -> conv 3x3 (8->8) -> add -> FC (512->10), int8, TFLite convention\n");
   printf("  %-22s %10s %5s %8s %6s | %8s %8s %7s\n", "layer", "step", "zp", "local", "bound", "e2e max", "(real)",
@@ -194,10 +194,10 @@ int main(void) {
   memset(&s, 0, sizeof s), memset(&ox, 0, sizeof ox), memset(&ow, 0, sizeof ow), memset(rq, 0, sizeof rq);
   s.n = 1, s.c = C0, s.h = s.w = H0, s.o = C1, s.kh = s.kw = 3, s.stride_h = s.stride_w = s.dil_h = s.dil_w = 1;
   s.pad_top = s.pad_bottom = s.pad_left = s.pad_right = 1, s.groups = 1, s.layout = MRTQ_CONV_NCHW;
-  ox.data = qx0, ox.zp = px.zero_point, ow.data = qw1;
+  ox.data = qx0, ox.zp = px.zp, ow.data = qw1;
   for (o = 0; o < C1; o++) {
     qb1[o] = quant_bias(b1[o], (double)px.scale * sw1[o]);
-    check(mrtq_rq_init(&rq[o], MRTQ_Q31_DBL, (double)px.scale * sw1[o] / p1.scale, p1.zero_point, p1.zero_point, 127), "rq1");
+    check(mrtq_rq_init(&rq[o], MRTQ_Q31_DBL, (double)px.scale * sw1[o] / p1.scale, p1.zp, p1.zp, 127), "rq1");
   }
   check(mrtq_conv2d_q8(&s, &ox, &ow, qb1, rq, C1, 0, q1), "conv1");
   dequant(qx0, C0 * H0 * H0, &px, dx);
@@ -210,17 +210,17 @@ int main(void) {
   /* max pool: same qparams, exact */
   memset(&pool, 0, sizeof pool);
   pool.n = 1, pool.c = C1, pool.h = pool.w = H0, pool.kh = pool.kw = 2, pool.stride_h = pool.stride_w = 2;
-  pool.layout = MRTQ_POOL_NCHW;
+  pool.layout = MRTQ_NCHW, pool.type = MRTQ_S8;
   check(mrtq_maxpool2d(&pool, q1, -128, 127, qp), "maxpool");
   dequant(q1, C1 * H0 * H0, &p1, d1);
   maxpool2(d1, C1, H0, lref);
   report("maxpool 2x2", qp, &p1, lref, fp, NF, 0.0);
 
   /* conv2, no activation */
-  s.c = C1, s.h = s.w = H1, s.o = C1, ox.data = qp, ox.zp = p1.zero_point, ow.data = qw2;
+  s.c = C1, s.h = s.w = H1, s.o = C1, ox.data = qp, ox.zp = p1.zp, ow.data = qw2;
   for (o = 0; o < C1; o++) {
     qb2[o] = quant_bias(b2[o], (double)p1.scale * sw2[o]);
-    check(mrtq_rq_init(&rq[o], MRTQ_Q31_DBL, (double)p1.scale * sw2[o] / p2.scale, p2.zero_point, -128, 127), "rq2");
+    check(mrtq_rq_init(&rq[o], MRTQ_Q31_DBL, (double)p1.scale * sw2[o] / p2.scale, p2.zp, -128, 127), "rq2");
   }
   check(mrtq_conv2d_q8(&s, &ox, &ow, qb2, rq, C1, 0, q2), "conv2");
   dequant(qp, NF, &p1, dp);
@@ -233,10 +233,10 @@ int main(void) {
   memset(&add, 0, sizeof add);
   {
     size_t shape[4] = {1, C1, H1, H1};
-    check(mrtq_tflite_add_init(p2.scale, p2.zero_point, p1.scale, p1.zero_point, pa.scale, pa.zero_point, -128, 127, 0,
+    check(mrtq_tflite_add_init(p2.scale, p2.zp, p1.scale, p1.zp, pa.scale, pa.zp, -128, 127, MRTQ_S8,
                                &add),
           "add init");
-    check(mrtq_tflite_add(&add, q2, shape, 4, qp, shape, 4, qa), "add");
+    check(mrtq_tflite_add(shape, 4, shape, 4, &add, q2, qp, qa), "add");
   }
   dequant(q2, NF, &p2, d2);
   for (i = 0; i < NF; i++) lref[i] = d2[i] + dp[i];
@@ -246,8 +246,8 @@ int main(void) {
   {
     static double da[NF];
     for (o = 0; o < NO; o++) qbf[o] = quant_bias(bf[o], (double)pa.scale * swf);
-    check(mrtq_rq_init(&rq[0], MRTQ_Q31_DBL, (double)pa.scale * swf / pf.scale, pf.zero_point, -128, 127), "rqf");
-    ox.data = qa, ox.zp = pa.zero_point, ow.data = qwf;
+    check(mrtq_rq_init(&rq[0], MRTQ_Q31_DBL, (double)pa.scale * swf / pf.scale, pf.zp, -128, 127), "rqf");
+    ox.data = qa, ox.zp = pa.zp, ow.data = qwf;
     check(mrtq_fc_q8(1, NF, NO, &ox, &ow, qbf, rq, 1, 0, qf), "fc");
     dequant(qa, NF, &pa, da);
     for (o = 0; o < NO; o++) dbf[o] = qbf[o] * (double)pa.scale * swf;
@@ -261,7 +261,7 @@ int main(void) {
     if (qf[o] > qf[top_q]) top_q = o;
   }
   printf("logits (float | int8 dequantized):");
-  for (o = 0; o < NO; o++) printf(" %.3f|%.3f", ff[o], (qf[o] - pf.zero_point) * (double)pf.scale);
+  for (o = 0; o < NO; o++) printf(" %.3f|%.3f", ff[o], (qf[o] - pf.zp) * (double)pf.scale);
   printf("\ntop-1: float class %d, int8 class %d%s\n", top_f, top_q, top_f == top_q ? "" : " (differs)");
   printf("local: the layer alone (its rounding, bounded); e2e: the quantized pipeline against the float network\n");
   if (failed) printf("FAILED\n");

@@ -59,7 +59,7 @@ static void random_input(mrtq_etensor *t, int32_t *data, size_t *shape, const si
   for (i = 0; i < n; i++) data[i] = (int32_t)th_range(-(1 << 20), 1 << 20);
   t->data = data, t->shape = shape, t->ndim = nx, t->zp = (int32_t)th_range(-50, 50), t->rq = NULL;
   if (th_rand32() % 4u) {
-    CHECK_EQ(mrtq_mrt_realize_init(rq, schemes[th_rand32() % 3u], s_in / s_common, (int)th_range(8, 16)), MRTQ_OK,
+    CHECK_EQ(mrtq_mrt_realize_init(schemes[th_rand32() % 3u], s_in / s_common, (int)th_range(8, 16), rq), MRTQ_OK,
              "realize");
     t->rq = rq;
   }
@@ -80,7 +80,7 @@ static void test_binary_random(void) {
     for (d = 0; d < nd; d++) oshape[d] = (size_t)th_range(1, 4), n *= oshape[d];
     s[0] = ldexp(1.0 + (double)(th_rand32() % 1000u) / 1000.0, -(int)th_range(4, 12));
     s[1] = ldexp(1.0 + (double)(th_rand32() % 1000u) / 1000.0, -(int)th_range(4, 12));
-    CHECK_EQ(mrtq_merge_scale(s, 2, choice, &sc), MRTQ_OK, "merge scale");
+    CHECK_EQ(mrtq_merge_scale((mrtq_merge)choice, s, 2, &sc), MRTQ_OK, "merge scale");
     random_input(&a, da, sa, oshape, nd, &ra, s[0], op == MRTQ_MRT_MUL ? s[0] * 64 : sc);
     random_input(&b, db, sb, oshape, nd, &rb, s[1], op == MRTQ_MRT_MUL ? s[1] * 64 : sc);
     /* the broadcast shape: rank max(ranks), each dimension the larger of the aligned pair */
@@ -99,7 +99,7 @@ static void test_binary_random(void) {
       if (r < lo) lo = r;
       if (r > hi) hi = r;
     }
-    st = mrtq_mrt_binary(op, &a, &b, out);
+    st = mrtq_mrt_binary((mrtq_mrt_op)op, &a, &b, out);
     if (st == MRTQ_EOVERFLOW) { /* only when the declared ranges can overflow (raw x raw products here) */
       CHECK(op == MRTQ_MRT_MUL && (!a.rq || !b.rq));
       continue;
@@ -122,7 +122,7 @@ static void test_binary_hand(void) {
   mrtq_etensor ta, tb;
   ta.data = a, ta.shape = sa, ta.ndim = 1, ta.zp = 0, ta.rq = NULL;
   tb.data = b, tb.shape = sb, tb.ndim = 1, tb.zp = 0, tb.rq = &rb;
-  CHECK_EQ(mrtq_mrt_realize_init(&rb, MRTQ_Q31_RNDNU, 0.5, 8), MRTQ_OK, "realize");
+  CHECK_EQ(mrtq_mrt_realize_init(MRTQ_Q31_RNDNU, 0.5, 8, &rb), MRTQ_OK, "realize");
   CHECK_EQ(mrtq_mrt_binary(MRTQ_MRT_ADD, &ta, &tb, out), MRTQ_OK, "add");
   CHECK(out[0] == 12 && out[1] == 22);
   CHECK_EQ(mrtq_mrt_binary(MRTQ_MRT_SUB, &ta, &tb, out), MRTQ_OK, "sub");
@@ -131,7 +131,7 @@ static void test_binary_hand(void) {
   CHECK(out[0] == 20 && out[1] == 40);
   /* the clip: 1000 rescaled by 1 into 8 bits is 127 */
   b[0] = 1000;
-  CHECK_EQ(mrtq_mrt_realize_init(&rb, MRTQ_Q31_RNDNU, 1.0, 8), MRTQ_OK, "realize 1");
+  CHECK_EQ(mrtq_mrt_realize_init(MRTQ_Q31_RNDNU, 1.0, 8, &rb), MRTQ_OK, "realize 1");
   CHECK_EQ(mrtq_mrt_binary(MRTQ_MRT_SUB, &ta, &tb, out), MRTQ_OK, "sub clip");
   CHECK(out[0] == 10 - 127 && out[1] == 20 - 127);
 }
@@ -146,54 +146,69 @@ static void test_binary_overflow(void) {
   mrtq_etensor ta, tb;
   ta.data = a, ta.shape = one, ta.ndim = 1, ta.zp = 0, ta.rq = &ra;
   tb = ta, tb.data = b, tb.rq = &rb;
-  CHECK_EQ(mrtq_mrt_realize_init(&ra, MRTQ_Q31_RNDNU, 1.0, 31), MRTQ_OK, "31");
-  CHECK_EQ(mrtq_mrt_realize_init(&rb, MRTQ_Q31_RNDNU, 1.0, 31), MRTQ_OK, "31");
+  CHECK_EQ(mrtq_mrt_realize_init(MRTQ_Q31_RNDNU, 1.0, 31, &ra), MRTQ_OK, "31");
+  CHECK_EQ(mrtq_mrt_realize_init(MRTQ_Q31_RNDNU, 1.0, 31, &rb), MRTQ_OK, "31");
   CHECK_EQ(mrtq_mrt_binary(MRTQ_MRT_ADD, &ta, &tb, out), MRTQ_OK, "31 + 31");
   CHECK_EQ(out[0], 12, "value");
-  CHECK_EQ(mrtq_mrt_realize_init(&ra, MRTQ_Q31_RNDNU, 1.0, 32), MRTQ_OK, "32");
-  CHECK_EQ(mrtq_mrt_realize_init(&rb, MRTQ_Q31_RNDNU, 1.0, 2), MRTQ_OK, "2");
+  CHECK_EQ(mrtq_mrt_realize_init(MRTQ_Q31_RNDNU, 1.0, 32, &ra), MRTQ_OK, "32");
+  CHECK_EQ(mrtq_mrt_realize_init(MRTQ_Q31_RNDNU, 1.0, 2, &rb), MRTQ_OK, "2");
   out[0] = -1;
-  CHECK_EQ(mrtq_mrt_binary(MRTQ_MRT_ADD, &ta, &tb, out), MRTQ_EOVERFLOW, "32 + 2");
-  CHECK_EQ(mrtq_mrt_binary(MRTQ_MRT_SUB, &ta, &tb, out), MRTQ_EOVERFLOW, "32 - 2");
+  CHECK_REFUSED(mrtq_mrt_binary(MRTQ_MRT_ADD, &ta, &tb, out), MRTQ_EOVERFLOW, "a, b: the result's range exceeds int32");
+  CHECK_REFUSED(mrtq_mrt_binary(MRTQ_MRT_SUB, &ta, &tb, out), MRTQ_EOVERFLOW, "a, b: the result's range exceeds int32");
   CHECK_EQ(out[0], -1, "untouched");
-  CHECK_EQ(mrtq_mrt_realize_init(&ra, MRTQ_Q31_RNDNU, 1.0, 17), MRTQ_OK, "17");
-  CHECK_EQ(mrtq_mrt_realize_init(&rb, MRTQ_Q31_RNDNU, 1.0, 16), MRTQ_OK, "16");
+  CHECK_EQ(mrtq_mrt_realize_init(MRTQ_Q31_RNDNU, 1.0, 17, &ra), MRTQ_OK, "17");
+  CHECK_EQ(mrtq_mrt_realize_init(MRTQ_Q31_RNDNU, 1.0, 16, &rb), MRTQ_OK, "16");
   CHECK_EQ(mrtq_mrt_binary(MRTQ_MRT_MUL, &ta, &tb, out), MRTQ_OK, "17 x 16");
   CHECK_EQ(out[0], 35, "value");
-  CHECK_EQ(mrtq_mrt_realize_init(&rb, MRTQ_Q31_RNDNU, 1.0, 17), MRTQ_OK, "17");
-  CHECK_EQ(mrtq_mrt_binary(MRTQ_MRT_MUL, &ta, &tb, out), MRTQ_EOVERFLOW, "17 x 17");
+  CHECK_EQ(mrtq_mrt_realize_init(MRTQ_Q31_RNDNU, 1.0, 17, &rb), MRTQ_OK, "17");
+  CHECK_REFUSED(mrtq_mrt_binary(MRTQ_MRT_MUL, &ta, &tb, out), MRTQ_EOVERFLOW, "a, b: the result's range exceeds int32");
   /* raw inputs: their own range counts; X - zp outside int32 is refused */
   ta.rq = tb.rq = NULL, a[0] = INT32_MAX, b[0] = 0;
   CHECK_EQ(mrtq_mrt_binary(MRTQ_MRT_ADD, &ta, &tb, out), MRTQ_OK, "max + 0");
   b[0] = 1;
-  CHECK_EQ(mrtq_mrt_binary(MRTQ_MRT_ADD, &ta, &tb, out), MRTQ_EOVERFLOW, "max + 1");
+  CHECK_REFUSED(mrtq_mrt_binary(MRTQ_MRT_ADD, &ta, &tb, out), MRTQ_EOVERFLOW, "a, b: the result's range exceeds int32");
   a[0] = INT32_MIN, ta.zp = 1, b[0] = 0;
-  CHECK_EQ(mrtq_mrt_binary(MRTQ_MRT_ADD, &ta, &tb, out), MRTQ_EOVERFLOW, "X - zp below int32");
+  CHECK_REFUSED(mrtq_mrt_binary(MRTQ_MRT_ADD, &ta, &tb, out), MRTQ_EOVERFLOW, "a->data: an element X - zp outside int32");
+  ta.zp = 0, b[0] = INT32_MAX, tb.zp = -1;
+  CHECK_REFUSED(mrtq_mrt_binary(MRTQ_MRT_ADD, &ta, &tb, out), MRTQ_EOVERFLOW, "b->data: an element X - zp outside int32");
 }
 
 static void test_binary_bad(void) {
   int32_t a[4] = {0}, out[4] = {0};
-  size_t s3[1] = {3}, s2[1] = {2}, s0[1] = {0};
+  size_t s3[1] = {3}, s2[1] = {2}, s0[1] = {0}, big[2] = {(size_t)1 << 40, (size_t)1 << 40};
   mrtq_etensor ta, tb;
   ta.data = a, ta.shape = s3, ta.ndim = 1, ta.zp = 0, ta.rq = NULL;
   tb = ta, tb.shape = s2;
-  CHECK_EQ(mrtq_mrt_binary(MRTQ_MRT_ADD, &ta, &tb, out), MRTQ_ESHAPE, "3 vs 2");
+  CHECK_REFUSED(mrtq_mrt_binary(MRTQ_MRT_ADD, &ta, &tb, out), MRTQ_ESHAPE, "a->shape, b->shape: sizes differ and neither is 1");
   tb.shape = s0;
-  CHECK_EQ(mrtq_mrt_binary(MRTQ_MRT_ADD, &ta, &tb, out), MRTQ_ESHAPE, "zero dim");
-  tb.shape = s3;
-  CHECK_EQ(mrtq_mrt_binary(3, &ta, &tb, out), MRTQ_EINVAL, "unknown op");
-  CHECK_EQ(mrtq_mrt_binary(MRTQ_MRT_ADD, &ta, &tb, NULL), MRTQ_EINVAL, "out NULL");
+  CHECK_REFUSED(mrtq_mrt_binary(MRTQ_MRT_ADD, &ta, &tb, out), MRTQ_ESHAPE, "b->shape: a zero dimension");
+  CHECK_REFUSED(mrtq_mrt_binary(MRTQ_MRT_ADD, &tb, &ta, out), MRTQ_ESHAPE, "a->shape: a zero dimension");
+  tb.shape = big, tb.ndim = 2, ta.shape = big, ta.ndim = 2;
+  CHECK_REFUSED(mrtq_mrt_binary(MRTQ_MRT_ADD, &ta, &tb, out), MRTQ_ESHAPE, "a->shape, b->shape: element count overflows size_t");
+  ta.shape = s3, ta.ndim = 1;
+  tb.shape = s3, tb.ndim = 1;
+  CHECK_REFUSED(mrtq_mrt_binary((mrtq_mrt_op)3, &ta, &tb, out), MRTQ_EINVAL, "op: must be MRTQ_MRT_ADD, MRTQ_MRT_SUB or MRTQ_MRT_MUL");
+  CHECK_REFUSED(mrtq_mrt_binary(MRTQ_MRT_ADD, &ta, &tb, NULL), MRTQ_EINVAL, "out: NULL");
+  CHECK_REFUSED(mrtq_mrt_binary(MRTQ_MRT_ADD, NULL, &tb, out), MRTQ_EINVAL, "a: NULL");
+  CHECK_REFUSED(mrtq_mrt_binary(MRTQ_MRT_ADD, &ta, NULL, out), MRTQ_EINVAL, "b: NULL");
   tb.data = NULL;
-  CHECK_EQ(mrtq_mrt_binary(MRTQ_MRT_ADD, &ta, &tb, out), MRTQ_EINVAL, "data NULL");
+  CHECK_REFUSED(mrtq_mrt_binary(MRTQ_MRT_ADD, &ta, &tb, out), MRTQ_EINVAL, "b->data: NULL");
+  CHECK_REFUSED(mrtq_mrt_binary(MRTQ_MRT_ADD, &tb, &ta, out), MRTQ_EINVAL, "a->data: NULL");
   tb.data = a, tb.ndim = 9;
-  CHECK_EQ(mrtq_mrt_binary(MRTQ_MRT_ADD, &ta, &tb, out), MRTQ_EINVAL, "rank 9");
-  CHECK_EQ(mrtq_mrt_realize_init(NULL, MRTQ_Q31_RNDNU, 1.0, 8), MRTQ_EINVAL, "rq NULL");
+  CHECK_REFUSED(mrtq_mrt_binary(MRTQ_MRT_ADD, &ta, &tb, out), MRTQ_EINVAL, "b->ndim: must be in [0, MRTQ_MAX_DIMS]");
+  CHECK_REFUSED(mrtq_mrt_binary(MRTQ_MRT_ADD, &tb, &ta, out), MRTQ_EINVAL, "a->ndim: must be in [0, MRTQ_MAX_DIMS]");
+  tb.ndim = 1, tb.shape = NULL;
+  CHECK_REFUSED(mrtq_mrt_binary(MRTQ_MRT_ADD, &ta, &tb, out), MRTQ_EINVAL, "b->shape: NULL with b->ndim > 0");
+  CHECK_REFUSED(mrtq_mrt_binary(MRTQ_MRT_ADD, &tb, &ta, out), MRTQ_EINVAL, "a->shape: NULL with a->ndim > 0");
+  tb.ndim = 0; /* a scalar needs no shape */
+  CHECK_EQ(mrtq_mrt_binary(MRTQ_MRT_ADD, &ta, &tb, out), MRTQ_OK, "tensor + scalar");
+  CHECK_REFUSED(mrtq_mrt_realize_init(MRTQ_Q31_RNDNU, 1.0, 8, NULL), MRTQ_EINVAL, "rq: NULL");
   {
     mrtq_rq r;
-    CHECK_EQ(mrtq_mrt_realize_init(&r, MRTQ_Q31_RNDNU, 1.0, 1), MRTQ_EINVAL, "prec 1");
-    CHECK_EQ(mrtq_mrt_realize_init(&r, MRTQ_Q31_RNDNU, 1.0, 33), MRTQ_EINVAL, "prec 33");
-    CHECK_EQ(mrtq_mrt_realize_init(&r, MRTQ_Q31_RNDNU, 0.0, 8), MRTQ_EINVAL, "scale 0");
-    CHECK_EQ(mrtq_mrt_realize_init(&r, MRTQ_Q31_RNDNU, 8.0, 32), MRTQ_OK, "prec 32");
+    CHECK_REFUSED(mrtq_mrt_realize_init(MRTQ_Q31_RNDNU, 1.0, 1, &r), MRTQ_EINVAL, "prec: must be in [2, 32]");
+    CHECK_REFUSED(mrtq_mrt_realize_init(MRTQ_Q31_RNDNU, 1.0, 33, &r), MRTQ_EINVAL, "prec: must be in [2, 32]");
+    CHECK_EQ(mrtq_mrt_realize_init(MRTQ_Q31_RNDNU, 0.0, 8, &r), MRTQ_EINVAL, "scale 0"); /* mrtq_rq_init's refusal */
+    CHECK_EQ(mrtq_mrt_realize_init(MRTQ_Q31_RNDNU, 8.0, 32, &r), MRTQ_OK, "prec 32");
     CHECK(r.qmin == -INT32_MAX && r.qmax == INT32_MAX && r.zp == 0);
   }
 }
@@ -210,7 +225,7 @@ static void test_slice(void) {
     for (i = 0; i < n; i++) x[i] = (int16_t)i;
     begin = (size_t)th_range(0, (int64_t)shape[axis] - 1), end = (size_t)th_range((int64_t)begin + 1, (int64_t)shape[axis]);
     memset(out, 0xee, sizeof out);
-    CHECK_EQ(mrtq_slice(x, shape, nd, axis, begin, end, sizeof x[0], out), MRTQ_OK, "slice");
+    CHECK_EQ(mrtq_slice(shape, nd, axis, begin, end, sizeof x[0], x, out), MRTQ_OK, "slice");
     { /* every output element, by its multi-index */
       size_t m = n / shape[axis] * (end - begin), k;
       for (k = 0; k < m; k++) {
@@ -227,15 +242,21 @@ static void test_slice(void) {
     }
   }
   {
-    size_t shape[2] = {2, 3}, zero[2] = {2, 0}, big[2] = {SIZE_MAX / 2, 4};
+    size_t shape[2] = {2, 3}, zero[2] = {2, 0}, big[2] = {SIZE_MAX / 2, 4}, big3[3] = {2, SIZE_MAX / 2, 4};
     out[0] = 7;
-    CHECK_EQ(mrtq_slice(x, shape, 2, 1, 2, 2, 2, out), MRTQ_EINVAL, "empty range");
-    CHECK_EQ(mrtq_slice(x, shape, 2, 1, 1, 4, 2, out), MRTQ_EINVAL, "end past the dimension");
-    CHECK_EQ(mrtq_slice(x, shape, 2, 2, 0, 1, 2, out), MRTQ_EINVAL, "axis 2");
-    CHECK_EQ(mrtq_slice(x, shape, 2, 1, 0, 1, 0, out), MRTQ_EINVAL, "elem size 0");
-    CHECK_EQ(mrtq_slice(NULL, shape, 2, 1, 0, 1, 2, out), MRTQ_EINVAL, "NULL");
-    CHECK_EQ(mrtq_slice(x, zero, 2, 0, 0, 1, 2, out), MRTQ_ESHAPE, "zero dim");
-    CHECK_EQ(mrtq_slice(x, big, 2, 0, 0, 1, 2, out), MRTQ_ESHAPE, "size overflow");
+    CHECK_REFUSED(mrtq_slice(shape, 2, 1, 2, 2, 2, x, out), MRTQ_EINVAL, "begin, end: begin >= end");
+    CHECK_REFUSED(mrtq_slice(shape, 2, 1, 1, 4, 2, x, out), MRTQ_EINVAL, "end: beyond shape[axis]");
+    CHECK_REFUSED(mrtq_slice(shape, 2, 2, 0, 1, 2, x, out), MRTQ_EINVAL, "axis: must be in [0, ndim)");
+    CHECK_REFUSED(mrtq_slice(shape, 2, 1, 0, 1, 0, x, out), MRTQ_EINVAL, "elem_size: must be >= 1");
+    CHECK_REFUSED(mrtq_slice(shape, 2, 1, 0, 1, 2, NULL, out), MRTQ_EINVAL, "x: NULL");
+    CHECK_REFUSED(mrtq_slice(shape, 2, 1, 0, 1, 2, x, NULL), MRTQ_EINVAL, "out: NULL");
+    CHECK_REFUSED(mrtq_slice(NULL, 2, 1, 0, 1, 2, x, out), MRTQ_EINVAL, "shape: NULL");
+    CHECK_REFUSED(mrtq_slice(shape, 9, 1, 0, 1, 2, x, out), MRTQ_EINVAL, "ndim: must be in [1, MRTQ_MAX_DIMS]");
+    CHECK_REFUSED(mrtq_slice(shape, 0, 0, 0, 1, 2, x, out), MRTQ_EINVAL, "ndim: must be in [1, MRTQ_MAX_DIMS]");
+    CHECK_REFUSED(mrtq_slice(zero, 2, 0, 0, 1, 2, x, out), MRTQ_ESHAPE, "shape[d]: a zero dimension");
+    CHECK_REFUSED(mrtq_slice(big, 2, 0, 0, 1, 2, x, out), MRTQ_ESHAPE, "shape: the byte count overflows size_t");
+    CHECK_REFUSED(mrtq_slice(big3, 3, 0, 0, 1, 2, x, out), MRTQ_ESHAPE, "shape: the byte count overflows size_t");
+    CHECK_REFUSED(mrtq_slice(big3, 3, 2, 0, 1, 2, x, out), MRTQ_ESHAPE, "shape: the byte count overflows size_t");
     CHECK_EQ(out[0], 7, "untouched");
   }
 }
@@ -248,9 +269,15 @@ static void test_flatten(void) {
   CHECK(r == 1 && c == 120);
   CHECK_EQ(mrtq_flatten_shape(s, 4, 4, &r, &c), MRTQ_OK, "axis 4");
   CHECK(r == 120 && c == 1);
-  CHECK_EQ(mrtq_flatten_shape(s, 4, 5, &r, &c), MRTQ_EINVAL, "axis 5");
-  CHECK_EQ(mrtq_flatten_shape(zero, 2, 1, &r, &c), MRTQ_ESHAPE, "zero dim");
-  CHECK_EQ(mrtq_flatten_shape(big, 3, 1, &r, &c), MRTQ_ESHAPE, "overflow");
+  CHECK_REFUSED(mrtq_flatten_shape(s, 4, 5, &r, &c), MRTQ_EINVAL, "axis: must be in [0, ndim]");
+  CHECK_REFUSED(mrtq_flatten_shape(s, 4, -1, &r, &c), MRTQ_EINVAL, "axis: must be in [0, ndim]");
+  CHECK_REFUSED(mrtq_flatten_shape(s, 9, 1, &r, &c), MRTQ_EINVAL, "ndim: must be in [1, MRTQ_MAX_DIMS]");
+  CHECK_REFUSED(mrtq_flatten_shape(NULL, 4, 1, &r, &c), MRTQ_EINVAL, "shape: NULL");
+  CHECK_REFUSED(mrtq_flatten_shape(s, 4, 1, NULL, &c), MRTQ_EINVAL, "rows, cols: NULL");
+  CHECK_REFUSED(mrtq_flatten_shape(zero, 2, 1, &r, &c), MRTQ_ESHAPE, "shape[d]: a zero dimension");
+  CHECK_REFUSED(mrtq_flatten_shape(big, 3, 1, &r, &c), MRTQ_ESHAPE, "shape: the element count overflows size_t");
+  CHECK_REFUSED(mrtq_flatten_shape(big, 3, 3, &r, &c), MRTQ_ESHAPE, "shape: a product overflows size_t");
+  CHECK(r == 120 && c == 1); /* unchanged by the refusals */
 }
 
 /* ---- lazy split and merge around a convolution with per-input-channel X ----
@@ -282,8 +309,8 @@ static void test_split_merge_conv(void) {
       mrtq_conv2d_shape s;
       mrtq_qoperand qx, qw;
       memset(&s, 0, sizeof s), memset(&qx, 0, sizeof qx), memset(&qw, 0, sizeof qw);
-      CHECK_EQ(mrtq_slice(xq, xs, 4, 1, c, c + 1, 1, xi[c]), MRTQ_OK, "split x");
-      CHECK_EQ(mrtq_slice(wq, ws, 4, 1, c, c + 1, 1, wi[c]), MRTQ_OK, "split w");
+      CHECK_EQ(mrtq_slice(xs, 4, 1, c, c + 1, 1, xq, xi[c]), MRTQ_OK, "split x");
+      CHECK_EQ(mrtq_slice(ws, 4, 1, c, c + 1, 1, wq, wi[c]), MRTQ_OK, "split w");
       s.n = 1, s.c = 1, s.h = s.w = H_, s.o = O_, s.kh = s.kw = 3, s.stride_h = s.stride_w = 1;
       s.dil_h = s.dil_w = 1, s.groups = 1, s.pad_top = s.pad_bottom = s.pad_left = s.pad_right = 1;
       qx.data = xi[c], qx.is_unsigned = xu, qx.zp = zx[c], qw.data = wi[c];
@@ -294,9 +321,9 @@ static void test_split_merge_conv(void) {
       mrtq_rq rq[C_];
       mrtq_etensor parts[C_];
       int prec = 28; /* parts below 2^17.2 * 2^7 * 2 (no clip), their sum below 2^31 */
-      CHECK_EQ(mrtq_merge_scale(se, C_, choice, &sc), MRTQ_OK, "merge scale");
+      CHECK_EQ(mrtq_merge_scale((mrtq_merge)choice, se, C_, &sc), MRTQ_OK, "merge scale");
       for (c = 0; c < C_; c++) {
-        CHECK_EQ(mrtq_mrt_realize_init(&rq[c], MRTQ_Q31_RNDNU, se[c] / sc, prec), MRTQ_OK, "realize");
+        CHECK_EQ(mrtq_mrt_realize_init(MRTQ_Q31_RNDNU, se[c] / sc, prec, &rq[c]), MRTQ_OK, "realize");
         parts[c].data = ye[c], parts[c].shape = ys, parts[c].ndim = 4, parts[c].zp = 0, parts[c].rq = &rq[c];
       }
       CHECK_EQ(mrtq_mrt_merge_add(parts, C_, merged), MRTQ_OK, "merge add");
@@ -346,9 +373,9 @@ static void test_merge_concat(void) {
       for (i = 0; i < cnt; i++) data[k][i] = (int32_t)th_range(-(1 << 18), 1 << 18);
       s[k] = ldexp(1.0 + (double)(th_rand32() % 1000u) / 1000.0, -(int)th_range(4, 12));
     }
-    CHECK_EQ(mrtq_merge_scale(s, n, choice, &sc), MRTQ_OK, "merge scale");
+    CHECK_EQ(mrtq_merge_scale((mrtq_merge)choice, s, n, &sc), MRTQ_OK, "merge scale");
     for (k = 0; k < n; k++) {
-      CHECK_EQ(mrtq_mrt_realize_init(&rq[k], schemes[th_rand32() % 3u], s[k] / sc, (int)th_range(8, 24)), MRTQ_OK,
+      CHECK_EQ(mrtq_mrt_realize_init(schemes[th_rand32() % 3u], s[k] / sc, (int)th_range(8, 24), &rq[k]), MRTQ_OK,
                "realize");
       parts[k].data = data[k], parts[k].shape = shapes[k], parts[k].ndim = nd;
       parts[k].zp = (int32_t)th_range(-100, 100), parts[k].rq = th_rand32() % 5u ? &rq[k] : NULL;
@@ -372,15 +399,35 @@ static void test_merge_concat(void) {
     mrtq_etensor p[2];
     p[0].data = a, p[0].shape = s1, p[0].ndim = 2, p[0].zp = 0, p[0].rq = NULL;
     p[1] = p[0], p[1].data = b, p[1].shape = s2;
-    CHECK_EQ(mrtq_mrt_concat(p, 2, 1, o2), MRTQ_ESHAPE, "mismatch off the axis");
-    CHECK_EQ(mrtq_mrt_concat(p, 2, 2, o2), MRTQ_EINVAL, "axis 2");
-    CHECK_EQ(mrtq_mrt_concat(p, 0, 0, o2), MRTQ_EINVAL, "n 0");
-    p[1].shape = s1, b[1] = INT32_MIN, p[1].zp = 5;
-    CHECK_EQ(mrtq_mrt_concat(p, 2, 0, o2), MRTQ_EOVERFLOW, "X - zp below int32");
+    size_t z2[2] = {1, 0}, big[2] = {(size_t)1 << 40, (size_t)1 << 40}, s3[3] = {1, 2, 1};
+    CHECK_REFUSED(mrtq_mrt_concat(p, 2, 1, o2), MRTQ_ESHAPE, "parts[k].shape: differs from parts[0].shape off the axis");
+    CHECK_REFUSED(mrtq_mrt_concat(p, 2, 2, o2), MRTQ_EINVAL, "axis: must be in [0, parts[0].ndim)");
+    CHECK_REFUSED(mrtq_mrt_concat(p, 0, 0, o2), MRTQ_EINVAL, "n: must be >= 1");
+    CHECK_REFUSED(mrtq_mrt_concat(NULL, 2, 0, o2), MRTQ_EINVAL, "parts: NULL");
+    CHECK_REFUSED(mrtq_mrt_concat(p, 2, 0, NULL), MRTQ_EINVAL, "out: NULL");
+    p[1].ndim = 3, p[1].shape = s3;
+    CHECK_REFUSED(mrtq_mrt_concat(p, 2, 0, o2), MRTQ_ESHAPE, "parts[k].ndim: differs from parts[0].ndim");
+    CHECK_REFUSED(mrtq_mrt_merge_add(p, 2, o2), MRTQ_ESHAPE, "parts[k].ndim: differs from parts[0].ndim");
+    p[1].ndim = 9;
+    CHECK_REFUSED(mrtq_mrt_concat(p, 2, 0, o2), MRTQ_EINVAL, "parts[k].ndim: must be in [0, MRTQ_MAX_DIMS]");
+    CHECK_REFUSED(mrtq_mrt_concat(p + 1, 1, 0, o2), MRTQ_EINVAL, "parts[0].ndim: must be in [1, MRTQ_MAX_DIMS]");
+    p[1].ndim = 2, p[1].shape = NULL;
+    CHECK_REFUSED(mrtq_mrt_concat(p, 2, 0, o2), MRTQ_EINVAL, "parts[k].shape: NULL with ndim > 0");
+    p[1].shape = z2;
+    CHECK_REFUSED(mrtq_mrt_concat(p, 2, 0, o2), MRTQ_ESHAPE, "parts[k].shape: a zero dimension");
+    p[1].shape = big;
+    CHECK_REFUSED(mrtq_mrt_merge_add(p, 2, o2), MRTQ_ESHAPE, "parts[k].shape: element count overflows size_t");
+    p[1].shape = s1, p[1].data = NULL;
+    CHECK_REFUSED(mrtq_mrt_merge_add(p, 2, o2), MRTQ_EINVAL, "parts[k].data: NULL");
+    p[1].data = b, b[1] = INT32_MIN, p[1].zp = 5;
+    CHECK_REFUSED(mrtq_mrt_concat(p, 2, 0, o2), MRTQ_EOVERFLOW, "parts[k].data: an element X - zp outside int32");
     CHECK(o2[0] == 9 && o2[3] == 9);
-    CHECK_EQ(mrtq_mrt_merge_add(p, 2, o2), MRTQ_EOVERFLOW, "merge add: X - zp below int32");
+    CHECK_REFUSED(mrtq_mrt_merge_add(p, 2, o2), MRTQ_EOVERFLOW, "parts[k].data: an element X - zp outside int32");
     p[1].zp = 0, p[1].shape = s2;
-    CHECK_EQ(mrtq_mrt_merge_add(p, 2, o2), MRTQ_ESHAPE, "merge add: shapes differ");
+    CHECK_REFUSED(mrtq_mrt_merge_add(p, 2, o2), MRTQ_ESHAPE, "parts[k].shape: differs from parts[0].shape");
+    CHECK_REFUSED(mrtq_mrt_merge_add(NULL, 2, o2), MRTQ_EINVAL, "parts: NULL");
+    CHECK_REFUSED(mrtq_mrt_merge_add(p, 2, NULL), MRTQ_EINVAL, "out: NULL");
+    CHECK_REFUSED(mrtq_mrt_merge_add(p, 0, o2), MRTQ_EINVAL, "n: must be in [1, 2^31]");
     CHECK(o2[0] == 9 && o2[3] == 9);
   }
   printf("  merge by concat: %lld outputs compared\n", compared - before);
@@ -393,13 +440,13 @@ static void test_merge_add_overflow(void) {
   size_t one[1] = {1};
   mrtq_rq r;
   mrtq_etensor p[3];
-  CHECK_EQ(mrtq_mrt_realize_init(&r, MRTQ_Q31_RNDNU, 1.0, 31), MRTQ_OK, "31");
+  CHECK_EQ(mrtq_mrt_realize_init(MRTQ_Q31_RNDNU, 1.0, 31, &r), MRTQ_OK, "31");
   p[0].data = a, p[0].shape = one, p[0].ndim = 1, p[0].zp = 0, p[0].rq = &r;
   p[1] = p[0], p[2] = p[0];
   CHECK_EQ(mrtq_mrt_merge_add(p, 2, out), MRTQ_OK, "2 x 31 bits");
   CHECK_EQ(out[0], 2, "value");
   out[0] = -5;
-  CHECK_EQ(mrtq_mrt_merge_add(p, 3, out), MRTQ_EOVERFLOW, "3 x 31 bits");
+  CHECK_REFUSED(mrtq_mrt_merge_add(p, 3, out), MRTQ_EOVERFLOW, "parts: the sum's range exceeds int32");
   CHECK_EQ(out[0], -5, "untouched");
 }
 

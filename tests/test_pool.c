@@ -21,16 +21,18 @@ static void test_random(void) {
     mrtq_rq rq;
     size_t ho = 0, wo = 0, hp, wp, nx, i, n, c, oy, ox, ky, kx;
     int32_t *xp, qmin, qmax, zx;
+    int u;
     mrtq_status st;
     memset(&p, 0, sizeof p);
     p.n = (size_t)th_range(1, 2), p.c = (size_t)th_range(1, 5), p.h = (size_t)th_range(1, 12), p.w = (size_t)th_range(1, 12);
     p.kh = (size_t)th_range(1, 4), p.kw = (size_t)th_range(1, 4), p.stride_h = (size_t)th_range(1, 3), p.stride_w = (size_t)th_range(1, 3);
     p.pad_top = (size_t)th_range(0, (int64_t)p.kh - 1), p.pad_bottom = (size_t)th_range(0, (int64_t)p.kh - 1);
     p.pad_left = (size_t)th_range(0, (int64_t)p.kw - 1), p.pad_right = (size_t)th_range(0, (int64_t)p.kw - 1);
-    p.layout = (int)(th_rand32() & 1u), p.is_unsigned = (int)(th_rand32() & 1u);
-    qmin = p.is_unsigned ? (int32_t)th_range(0, 30) : (int32_t)th_range(-128, -100);
-    qmax = p.is_unsigned ? (int32_t)th_range(200, 255) : (int32_t)th_range(100, 127);
-    zx = p.is_unsigned ? (int32_t)th_range(0, 255) : (int32_t)th_range(-128, 127);
+    p.layout = (th_rand32() & 1u) ? MRTQ_NHWC : MRTQ_NCHW, p.type = (th_rand32() & 1u) ? MRTQ_U8 : MRTQ_S8;
+    u = p.type == MRTQ_U8;
+    qmin = u ? (int32_t)th_range(0, 30) : (int32_t)th_range(-128, -100);
+    qmax = u ? (int32_t)th_range(200, 255) : (int32_t)th_range(100, 127);
+    zx = u ? (int32_t)th_range(0, 255) : (int32_t)th_range(-128, 127);
     st = mrtq_pool2d_out(&p, &ho, &wo);
     if (p.kh > p.h + p.pad_top + p.pad_bottom || p.kw > p.w + p.pad_left + p.pad_right) {
       CHECK_EQ(st, MRTQ_ESHAPE, "window larger than the padded input");
@@ -42,11 +44,11 @@ static void test_random(void) {
     nx = p.n * p.c * p.h * p.w;
     for (i = 0; i < nx; i++) x[i] = (uint8_t)th_rand32();
     CHECK_EQ(mrtq_rq_init(&rq, (mrtq_scheme)(trial % 5), 1.0 / (double)(p.kh * p.kw) * 0.9, (int32_t)th_range(-5, 5),
-                          p.is_unsigned ? 0 : -128, p.is_unsigned ? 255 : 127),
+                          u ? 0 : -128, u ? 255 : 127),
              MRTQ_OK, "rq");
     CHECK_EQ(mrtq_maxpool2d(&p, x, qmin, qmax, out_max), MRTQ_OK, "max");
     CHECK_EQ(mrtq_avgpool2d_tflite(&p, x, qmin, qmax, out_avg), MRTQ_OK, "avg");
-    CHECK_EQ(mrtq_avgpool2d_rq(&p, x, zx, &rq, out_rq), MRTQ_OK, "avg rq");
+    CHECK_EQ(mrtq_avgpool2d_rq(&p, &rq, x, zx, out_rq), MRTQ_OK, "avg rq");
     /* the oracle's padded NCHW copy */
     xp = (int32_t *)malloc(p.n * p.c * hp * wp * sizeof(int32_t));
     if (!xp) return;
@@ -57,8 +59,8 @@ static void test_random(void) {
             int32_t v = PADCELL;
             if (oy >= p.pad_top && oy < p.pad_top + p.h && ox >= p.pad_left && ox < p.pad_left + p.w) {
               size_t yy = oy - p.pad_top, xx = ox - p.pad_left;
-              size_t at = p.layout == MRTQ_POOL_NCHW ? ((n * p.c + c) * p.h + yy) * p.w + xx : ((n * p.h + yy) * p.w + xx) * p.c + c;
-              v = p.is_unsigned ? (int32_t)x[at] : (int32_t)(int8_t)x[at];
+              size_t at = p.layout == MRTQ_NCHW ? ((n * p.c + c) * p.h + yy) * p.w + xx : ((n * p.h + yy) * p.w + xx) * p.c + c;
+              v = u ? (int32_t)x[at] : (int32_t)(int8_t)x[at];
             }
             xp[((n * p.c + c) * hp + oy) * wp + ox] = v;
           }
@@ -66,9 +68,9 @@ static void test_random(void) {
       for (c = 0; c < p.c; c++)
         for (oy = 0; oy < ho; oy++)
           for (ox = 0; ox < wo; ox++) {
-            int32_t mx = INT32_MIN, cnt = 0, got_max, got_avg, got_rq, lo = p.is_unsigned ? 0 : -128, hi = p.is_unsigned ? 255 : 127;
+            int32_t mx = INT32_MIN, cnt = 0, got_max, got_avg, got_rq, lo = u ? 0 : -128, hi = u ? 255 : 127;
             int64_t sum = 0, sumz = 0, avg;
-            size_t at = p.layout == MRTQ_POOL_NCHW ? ((n * p.c + c) * ho + oy) * wo + ox : ((n * ho + oy) * wo + ox) * p.c + c;
+            size_t at = p.layout == MRTQ_NCHW ? ((n * p.c + c) * ho + oy) * wo + ox : ((n * ho + oy) * wo + ox) * p.c + c;
             for (ky = 0; ky < p.kh; ky++)
               for (kx = 0; kx < p.kw; kx++) {
                 int32_t v = xp[((n * p.c + c) * hp + oy * p.stride_h + ky) * wp + ox * p.stride_w + kx];
@@ -77,9 +79,9 @@ static void test_random(void) {
                 sum += v, sumz += v - zx, cnt++;
               }
             CHECK(cnt > 0);
-            got_max = p.is_unsigned ? out_max[at] : (int8_t)out_max[at];
-            got_avg = p.is_unsigned ? out_avg[at] : (int8_t)out_avg[at];
-            got_rq = p.is_unsigned ? out_rq[at] : (int8_t)out_rq[at];
+            got_max = u ? out_max[at] : (int8_t)out_max[at];
+            got_avg = u ? out_avg[at] : (int8_t)out_avg[at];
+            got_rq = u ? out_rq[at] : (int8_t)out_rq[at];
             CHECK_EQ(got_max, mx < qmin ? qmin : mx > qmax ? qmax : mx, "max trial %d", trial);
             avg = (int64_t)o_round_half_away(sum, cnt);
             CHECK_EQ(got_avg, avg < qmin ? qmin : avg > qmax ? qmax : avg, "avg trial %d sum %lld cnt %d", trial, (long long)sum, cnt);
@@ -95,32 +97,63 @@ static void test_errors(void) {
   mrtq_pool2d p;
   mrtq_rq rq;
   uint8_t x[64] = {0}, o[64];
-  size_t ho, wo;
+  size_t ho = 77, wo = 77;
   memset(&p, 0, sizeof p);
-  p.n = 1, p.c = 1, p.h = 4, p.w = 4, p.kh = 2, p.kw = 2, p.stride_h = 2, p.stride_w = 2;
+  p.n = 1, p.c = 1, p.h = 4, p.w = 4, p.kh = 2, p.kw = 2, p.stride_h = 2, p.stride_w = 2, p.type = MRTQ_S8;
   CHECK_EQ(mrtq_pool2d_out(&p, &ho, &wo), MRTQ_OK, "2x2/2");
   CHECK(ho == 2 && wo == 2);
+  ho = wo = 77;
   p.pad_top = 2;
-  CHECK_EQ(mrtq_pool2d_out(&p, &ho, &wo), MRTQ_ESHAPE, "padding >= window");
-  p.pad_top = 0, p.stride_w = 0;
-  CHECK_EQ(mrtq_pool2d_out(&p, &ho, &wo), MRTQ_ESHAPE, "stride 0");
-  p.stride_w = 2, p.kh = 5;
-  CHECK_EQ(mrtq_pool2d_out(&p, &ho, &wo), MRTQ_ESHAPE, "window > input");
-  p.kh = 2, p.layout = 7;
-  CHECK_EQ(mrtq_pool2d_out(&p, &ho, &wo), MRTQ_EINVAL, "layout");
-  p.layout = MRTQ_POOL_NCHW;
-  CHECK_EQ(mrtq_maxpool2d(&p, NULL, -128, 127, o), MRTQ_EINVAL, "NULL");
-  CHECK_EQ(mrtq_maxpool2d(&p, x, 5, 4, o), MRTQ_EINVAL, "qmin > qmax");
+  CHECK_REFUSED(mrtq_pool2d_out(&p, &ho, &wo), MRTQ_ESHAPE, "p->pad_top, p->pad_bottom: must be < p->kh");
+  p.pad_top = 0, p.pad_bottom = 2;
+  CHECK_REFUSED(mrtq_pool2d_out(&p, &ho, &wo), MRTQ_ESHAPE, "p->pad_top, p->pad_bottom: must be < p->kh");
+  p.pad_bottom = 0, p.pad_right = 2;
+  CHECK_REFUSED(mrtq_pool2d_out(&p, &ho, &wo), MRTQ_ESHAPE, "p->pad_left, p->pad_right: must be < p->kw");
+  p.pad_right = 0, p.stride_w = 0;
+  CHECK_REFUSED(mrtq_pool2d_out(&p, &ho, &wo), MRTQ_ESHAPE, "p->stride_h, p->stride_w: must be >= 1");
+  p.stride_w = 2, p.kw = 0;
+  CHECK_REFUSED(mrtq_pool2d_out(&p, &ho, &wo), MRTQ_ESHAPE, "p->kh, p->kw: must be >= 1");
+  p.kw = 2, p.c = 0;
+  CHECK_REFUSED(mrtq_pool2d_out(&p, &ho, &wo), MRTQ_ESHAPE, "p->n, p->c, p->h, p->w: must be >= 1");
+  p.c = 1, p.kh = 5;
+  CHECK_REFUSED(mrtq_pool2d_out(&p, &ho, &wo), MRTQ_ESHAPE, "p->kh: larger than the padded height");
+  p.kh = 2, p.kw = 5;
+  CHECK_REFUSED(mrtq_pool2d_out(&p, &ho, &wo), MRTQ_ESHAPE, "p->kw: larger than the padded width");
+  p.kw = 2, p.h = SIZE_MAX / 2;
+  CHECK_REFUSED(mrtq_pool2d_out(&p, &ho, &wo), MRTQ_ESHAPE, "p: sizes overflow size_t");
+  p.h = 4, p.n = SIZE_MAX / 2;
+  CHECK_REFUSED(mrtq_pool2d_out(&p, &ho, &wo), MRTQ_ESHAPE, "p: element count overflows size_t");
+  p.n = 1, p.layout = (mrtq_layout)7;
+  CHECK_REFUSED(mrtq_pool2d_out(&p, &ho, &wo), MRTQ_EINVAL, "p->layout: must be MRTQ_NCHW or MRTQ_NHWC");
+  p.layout = MRTQ_NCHW;
+  CHECK_REFUSED(mrtq_pool2d_out(NULL, &ho, &wo), MRTQ_EINVAL, "p: NULL");
+  CHECK_REFUSED(mrtq_pool2d_out(&p, NULL, &wo), MRTQ_EINVAL, "ho, wo: NULL");
+  CHECK(ho == 77 && wo == 77); /* refusals wrote nothing */
+  CHECK_REFUSED(mrtq_maxpool2d(&p, NULL, -128, 127, o), MRTQ_EINVAL, "x: NULL");
+  CHECK_REFUSED(mrtq_maxpool2d(&p, x, -128, 127, NULL), MRTQ_EINVAL, "out: NULL");
+  CHECK_REFUSED(mrtq_maxpool2d(&p, x, 5, 4, o), MRTQ_EINVAL, "qmin, qmax: qmin > qmax");
+  CHECK_REFUSED(mrtq_avgpool2d_tflite(&p, x, 5, 4, o), MRTQ_EINVAL, "qmin, qmax: qmin > qmax");
   CHECK_EQ(mrtq_rq_init(&rq, MRTQ_Q31_DBL, 0.25, 0, -128, 127), MRTQ_OK, "rq");
-  CHECK_EQ(mrtq_avgpool2d_rq(&p, x, 200, &rq, o), MRTQ_EINVAL, "zx outside int8");
+  CHECK_REFUSED(mrtq_avgpool2d_rq(&p, &rq, x, 200, o), MRTQ_EINVAL, "zx: outside p->type");
+  CHECK_REFUSED(mrtq_avgpool2d_rq(&p, NULL, x, 0, o), MRTQ_EINVAL, "rq: NULL");
+  CHECK_REFUSED(mrtq_avgpool2d_rq(&p, &rq, NULL, 0, o), MRTQ_EINVAL, "x: NULL");
+  CHECK_REFUSED(mrtq_avgpool2d_rq(&p, &rq, x, 0, NULL), MRTQ_EINVAL, "out: NULL");
+  /* the element type: 0 (a zeroed struct) and the types pooling does not take */
+  p.type = (mrtq_dtype)0;
+  CHECK_REFUSED(mrtq_maxpool2d(&p, x, -128, 127, o), MRTQ_EUNSUPPORTED, "p->type: must be MRTQ_S8 or MRTQ_U8");
+  p.type = MRTQ_S16;
+  CHECK_REFUSED(mrtq_avgpool2d_tflite(&p, x, -128, 127, o), MRTQ_EUNSUPPORTED, "p->type: must be MRTQ_S8 or MRTQ_U8");
+  p.type = MRTQ_S4;
+  CHECK_REFUSED(mrtq_avgpool2d_rq(&p, &rq, x, 0, o), MRTQ_EUNSUPPORTED, "p->type: must be MRTQ_S8 or MRTQ_U8");
+  p.type = MRTQ_S8;
   p.kh = p.kw = 3000, p.h = p.w = 3000;
-  CHECK_EQ(mrtq_avgpool2d_rq(&p, x, 0, &rq, o), MRTQ_EOVERFLOW, "window sum could overflow");
+  CHECK_REFUSED(mrtq_avgpool2d_rq(&p, &rq, x, 0, o), MRTQ_EOVERFLOW, "p->kh, p->kw: kh * kw * 255 exceeds int32");
   /* hand-checked: 2x2 windows of {1, 2, 3, 4} average 2.5 -> 3; {-1, -2, -3, -4} -> -3 */
   {
     int8_t v[4] = {1, 2, 3, 4}, w[4] = {-1, -2, -3, -4}, r = 0;
     mrtq_pool2d q;
     memset(&q, 0, sizeof q);
-    q.n = q.c = 1, q.h = q.w = 2, q.kh = q.kw = 2, q.stride_h = q.stride_w = 1;
+    q.type = MRTQ_S8, q.n = q.c = 1, q.h = q.w = 2, q.kh = q.kw = 2, q.stride_h = q.stride_w = 1;
     CHECK_EQ(mrtq_avgpool2d_tflite(&q, v, -128, 127, &r), MRTQ_OK, "avg");
     CHECK_EQ(r, 3, "2.5 rounds away from zero");
     CHECK_EQ(mrtq_avgpool2d_tflite(&q, w, -128, 127, &r), MRTQ_OK, "avg");
@@ -135,15 +168,15 @@ static void test_bounds_outside_type(void) {
   int8_t x[4] = {1, 2, 3, 4}, out[1] = {9};
   mrtq_pool2d p;
   memset(&p, 0, sizeof p);
-  p.n = p.c = 1, p.h = p.w = p.kh = p.kw = 2, p.stride_h = p.stride_w = 1, p.layout = MRTQ_POOL_NCHW;
+  p.n = p.c = 1, p.h = p.w = p.kh = p.kw = 2, p.stride_h = p.stride_w = 1, p.layout = MRTQ_NCHW, p.type = MRTQ_S8;
   CHECK_EQ(mrtq_maxpool2d(&p, x, -128, 127, out), MRTQ_OK, "int8 range");
   CHECK_EQ(out[0], 4, "max");
   out[0] = 9;
-  CHECK_EQ(mrtq_maxpool2d(&p, x, -129, 127, out), MRTQ_EINVAL, "qmin below int8");
-  CHECK_EQ(mrtq_avgpool2d_tflite(&p, x, -128, 200, out), MRTQ_EINVAL, "qmax above int8");
-  p.is_unsigned = 1;
-  CHECK_EQ(mrtq_maxpool2d(&p, x, -1, 255, out), MRTQ_EINVAL, "qmin below uint8");
-  CHECK_EQ(mrtq_maxpool2d(&p, x, 0, 256, out), MRTQ_EINVAL, "qmax above uint8");
+  CHECK_REFUSED(mrtq_maxpool2d(&p, x, -129, 127, out), MRTQ_EINVAL, "qmin: outside p->type");
+  CHECK_REFUSED(mrtq_avgpool2d_tflite(&p, x, -128, 200, out), MRTQ_EINVAL, "qmax: outside p->type");
+  p.type = MRTQ_U8;
+  CHECK_REFUSED(mrtq_maxpool2d(&p, x, -1, 255, out), MRTQ_EINVAL, "qmin: outside p->type");
+  CHECK_REFUSED(mrtq_maxpool2d(&p, x, 0, 256, out), MRTQ_EINVAL, "qmax: outside p->type");
   CHECK_EQ(out[0], 9, "untouched");
 }
 

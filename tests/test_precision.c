@@ -73,6 +73,10 @@ static void test_max_k(void) {
       CHECK((i128)k * o_max(a) * o_max(b) <= (i128)INT32_MAX);
     }
   CHECK_EQ(mrtq_prec_max_k32(8, 8), 65535, "int8 x int8: 2^16 - 1 products");
+  /* huge or invalid precisions: 0, and no int overflow in px + pw */
+  CHECK_EQ(mrtq_prec_max_k32(INT32_MAX, INT32_MAX), 0, "no room");
+  CHECK_EQ(mrtq_prec_max_k32(1, INT32_MAX), 0, "no room");
+  CHECK_EQ(mrtq_prec_max_k32(0, 8), 0, "p 0");
 }
 
 int main(void) {

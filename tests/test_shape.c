@@ -16,7 +16,7 @@ static void test_pad(void) {
     int8_t v = (int8_t)th_rand32();
     for (i = 0; i < 3; i++) s[i] = (size_t)th_range(1, 6 - (int64_t)i), b[i] = (size_t)th_range(0, 3), a[i] = (size_t)th_range(0, 3);
     for (i = 0; i < s[0] * s[1] * s[2]; i++) x[i] = (int8_t)th_rand32();
-    CHECK_EQ(mrtq_pad(x, s, 3, b, a, 1, &v, out), MRTQ_OK, "pad");
+    CHECK_EQ(mrtq_pad(s, 3, b, a, 1, x, &v, out), MRTQ_OK, "pad");
     for (i = 0; i < 3; i++) o[i] = s[i] + b[i] + a[i];
     for (i = 0; i < o[0]; i++)
       for (j = 0; j < o[1]; j++)
@@ -28,11 +28,25 @@ static void test_pad(void) {
         }
   }
   {
-    size_t s[2] = {2, 0}, b[2] = {0, 0};
+    size_t s[2] = {2, 0}, b[2] = {0, 0}, s2[2] = {2, 3}, huge[2] = {SIZE_MAX / 2, 1}, big[2] = {(size_t)1 << 40, (size_t)1 << 40};
     int8_t v = 0;
-    CHECK_EQ(mrtq_pad(x, s, 2, b, b, 1, &v, out), MRTQ_ESHAPE, "zero dim");
-    CHECK_EQ(mrtq_pad(x, s, 9, b, b, 1, &v, out), MRTQ_EINVAL, "rank 9");
-    CHECK_EQ(mrtq_pad(NULL, s, 2, b, b, 1, &v, out), MRTQ_EINVAL, "NULL");
+    volatile size_t esz_v = (size_t)1 << 30; /* hidden from the optimizer, which would warn about the loop */
+    size_t esz = esz_v;
+    out[0] = 5;
+    CHECK_REFUSED(mrtq_pad(s, 2, b, b, 1, x, &v, out), MRTQ_ESHAPE, "shape[d]: a zero dimension");
+    CHECK_REFUSED(mrtq_pad(s, 9, b, b, 1, x, &v, out), MRTQ_EINVAL, "ndim: must be in [1, MRTQ_MAX_DIMS]");
+    CHECK_REFUSED(mrtq_pad(s, 0, b, b, 1, x, &v, out), MRTQ_EINVAL, "ndim: must be in [1, MRTQ_MAX_DIMS]");
+    CHECK_REFUSED(mrtq_pad(s2, 2, b, b, 1, NULL, &v, out), MRTQ_EINVAL, "x: NULL");
+    CHECK_REFUSED(mrtq_pad(NULL, 2, b, b, 1, x, &v, out), MRTQ_EINVAL, "shape: NULL");
+    CHECK_REFUSED(mrtq_pad(s2, 2, NULL, b, 1, x, &v, out), MRTQ_EINVAL, "before: NULL");
+    CHECK_REFUSED(mrtq_pad(s2, 2, b, NULL, 1, x, &v, out), MRTQ_EINVAL, "after: NULL");
+    CHECK_REFUSED(mrtq_pad(s2, 2, b, b, 0, x, &v, out), MRTQ_EINVAL, "elem_size: must be >= 1");
+    CHECK_REFUSED(mrtq_pad(s2, 2, b, b, 1, x, NULL, out), MRTQ_EINVAL, "value: NULL");
+    CHECK_REFUSED(mrtq_pad(s2, 2, b, b, 1, x, &v, NULL), MRTQ_EINVAL, "out: NULL");
+    CHECK_REFUSED(mrtq_pad(huge, 2, b, b, 1, x, &v, out), MRTQ_ESHAPE, "shape, before, after: a padded size overflows size_t");
+    CHECK_REFUSED(mrtq_pad(big, 2, b, b, 1, x, &v, out), MRTQ_ESHAPE, "shape, before, after: the element count overflows size_t");
+    CHECK_REFUSED(mrtq_pad(big + 1, 1, b, b, esz, x, &v, out), MRTQ_ESHAPE, "elem_size: the byte count overflows size_t");
+    CHECK_EQ(out[0], 5, "untouched");
   }
   /* the constant: round half to even of pv / scale, plus zp */
   CHECK_EQ(mrtq_pad_value(0.25f, 0.5f, 3, -128, 127), 3, "0.5 -> 0 (even)");
@@ -63,14 +77,13 @@ static void test_concat(void) {
       zx[k] = u ? (int32_t)th_range(0, 255) : (int32_t)th_range(-128, 127);
       scales[k] = 0.01 * (double)th_range(1, 9);
     }
-    CHECK_EQ(mrtq_merge_scale(scales, nin, (int)(trial & 1), &so), MRTQ_OK, "merge scale");
+    CHECK_EQ(mrtq_merge_scale((trial & 1) ? MRTQ_MERGE_MAX_SCALE : MRTQ_MERGE_MIN_SCALE, scales, nin, &so), MRTQ_OK, "merge scale");
     for (k = 0; k < nin; k++) {
-      CHECK_EQ(mrtq_rq_init(&rqs[k], (mrtq_scheme)(trial % 5), scales[k] / so, (int32_t)th_range(-3, 3), u ? 0 : -128,
-                            u ? 255 : 127),
+      CHECK_EQ(mrtq_rq_init(&rqs[k], (mrtq_scheme)(trial % 5), scales[k] / so, (int32_t)th_range(-3, 3), u ? 0 : -128, u ? 255 : 127),
                MRTQ_OK, "rq");
       rp[k] = (k == 1 && trial % 3 == 0) ? NULL : &rqs[k]; /* sometimes a plain copy */
     }
-    CHECK_EQ(mrtq_concat(xs, ss, nin, 3, axis, zx, rp, u, out), MRTQ_OK, "concat");
+    CHECK_EQ(mrtq_concat(ss, nin, 3, axis, rp, xs, zx, (u) ? MRTQ_U8 : MRTQ_S8, out), MRTQ_OK, "concat");
     { /* each input element, at its place in the output */
       size_t o[3], first = 0;
       o[0] = base[0], o[1] = base[1], o[2] = base[2];
@@ -95,12 +108,20 @@ static void test_concat(void) {
   }
   {
     double sc[3] = {0.1, 0.05, 0.2}, r = 0;
-    CHECK_EQ(mrtq_merge_scale(sc, 3, MRTQ_MERGE_MIN_SCALE, &r), MRTQ_OK, "min");
+    CHECK_EQ(mrtq_merge_scale(MRTQ_MERGE_MIN_SCALE, sc, 3, &r), MRTQ_OK, "min");
     CHECK(r == 0.05);
-    CHECK_EQ(mrtq_merge_scale(sc, 3, MRTQ_MERGE_MAX_SCALE, &r), MRTQ_OK, "max");
+    CHECK_EQ(mrtq_merge_scale(MRTQ_MERGE_MAX_SCALE, sc, 3, &r), MRTQ_OK, "max");
     CHECK(r == 0.2);
     sc[1] = -1;
-    CHECK_EQ(mrtq_merge_scale(sc, 3, MRTQ_MERGE_MAX_SCALE, &r), MRTQ_EINVAL, "negative");
+    CHECK_REFUSED(mrtq_merge_scale(MRTQ_MERGE_MAX_SCALE, sc, 3, &r), MRTQ_EINVAL, "scale[i]: must be finite and > 0");
+    sc[1] = NAN;
+    CHECK_REFUSED(mrtq_merge_scale(MRTQ_MERGE_MIN_SCALE, sc, 3, &r), MRTQ_EINVAL, "scale[i]: must be finite and > 0");
+    sc[1] = 0.05;
+    CHECK_REFUSED(mrtq_merge_scale((mrtq_merge)2, sc, 3, &r), MRTQ_EINVAL, "choice: must be MRTQ_MERGE_MIN_SCALE or MRTQ_MERGE_MAX_SCALE");
+    CHECK_REFUSED(mrtq_merge_scale(MRTQ_MERGE_MIN_SCALE, NULL, 3, &r), MRTQ_EINVAL, "scale: NULL");
+    CHECK_REFUSED(mrtq_merge_scale(MRTQ_MERGE_MIN_SCALE, sc, 3, NULL), MRTQ_EINVAL, "out: NULL");
+    CHECK_REFUSED(mrtq_merge_scale(MRTQ_MERGE_MIN_SCALE, sc, 0, &r), MRTQ_EINVAL, "n: must be >= 1");
+    CHECK(r == 0.2); /* unchanged by the refusals */
   }
   {
     size_t s1[2] = {2, 3}, s2[2] = {3, 3};
@@ -108,9 +129,33 @@ static void test_concat(void) {
     const void *xs[2] = {in[0], in[1]};
     int32_t zx[2] = {0, 0};
     const mrtq_rq *rp[2] = {NULL, NULL};
-    CHECK_EQ(mrtq_concat(xs, ss, 2, 2, 1, zx, rp, 0, out), MRTQ_ESHAPE, "mismatch off axis");
-    CHECK_EQ(mrtq_concat(xs, ss, 2, 2, 0, zx, rp, 0, out), MRTQ_OK, "along axis 0");
-    CHECK_EQ(mrtq_concat(xs, ss, 2, 2, 2, zx, rp, 0, out), MRTQ_EINVAL, "axis");
+    size_t z[2] = {2, 0}, big[2] = {SIZE_MAX / 2 + 1, 1}, wide[2] = {2, SIZE_MAX / 2};
+    const size_t *sz[2] = {s1, z}, *sbig[2] = {big, big}, *swide[2] = {wide, wide}, *snull[2] = {s1, NULL};
+    const void *xnull[2] = {in[0], NULL};
+    int32_t zbad[2] = {0, 128};
+    CHECK_REFUSED(mrtq_concat(ss, 2, 2, 1, rp, xs, zx, MRTQ_S8, out), MRTQ_ESHAPE, "shapes[k][d]: differs from shapes[0][d] off the axis");
+    CHECK_EQ(mrtq_concat(ss, 2, 2, 0, rp, xs, zx, MRTQ_S8, out), MRTQ_OK, "along axis 0");
+    out[0] = 42;
+    CHECK_REFUSED(mrtq_concat(ss, 2, 2, 2, rp, xs, zx, MRTQ_S8, out), MRTQ_EINVAL, "axis: must be in [0, ndim)");
+    CHECK_REFUSED(mrtq_concat(ss, 2, 9, 0, rp, xs, zx, MRTQ_S8, out), MRTQ_EINVAL, "ndim: must be in [1, MRTQ_MAX_DIMS]");
+    CHECK_REFUSED(mrtq_concat(ss, 0, 2, 0, rp, xs, zx, MRTQ_S8, out), MRTQ_EINVAL, "n: must be >= 1");
+    CHECK_REFUSED(mrtq_concat(NULL, 2, 2, 0, rp, xs, zx, MRTQ_S8, out), MRTQ_EINVAL, "shapes: NULL");
+    CHECK_REFUSED(mrtq_concat(ss, 2, 2, 0, NULL, xs, zx, MRTQ_S8, out), MRTQ_EINVAL, "rq: NULL");
+    CHECK_REFUSED(mrtq_concat(ss, 2, 2, 0, rp, NULL, zx, MRTQ_S8, out), MRTQ_EINVAL, "x: NULL");
+    CHECK_REFUSED(mrtq_concat(ss, 2, 2, 0, rp, xs, NULL, MRTQ_S8, out), MRTQ_EINVAL, "zx: NULL");
+    CHECK_REFUSED(mrtq_concat(ss, 2, 2, 0, rp, xs, zx, MRTQ_S8, NULL), MRTQ_EINVAL, "out: NULL");
+    CHECK_REFUSED(mrtq_concat(ss, 2, 2, 0, rp, xnull, zx, MRTQ_S8, out), MRTQ_EINVAL, "x[k]: NULL");
+    CHECK_REFUSED(mrtq_concat(snull, 2, 2, 0, rp, xs, zx, MRTQ_S8, out), MRTQ_EINVAL, "shapes[k]: NULL");
+    CHECK_REFUSED(mrtq_concat(ss, 2, 2, 0, rp, xs, zbad, MRTQ_S8, out), MRTQ_EINVAL, "zx[k]: outside type");
+    CHECK_EQ(mrtq_concat(ss, 2, 2, 0, rp, xs, zbad, MRTQ_U8, out), MRTQ_OK, "128 is a uint8 zero point");
+    out[0] = 42;
+    CHECK_REFUSED(mrtq_concat(ss, 2, 2, 0, rp, xs, zx, MRTQ_S16, out), MRTQ_EUNSUPPORTED, "type: must be MRTQ_S8 or MRTQ_U8");
+    CHECK_REFUSED(mrtq_concat(ss, 2, 2, 0, rp, xs, zx, (mrtq_dtype)0, out), MRTQ_EUNSUPPORTED, "type: must be MRTQ_S8 or MRTQ_U8");
+    CHECK_REFUSED(mrtq_concat(sz, 2, 2, 0, rp, xs, zx, MRTQ_S8, out), MRTQ_ESHAPE, "shapes[k][d]: a zero dimension");
+    CHECK_REFUSED(mrtq_concat(sbig, 2, 2, 0, rp, xs, zx, MRTQ_S8, out), MRTQ_ESHAPE, "shapes: the concatenated axis overflows size_t");
+    CHECK_REFUSED(mrtq_concat(swide, 2, 2, 1, rp, xs, zx, MRTQ_S8, out), MRTQ_ESHAPE, "shapes: the element count overflows size_t");
+    CHECK_REFUSED(mrtq_concat(swide, 2, 2, 0, rp, xs, zx, MRTQ_S8, out), MRTQ_ESHAPE, "shapes: the element count overflows size_t");
+    CHECK_EQ(out[0], 42, "untouched");
   }
   printf("  %lld concatenated elements compared\n", n);
 }
@@ -141,7 +186,7 @@ static void test_concat_scales(void) {
       CHECK_EQ(mrtq_rq_init(&rqs[k], MRTQ_FP32, (double)sc[k], zp, lo, hi), MRTQ_OK, "rq");
       rp[k] = &rqs[k], xs[k] = in[k], ss[k] = shp[k];
     }
-    CHECK_EQ(mrtq_concat(xs, ss, nin, 2, 1, zx, rp, u, out), MRTQ_OK, "concat");
+    CHECK_EQ(mrtq_concat(ss, nin, 2, 1, rp, xs, zx, (u) ? MRTQ_U8 : MRTQ_S8, out), MRTQ_OK, "concat");
     for (k = 0; k < nin; first += shp[k][1], k++)
       for (i = 0; i < rows; i++)
         for (j = 0; j < shp[k][1]; j++) {

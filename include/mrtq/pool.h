@@ -12,42 +12,92 @@
 extern "C" {
 #endif
 
-enum { MRTQ_POOL_NCHW = 0, MRTQ_POOL_NHWC = 1 };
+/* ======================= declarations ======================= */
 
+/* One pooling layer. Every field is read by every kernel; mrtq_pool2d_out
+ * checks the geometry (all but `type`). */
 typedef struct mrtq_pool2d {
-  size_t n, c, h, w;                   /* input */
-  size_t kh, kw, stride_h, stride_w;   /* window */
-  size_t pad_top, pad_left, pad_bottom, pad_right;
-  int layout;                          /* MRTQ_POOL_NCHW or MRTQ_POOL_NHWC */
-  int is_unsigned;                     /* uint8 data, else int8 */
+  size_t n, c, h, w;                 /* input: batch, channels, height, width (each >= 1) */
+  size_t kh, kw, stride_h, stride_w; /* window and stride (each >= 1) */
+  size_t pad_top, pad_left, pad_bottom, pad_right; /* each < the window along its axis */
+  mrtq_layout layout;                /* MRTQ_NCHW or MRTQ_NHWC; the output has the same layout */
+  mrtq_dtype type;                   /* MRTQ_S8 or MRTQ_U8: input and output elements */
 } mrtq_pool2d;
 
-/* Output height and width: (h + pads - kh) / stride + 1 (floor).
- * Errors: NULL -> MRTQ_EINVAL; a zero size, stride or window, a window
- * larger than the padded input, or padding at least as large as the window
- * (a window of padding only) -> MRTQ_ESHAPE; element counts overflowing
- * size_t -> MRTQ_ESHAPE. */
+/* Output height and width: ho = (h + pad_top + pad_bottom - kh) / stride_h
+ * + 1, wo likewise (floor).
+ * Errors: p, ho or wo NULL, p->layout not an mrtq_layout -> MRTQ_EINVAL; a
+ * zero size, window or stride, padding at least as large as the window (a
+ * window of padding only), a window larger than the padded input, or sizes
+ * overflowing size_t -> MRTQ_ESHAPE. */
+MRTQ_API mrtq_status mrtq_pool2d_out(const mrtq_pool2d *p, size_t *ho, size_t *wo);
+
+/* Max pooling: out = clamp(max of the window's valid elements, qmin, qmax)
+ * (padding never wins; the shape rules guarantee a valid element). Input and
+ * output share quantization. x holds n*c*h*w elements of p->type, out
+ * n*c*ho*wo in the same layout. Bit-exact with TFLite's and XNNPACK's max
+ * pooling.
+ * Errors: as mrtq_pool2d_out; p->type not S8 or U8 -> MRTQ_EUNSUPPORTED;
+ * x or out NULL, qmin or qmax outside the type, qmin > qmax -> MRTQ_EINVAL. */
+MRTQ_API mrtq_status mrtq_maxpool2d(const mrtq_pool2d *p, const void *x, int32_t qmin, int32_t qmax, void *out);
+
+/* TFLite's quantized average pooling (reference kernel): over the window's
+ * valid elements only, count = their number, s = their sum (stored values),
+ *   avg = s > 0 ? (s + count/2) / count : (s - count/2) / count   (C
+ * division truncating toward zero: round half away from zero), clamped to
+ * [qmin, qmax]. Input and output share quantization. Bit-exact with TFLite.
+ * Errors as mrtq_maxpool2d. */
+MRTQ_API mrtq_status mrtq_avgpool2d_tflite(const mrtq_pool2d *p, const void *x, int32_t qmin, int32_t qmax,
+                                           void *out);
+
+/* Average pooling as MRT rewrites it: the window sum of (x - zx) with padding
+ * counted as real zeros (a depthwise convolution with a ones kernel), then a
+ * requantization, usually of scale s_x / (kh * kw * s_out):
+ *   out = mrtq_rq_apply(rq, sum, the range of p->type)
+ * (rq from mrtq_rq_init with any family; its own [qmin, qmax] applies too).
+ * Errors: as mrtq_pool2d_out; p->type not S8 or U8 -> MRTQ_EUNSUPPORTED;
+ * rq, x or out NULL, zx outside the type -> MRTQ_EINVAL; kh * kw * 255 not
+ * within int32 -> MRTQ_EOVERFLOW. */
+MRTQ_API mrtq_status mrtq_avgpool2d_rq(const mrtq_pool2d *p, const mrtq_rq *rq, const void *x, int32_t zx,
+                                       void *out);
+
+/* ======================= bodies ======================= */
+#if MRTQ__BODIES
+
 MRTQ_API mrtq_status mrtq_pool2d_out(const mrtq_pool2d *p, size_t *ho, size_t *wo) {
   size_t hp, wp;
-  if (!p || !ho || !wo || (p->layout != MRTQ_POOL_NCHW && p->layout != MRTQ_POOL_NHWC)) return MRTQ_EINVAL;
-  if (!p->n || !p->c || !p->h || !p->w || !p->kh || !p->kw || !p->stride_h || !p->stride_w) return MRTQ_ESHAPE;
-  if (p->pad_top >= p->kh || p->pad_bottom >= p->kh || p->pad_left >= p->kw || p->pad_right >= p->kw)
-    return MRTQ_ESHAPE;
-  if (p->h > SIZE_MAX / 4 || p->w > SIZE_MAX / 4 || p->kh > SIZE_MAX / 4 || p->kw > SIZE_MAX / 4) return MRTQ_ESHAPE;
+  if (!p) return MRTQ__ERR(MRTQ_EINVAL, "p: NULL");
+  if (!ho || !wo) return MRTQ__ERR(MRTQ_EINVAL, "ho, wo: NULL");
+  if (p->layout != MRTQ_NCHW && p->layout != MRTQ_NHWC)
+    return MRTQ__ERR(MRTQ_EINVAL, "p->layout: must be MRTQ_NCHW or MRTQ_NHWC");
+  if (!p->n || !p->c || !p->h || !p->w) return MRTQ__ERR(MRTQ_ESHAPE, "p->n, p->c, p->h, p->w: must be >= 1");
+  if (!p->kh || !p->kw) return MRTQ__ERR(MRTQ_ESHAPE, "p->kh, p->kw: must be >= 1");
+  if (!p->stride_h || !p->stride_w) return MRTQ__ERR(MRTQ_ESHAPE, "p->stride_h, p->stride_w: must be >= 1");
+  if (p->pad_top >= p->kh || p->pad_bottom >= p->kh)
+    return MRTQ__ERR(MRTQ_ESHAPE, "p->pad_top, p->pad_bottom: must be < p->kh");
+  if (p->pad_left >= p->kw || p->pad_right >= p->kw)
+    return MRTQ__ERR(MRTQ_ESHAPE, "p->pad_left, p->pad_right: must be < p->kw");
+  if (p->h > SIZE_MAX / 4 || p->w > SIZE_MAX / 4 || p->kh > SIZE_MAX / 4 || p->kw > SIZE_MAX / 4)
+    return MRTQ__ERR(MRTQ_ESHAPE, "p: sizes overflow size_t");
   hp = p->h + p->pad_top + p->pad_bottom, wp = p->w + p->pad_left + p->pad_right;
-  if (p->kh > hp || p->kw > wp) return MRTQ_ESHAPE;
-  *ho = (hp - p->kh) / p->stride_h + 1, *wo = (wp - p->kw) / p->stride_w + 1;
-  if (p->n > SIZE_MAX / p->c || p->n * p->c > SIZE_MAX / (*ho > p->h ? *ho : p->h) ||
-      p->n * p->c * (*ho > p->h ? *ho : p->h) > SIZE_MAX / (*wo > p->w ? *wo : p->w))
-    return MRTQ_ESHAPE;
+  if (p->kh > hp) return MRTQ__ERR(MRTQ_ESHAPE, "p->kh: larger than the padded height");
+  if (p->kw > wp) return MRTQ__ERR(MRTQ_ESHAPE, "p->kw: larger than the padded width");
+  {
+    size_t oh = (hp - p->kh) / p->stride_h + 1, ow = (wp - p->kw) / p->stride_w + 1;
+    size_t mh = oh > p->h ? oh : p->h, mw = ow > p->w ? ow : p->w;
+    if (p->n > SIZE_MAX / p->c || p->n * p->c > SIZE_MAX / mh || p->n * p->c * mh > SIZE_MAX / mw)
+      return MRTQ__ERR(MRTQ_ESHAPE, "p: element count overflows size_t");
+    *ho = oh, *wo = ow;
+  }
   return MRTQ_OK;
 }
 
-/* Visit one output element's window: the sum and maximum of its valid
- * (non-padding) elements and their count. */
-MRTQ_API void mrtq__pool_window(const mrtq_pool2d *p, const uint8_t *x, size_t n, size_t ch, size_t oy, size_t ox,
-                                int32_t zx, int64_t *sum, int32_t *max, size_t *count) {
+/* Visit one output element's window: the sum of (v - zx) and the maximum of
+ * its valid (non-padding) elements, and their count. */
+MRTQ__PRIV void mrtq__pool_window(const mrtq_pool2d *p, const uint8_t *x, size_t n, size_t ch, size_t oy, size_t ox,
+                                  int32_t zx, int64_t *sum, int32_t *max, size_t *count) {
   size_t ky, kx;
+  int u8 = p->type == MRTQ_U8;
   *sum = 0, *max = INT32_MIN, *count = 0;
   for (ky = 0; ky < p->kh; ky++)
     for (kx = 0; kx < p->kw; kx++) {
@@ -55,24 +105,24 @@ MRTQ_API void mrtq__pool_window(const mrtq_pool2d *p, const uint8_t *x, size_t n
       int32_t v;
       if (iy < p->pad_top || iy >= p->pad_top + p->h || ix < p->pad_left || ix >= p->pad_left + p->w) continue;
       iy -= p->pad_top, ix -= p->pad_left;
-      at = p->layout == MRTQ_POOL_NCHW ? ((n * p->c + ch) * p->h + iy) * p->w + ix
-                                       : ((n * p->h + iy) * p->w + ix) * p->c + ch;
-      v = p->is_unsigned ? (int32_t)x[at] : (int32_t)(int8_t)x[at];
+      at = p->layout == MRTQ_NCHW ? ((n * p->c + ch) * p->h + iy) * p->w + ix
+                                  : ((n * p->h + iy) * p->w + ix) * p->c + ch;
+      v = u8 ? (int32_t)x[at] : (int32_t)(int8_t)x[at];
       *sum += v - zx, *count += 1;
       if (v > *max) *max = v;
     }
 }
 
-MRTQ_API size_t mrtq__pool_out_at(const mrtq_pool2d *p, size_t ho, size_t wo, size_t n, size_t ch, size_t oy,
-                                  size_t ox) {
-  return p->layout == MRTQ_POOL_NCHW ? ((n * p->c + ch) * ho + oy) * wo + ox : ((n * ho + oy) * wo + ox) * p->c + ch;
+MRTQ__PRIV size_t mrtq__pool_out_at(const mrtq_pool2d *p, size_t ho, size_t wo, size_t n, size_t ch, size_t oy,
+                                    size_t ox) {
+  return p->layout == MRTQ_NCHW ? ((n * p->c + ch) * ho + oy) * wo + ox : ((n * ho + oy) * wo + ox) * p->c + ch;
 }
 
 enum { MRTQ__POOL_MAX = 0, MRTQ__POOL_AVG_TFLITE = 1, MRTQ__POOL_AVG_RQ = 2 };
 
 /* The shared loop: one window per output element, reduced by `mode`. */
-MRTQ_API void mrtq__pool2d(const mrtq_pool2d *p, size_t ho, size_t wo, const uint8_t *x, int mode, int32_t qmin,
-                           int32_t qmax, int32_t zx, const mrtq_rq *rq, uint8_t *out) {
+MRTQ__PRIV void mrtq__pool2d(const mrtq_pool2d *p, size_t ho, size_t wo, const uint8_t *x, int mode, int32_t qmin,
+                             int32_t qmax, int32_t zx, const mrtq_rq *rq, uint8_t *out) {
   size_t n, ch, oy, ox;
   for (n = 0; n < p->n; n++)
     for (ch = 0; ch < p->c; ch++)
@@ -90,53 +140,56 @@ MRTQ_API void mrtq__pool2d(const mrtq_pool2d *p, size_t ho, size_t wo, const uin
         }
 }
 
-/* Max pooling: out = clamp(max of the window's valid elements, qmin, qmax)
- * (padding never wins; the shape rules guarantee a valid element). Input and
- * output share quantization. out holds n*c*ho*wo elements in the same layout.
- * Errors: as mrtq_pool2d_out; NULL data, qmin > qmax, a bound outside the
- * data type -> MRTQ_EINVAL. */
+/* The checks mrtq_maxpool2d and mrtq_avgpool2d_tflite share. */
+MRTQ__PRIV mrtq_status mrtq__pool_args(const mrtq_pool2d *p, const void *x, int32_t qmin, int32_t qmax, void *out,
+                                       size_t *ho, size_t *wo) {
+  mrtq_status st = mrtq_pool2d_out(p, ho, wo);
+  if (st != MRTQ_OK) return st;
+  if (!mrtq__dtype_q8(p->type)) return MRTQ__ERR(MRTQ_EUNSUPPORTED, "p->type: must be MRTQ_S8 or MRTQ_U8");
+  if (!x) return MRTQ__ERR(MRTQ_EINVAL, "x: NULL");
+  if (!out) return MRTQ__ERR(MRTQ_EINVAL, "out: NULL");
+  if (!mrtq__in_type(qmin, p->type)) return MRTQ__ERR(MRTQ_EINVAL, "qmin: outside p->type");
+  if (!mrtq__in_type(qmax, p->type)) return MRTQ__ERR(MRTQ_EINVAL, "qmax: outside p->type");
+  if (qmin > qmax) return MRTQ__ERR(MRTQ_EINVAL, "qmin, qmax: qmin > qmax");
+  return MRTQ_OK;
+}
+
 MRTQ_API mrtq_status mrtq_maxpool2d(const mrtq_pool2d *p, const void *x, int32_t qmin, int32_t qmax, void *out) {
   size_t ho, wo;
-  mrtq_status st = mrtq_pool2d_out(p, &ho, &wo);
+  mrtq_status st = mrtq__pool_args(p, x, qmin, qmax, out, &ho, &wo);
   if (st != MRTQ_OK) return st;
-  if (!x || !out || qmin > qmax || !mrtq__in_q8(qmin, p->is_unsigned) || !mrtq__in_q8(qmax, p->is_unsigned)) return MRTQ_EINVAL;
   mrtq__pool2d(p, ho, wo, (const uint8_t *)x, MRTQ__POOL_MAX, qmin, qmax, 0, NULL, (uint8_t *)out);
   return MRTQ_OK;
 }
 
-/* TFLite's quantized average pooling (reference kernel): over the window's
- * valid elements only, count = their number, s = their sum (stored values),
- *   avg = s > 0 ? (s + count/2) / count : (s - count/2) / count   (C
- * division truncating toward zero: round half away from zero), clamped to
- * [qmin, qmax]. Input and output share quantization. Errors as
- * mrtq_maxpool2d. */
-MRTQ_API mrtq_status mrtq_avgpool2d_tflite(const mrtq_pool2d *p, const void *x, int32_t qmin, int32_t qmax, void *out) {
+MRTQ_API mrtq_status mrtq_avgpool2d_tflite(const mrtq_pool2d *p, const void *x, int32_t qmin, int32_t qmax,
+                                           void *out) {
   size_t ho, wo;
-  mrtq_status st = mrtq_pool2d_out(p, &ho, &wo);
+  mrtq_status st = mrtq__pool_args(p, x, qmin, qmax, out, &ho, &wo);
   if (st != MRTQ_OK) return st;
-  if (!x || !out || qmin > qmax || !mrtq__in_q8(qmin, p->is_unsigned) || !mrtq__in_q8(qmax, p->is_unsigned)) return MRTQ_EINVAL;
   mrtq__pool2d(p, ho, wo, (const uint8_t *)x, MRTQ__POOL_AVG_TFLITE, qmin, qmax, 0, NULL, (uint8_t *)out);
   return MRTQ_OK;
 }
 
-/* Average pooling as MRT rewrites it: the window sum of (x - zx) with padding
- * counted as real zeros (a depthwise convolution with a ones kernel), then a
- * requantization, usually of scale s_x / (kh * kw * s_out):
- *   out = mrtq_rq_apply(rq, sum, type range)
- * (rq from mrtq_rq_init with any family; kh * kw * 255 must fit int32, else
- * MRTQ_EOVERFLOW). Errors as mrtq_maxpool2d; rq NULL or zx outside the data
- * type -> MRTQ_EINVAL. */
-MRTQ_API mrtq_status mrtq_avgpool2d_rq(const mrtq_pool2d *p, const void *x, int32_t zx, const mrtq_rq *rq, void *out) {
+MRTQ_API mrtq_status mrtq_avgpool2d_rq(const mrtq_pool2d *p, const mrtq_rq *rq, const void *x, int32_t zx,
+                                       void *out) {
   size_t ho, wo;
   int32_t lo, hi;
   mrtq_status st = mrtq_pool2d_out(p, &ho, &wo);
   if (st != MRTQ_OK) return st;
-  lo = p->is_unsigned ? 0 : -128, hi = p->is_unsigned ? 255 : 127;
-  if (!x || !out || !rq || zx < lo || zx > hi) return MRTQ_EINVAL;
-  if (p->kh > (size_t)INT32_MAX / 255 / p->kw) return MRTQ_EOVERFLOW; /* |x - zx| <= 255 per element */
+  if (!mrtq__dtype_q8(p->type)) return MRTQ__ERR(MRTQ_EUNSUPPORTED, "p->type: must be MRTQ_S8 or MRTQ_U8");
+  lo = p->type == MRTQ_U8 ? 0 : -128, hi = p->type == MRTQ_U8 ? 255 : 127;
+  if (!rq) return MRTQ__ERR(MRTQ_EINVAL, "rq: NULL");
+  if (!x) return MRTQ__ERR(MRTQ_EINVAL, "x: NULL");
+  if (!out) return MRTQ__ERR(MRTQ_EINVAL, "out: NULL");
+  if (zx < lo || zx > hi) return MRTQ__ERR(MRTQ_EINVAL, "zx: outside p->type");
+  if (p->kh > (size_t)INT32_MAX / 255 / p->kw) /* |x - zx| <= 255 per element */
+    return MRTQ__ERR(MRTQ_EOVERFLOW, "p->kh, p->kw: kh * kw * 255 exceeds int32");
   mrtq__pool2d(p, ho, wo, (const uint8_t *)x, MRTQ__POOL_AVG_RQ, lo, hi, zx, rq, (uint8_t *)out);
   return MRTQ_OK;
 }
+
+#endif /* MRTQ__BODIES */
 
 #ifdef __cplusplus
 }

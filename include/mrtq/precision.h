@@ -17,33 +17,63 @@
 extern "C" {
 #endif
 
-/* Number of bits of v: ceil(log2(v + 1)); 0 for 0. */
+/* ======================= declarations ======================= */
+
+/* Number of bits of v: ceil(log2(v + 1)), i.e. the position of the highest
+ * set bit plus one; 0 for 0, 64 for values >= 2^63. */
+MRTQ_API int mrtq_bitlen(uint64_t v);
+
+/* The signed precision of a magnitude bound: bitlen(bound) + 1, in [1, 65]
+ * (mrtq_prec_of(127) = 8, mrtq_prec_of(128) = 9). */
+MRTQ_API int mrtq_prec_of(uint64_t bound);
+
+/* The largest magnitude of precision p: 2^(p-1) - 1 for p in [1, 64]
+ * (INT64_MAX for 64); 0 outside [1, 64]. */
+MRTQ_API uint64_t mrtq_prec_max(int p);
+
+/* Output precision of each operator. Every rule bounds the exact result:
+ *   conv / dense / matmul, reduction length K:  px + pw + bitlen(K)   mrtq_prec_conv
+ *   + bias of precision pb:                     max(p, pb) + 1        mrtq_prec_bias
+ *   add, sub:                                   max(p0, p1) + 1       mrtq_prec_add
+ *   mul:                                        p0 + p1               mrtq_prec_mul
+ *   concat, max (and max pooling):              max(p0, p1)           mrtq_prec_max2
+ *   sum of n values:                            p + bitlen(n)         mrtq_prec_sum
+ *   relu, clamp, pad, flatten, reshape:         p (unchanged)
+ * (For conv: |sum| <= K (2^(px-1) - 1)(2^(pw-1) - 1) < 2^(px+pw+bitlen(K)-2).)
+ * Domains: px, pw, pb in [1, 64]; p, p0, p1 in [1, 65] (65: a saturated
+ * result fed on); k, n >= 1. An argument outside its domain gives 0
+ * (invalid: these return a precision, not a status, and report nothing).
+ * Results above 64 saturate to 65, which no int type carries.
+ * mrtq_prec_sat(p): 0 for p < 1, 65 for p > 64, else p. */
+MRTQ_API int mrtq_prec_sat(int64_t p);
+MRTQ_API int mrtq_prec_conv(int px, int pw, uint64_t k);
+MRTQ_API int mrtq_prec_bias(int p, int pb);
+MRTQ_API int mrtq_prec_add(int p0, int p1);
+MRTQ_API int mrtq_prec_mul(int p0, int p1);
+MRTQ_API int mrtq_prec_max2(int p0, int p1);
+MRTQ_API int mrtq_prec_sum(int p, uint64_t n);
+
+/* The largest reduction length K with px + pw + bitlen(K) <= 32, i.e. the
+ * largest conv/dense whose sum of products provably fits int32:
+ * 2^(32 - px - pw) - 1 (0 when px + pw >= 32, or px, pw < 1). */
+MRTQ_API uint64_t mrtq_prec_max_k32(int px, int pw);
+
+/* ======================= bodies ======================= */
+#if MRTQ__BODIES
+
 MRTQ_API int mrtq_bitlen(uint64_t v) {
   int n = 0;
   while (v) v >>= 1, n++;
   return n;
 }
 
-/* The signed precision of a magnitude bound: bitlen(b) + 1. */
 MRTQ_API int mrtq_prec_of(uint64_t bound) { return mrtq_bitlen(bound) + 1; }
 
-/* The largest magnitude of precision p: 2^(p-1) - 1 (p in [1, 64]; 0 outside). */
 MRTQ_API uint64_t mrtq_prec_max(int p) {
   if (p < 1 || p > 64) return 0;
   return p == 64 ? (uint64_t)INT64_MAX : ((uint64_t)1 << (p - 1)) - 1u;
 }
 
-/* Output precision of each operator. Every rule bounds the exact result:
- *   conv / dense / matmul, reduction length K:  px + pw + bitlen(K)
- *   + bias of precision pb:                     max(p, pb) + 1
- *   add, sub:                                   max(p0, p1) + 1
- *   mul:                                        p0 + p1
- *   concat, max (and max pooling):              max(p0, p1)
- *   sum of n values:                            p + bitlen(n)
- *   relu, clamp, pad, flatten, reshape:         p (unchanged)
- * (For conv: |sum| <= K (2^(px-1) - 1)(2^(pw-1) - 1) < 2^(px+pw+bitlen(K)-2).)
- * Arguments outside [1, 64] give 0 (invalid); results above 64 saturate to
- * 65, which no int type carries. */
 MRTQ_API int mrtq_prec_sat(int64_t p) { return p < 1 ? 0 : p > 64 ? 65 : (int)p; }
 MRTQ_API int mrtq_prec_conv(int px, int pw, uint64_t k) {
   if (px < 1 || px > 64 || pw < 1 || pw > 64 || k == 0) return 0;
@@ -70,13 +100,12 @@ MRTQ_API int mrtq_prec_sum(int p, uint64_t n) {
   return mrtq_prec_sat((int64_t)p + mrtq_bitlen(n));
 }
 
-/* The largest reduction length K with px + pw + bitlen(K) <= 32, i.e. the
- * largest conv/dense whose sum of products provably fits int32:
- * 2^(32 - px - pw) - 1 (0 when px + pw >= 32, or for invalid arguments). */
 MRTQ_API uint64_t mrtq_prec_max_k32(int px, int pw) {
-  if (px < 1 || pw < 1 || px + pw >= 32) return 0;
+  if (px < 1 || pw < 1 || px >= 32 || pw >= 32 || px + pw >= 32) return 0; /* no int overflow in px + pw */
   return ((uint64_t)1 << (32 - px - pw)) - 1u;
 }
+
+#endif /* MRTQ__BODIES */
 
 #ifdef __cplusplus
 }

@@ -13,33 +13,105 @@
 extern "C" {
 #endif
 
+/* ======================= declarations ======================= */
+
 /* The stored value of a real padding constant pv: mrtq_quantize_f32(pv,
- * scale, zp, qmin, qmax) (round half to even: MRT's round(PV * sc), ONNX's
- * Pad of a quantized tensor). */
+ * scale, zp, qmin, qmax) (pv / scale rounded half to even, plus zp, clamped:
+ * MRT's round(PV * sc), ONNX's Pad of a quantized tensor). Total: refuses
+ * nothing (see mrtq_quantize_f32 for NaN and infinities). */
+MRTQ_API int32_t mrtq_pad_value(float pv, float scale, int32_t zp, int32_t qmin, int32_t qmax);
+
+/* Constant padding of an N-d row-major tensor x of elem_size-byte elements:
+ * before[d] and after[d] elements on each side of dimension d, filled with the
+ * elem_size bytes at `value`. out has shape shape[d] + before[d] + after[d].
+ * Errors: shape, before, after, x, value or out NULL, ndim outside
+ * [1, MRTQ_MAX_DIMS], elem_size 0 -> MRTQ_EINVAL; a zero dimension or sizes
+ * overflowing size_t -> MRTQ_ESHAPE. */
+MRTQ_API mrtq_status mrtq_pad(const size_t *shape, int ndim, const size_t *before, const size_t *after,
+                              size_t elem_size, const void *x, const void *value, void *out);
+
+/* The common real scale of a merge (concat or add) of inputs with real
+ * scales scale[0..n): MRTQ_MERGE_MIN_SCALE takes the smallest real step (the
+ * formalization's lazy merge: the largest MRT sc; finest, an input may
+ * saturate), MRTQ_MERGE_MAX_SCALE the largest (MRT's production code: the
+ * smallest sc; no input overflows).
+ * Errors (MRTQ_EINVAL): choice not an mrtq_merge, scale or out NULL, n == 0,
+ * a scale not finite and positive. */
+typedef enum mrtq_merge { MRTQ_MERGE_MIN_SCALE = 0, MRTQ_MERGE_MAX_SCALE = 1 } mrtq_merge;
+MRTQ_API mrtq_status mrtq_merge_scale(mrtq_merge choice, const double *scale, size_t n, double *out);
+
+/* Concatenation of n tensors of `type` (MRTQ_S8 or MRTQ_U8) along `axis`,
+ * each rescaled to the output's quantization: out = mrtq_rq_apply(rq[k],
+ * x - zx[k], the type's range) for the elements of input k (rq[k] usually of
+ * scale scale_k / scale_out and the output zero point; any family), or a
+ * plain copy where rq[k] is NULL (zx[k] then unused, but still checked).
+ * Shapes: every input has ndim dimensions equal to shapes[0] except along
+ * `axis`. Errors: shapes, rq, x, zx or out NULL, a shapes[k] or x[k] NULL,
+ * n == 0, ndim outside [1, MRTQ_MAX_DIMS], axis outside [0, ndim), a zero
+ * point outside the type -> MRTQ_EINVAL; type not S8 or U8 ->
+ * MRTQ_EUNSUPPORTED; mismatched or zero dimensions, sizes overflowing size_t
+ * -> MRTQ_ESHAPE. */
+MRTQ_API mrtq_status mrtq_concat(const size_t *const *shapes, size_t n, int ndim, int axis, const mrtq_rq *const *rq,
+                                 const void *const *x, const int32_t *zx, mrtq_dtype type, void *out);
+
+/* Elements [begin, end) of dimension `axis` of an N-d row-major tensor x of
+ * elem_size-byte elements; out has shape[axis] replaced by end - begin. MRT's
+ * lazy split of channel i is begin = i, end = i + 1 (every part keeps the
+ * tensor's scale). Errors: shape, x or out NULL, ndim outside [1,
+ * MRTQ_MAX_DIMS], axis outside [0, ndim), elem_size 0, begin >= end or end >
+ * shape[axis] -> MRTQ_EINVAL; a zero dimension or sizes overflowing size_t ->
+ * MRTQ_ESHAPE. */
+MRTQ_API mrtq_status mrtq_slice(const size_t *shape, int ndim, int axis, size_t begin, size_t end, size_t elem_size,
+                                const void *x, void *out);
+
+/* Flatten from `axis` (ONNX Flatten; MXNet / MRT flatten is axis 1): rows =
+ * shape[0] * ... * shape[axis-1] (1 for axis 0), cols = the product of the
+ * rest. The data do not move. Errors: shape, rows or cols NULL, ndim outside
+ * [1, MRTQ_MAX_DIMS], axis outside [0, ndim] -> MRTQ_EINVAL; a zero dimension
+ * or products overflowing size_t -> MRTQ_ESHAPE. */
+MRTQ_API mrtq_status mrtq_flatten_shape(const size_t *shape, int ndim, int axis, size_t *rows, size_t *cols);
+
+/* MRT's lazy merge by concat: n int32 expansion tensors (mrtq_etensor: each
+ * rescaled to the common scale, see mrtq_merge_scale) concatenated along
+ * `axis`; out holds the values v (MRT: Xe = concat([(sc_xe / sc_xei) Xei])).
+ * Shapes: every part has parts[0]'s rank and dimensions except along axis.
+ * Errors: parts or out NULL, n == 0, parts[0].ndim outside [1,
+ * MRTQ_MAX_DIMS], axis outside [0, ndim), a part's data NULL or shape NULL
+ * -> MRTQ_EINVAL; mismatched ranks or dimensions, zero dimensions, sizes
+ * overflowing size_t -> MRTQ_ESHAPE; X - zp outside int32 -> MRTQ_EOVERFLOW.
+ * Nothing is written on error. */
+MRTQ_API mrtq_status mrtq_mrt_concat(const mrtq_etensor *parts, size_t n, int axis, int32_t *out);
+
+/* ======================= bodies ======================= */
+#if MRTQ__BODIES
+
 MRTQ_API int32_t mrtq_pad_value(float pv, float scale, int32_t zp, int32_t qmin, int32_t qmax) {
   return mrtq_quantize_f32(pv, scale, zp, qmin, qmax);
 }
 
-/* Constant padding of an N-d tensor of elem_size-byte elements (row-major):
- * before[d] and after[d] elements on each side of dimension d, filled with the
- * elem_size bytes at `value`. Output shape shape[d] + before[d] + after[d].
- * Errors: NULL, ndim outside [1, 8], elem_size 0 -> MRTQ_EINVAL; a zero
- * dimension or sizes overflowing size_t -> MRTQ_ESHAPE. */
-MRTQ_API mrtq_status mrtq_pad(const void *x, const size_t *shape, int ndim, const size_t *before, const size_t *after,
-                              size_t elem_size, const void *value, void *out) {
-  size_t oshape[8], total = 1, i;
+MRTQ_API mrtq_status mrtq_pad(const size_t *shape, int ndim, const size_t *before, const size_t *after,
+                              size_t elem_size, const void *x, const void *value, void *out) {
+  size_t oshape[MRTQ_MAX_DIMS], total = 1, i;
   int d;
   const uint8_t *src = (const uint8_t *)x;
   uint8_t *dst = (uint8_t *)out;
-  if (!x || !shape || !before || !after || !value || !out || ndim < 1 || ndim > 8 || elem_size == 0)
-    return MRTQ_EINVAL;
+  if (!shape) return MRTQ__ERR(MRTQ_EINVAL, "shape: NULL");
+  if (ndim < 1 || ndim > MRTQ_MAX_DIMS) return MRTQ__ERR(MRTQ_EINVAL, "ndim: must be in [1, MRTQ_MAX_DIMS]");
+  if (!before) return MRTQ__ERR(MRTQ_EINVAL, "before: NULL");
+  if (!after) return MRTQ__ERR(MRTQ_EINVAL, "after: NULL");
+  if (elem_size == 0) return MRTQ__ERR(MRTQ_EINVAL, "elem_size: must be >= 1");
+  if (!x) return MRTQ__ERR(MRTQ_EINVAL, "x: NULL");
+  if (!value) return MRTQ__ERR(MRTQ_EINVAL, "value: NULL");
+  if (!out) return MRTQ__ERR(MRTQ_EINVAL, "out: NULL");
   for (d = 0; d < ndim; d++) {
-    if (shape[d] == 0 || before[d] > SIZE_MAX / 4 || after[d] > SIZE_MAX / 4 || shape[d] > SIZE_MAX / 4) return MRTQ_ESHAPE;
+    if (shape[d] == 0) return MRTQ__ERR(MRTQ_ESHAPE, "shape[d]: a zero dimension");
+    if (before[d] > SIZE_MAX / 4 || after[d] > SIZE_MAX / 4 || shape[d] > SIZE_MAX / 4)
+      return MRTQ__ERR(MRTQ_ESHAPE, "shape, before, after: a padded size overflows size_t");
     oshape[d] = shape[d] + before[d] + after[d];
-    if (total > SIZE_MAX / oshape[d]) return MRTQ_ESHAPE;
+    if (total > SIZE_MAX / oshape[d]) return MRTQ__ERR(MRTQ_ESHAPE, "shape, before, after: the element count overflows size_t");
     total *= oshape[d];
   }
-  if (total > SIZE_MAX / elem_size) return MRTQ_ESHAPE;
+  if (total > SIZE_MAX / elem_size) return MRTQ__ERR(MRTQ_ESHAPE, "elem_size: the byte count overflows size_t");
   for (i = 0; i < total; i++) { /* each output element: inside -> copy, else the constant */
     size_t at = i, in = 0, stride = 1;
     int inside = 1;
@@ -55,19 +127,16 @@ MRTQ_API mrtq_status mrtq_pad(const void *x, const size_t *shape, int ndim, cons
   return MRTQ_OK;
 }
 
-/* The common real scale of a merge (concat or add) of inputs with real
- * scales scale[0..n): MRTQ_MERGE_MIN_SCALE takes the smallest real step (the
- * seed's lazy merge: the largest MRT sc; finest, an input may saturate),
- * MRTQ_MERGE_MAX_SCALE the largest (MRT's production code: the smallest sc; no
- * input overflows). Errors: NULL, n == 0, a scale not finite and positive,
- * unknown choice -> MRTQ_EINVAL. */
-enum { MRTQ_MERGE_MIN_SCALE = 0, MRTQ_MERGE_MAX_SCALE = 1 };
-MRTQ_API mrtq_status mrtq_merge_scale(const double *scale, size_t n, int choice, double *out) {
+MRTQ_API mrtq_status mrtq_merge_scale(mrtq_merge choice, const double *scale, size_t n, double *out) {
   size_t i;
   double s;
-  if (!scale || !out || n == 0 || (choice != MRTQ_MERGE_MIN_SCALE && choice != MRTQ_MERGE_MAX_SCALE)) return MRTQ_EINVAL;
+  if (choice != MRTQ_MERGE_MIN_SCALE && choice != MRTQ_MERGE_MAX_SCALE)
+    return MRTQ__ERR(MRTQ_EINVAL, "choice: must be MRTQ_MERGE_MIN_SCALE or MRTQ_MERGE_MAX_SCALE");
+  if (!scale) return MRTQ__ERR(MRTQ_EINVAL, "scale: NULL");
+  if (!out) return MRTQ__ERR(MRTQ_EINVAL, "out: NULL");
+  if (n == 0) return MRTQ__ERR(MRTQ_EINVAL, "n: must be >= 1");
   for (i = 0; i < n; i++)
-    if (mrtq__nonfinite(scale[i]) || !(scale[i] > 0)) return MRTQ_EINVAL;
+    if (mrtq__nonfinite(scale[i]) || !(scale[i] > 0)) return MRTQ__ERR(MRTQ_EINVAL, "scale[i]: must be finite and > 0");
   s = scale[0];
   for (i = 1; i < n; i++)
     if (choice == MRTQ_MERGE_MIN_SCALE ? scale[i] < s : scale[i] > s) s = scale[i];
@@ -75,130 +144,133 @@ MRTQ_API mrtq_status mrtq_merge_scale(const double *scale, size_t n, int choice,
   return MRTQ_OK;
 }
 
-/* Concatenation of n int8 (or uint8) tensors along `axis`, each rescaled to
- * the output's quantization: out = mrtq_rq_apply(rq[k], x - zx[k], type
- * range) for the elements of input k (rq[k] usually of scale scale_k /
- * scale_out and the output zero point; any family), or a plain copy where
- * rq[k] is NULL. Shapes: every input has ndim dimensions equal to shapes[0]
- * except along `axis`. Errors: NULL, n == 0, ndim outside [1, 8], axis
- * outside [0, ndim), a zero point outside the type -> MRTQ_EINVAL; mismatched
- * or zero dimensions, sizes overflowing size_t -> MRTQ_ESHAPE. */
-MRTQ_API mrtq_status mrtq_concat(const void *const *x, const size_t *const *shapes, size_t n, int ndim, int axis,
-                                 const int32_t *zx, const mrtq_rq *const *rq, int is_unsigned, void *out) {
+MRTQ_API mrtq_status mrtq_concat(const size_t *const *shapes, size_t n, int ndim, int axis, const mrtq_rq *const *rq,
+                                 const void *const *x, const int32_t *zx, mrtq_dtype type, void *out) {
   size_t outer = 1, inner = 1, total_axis = 0, k, o, i;
-  int d;
+  int d, u8 = type == MRTQ_U8;
   uint8_t *dst = (uint8_t *)out;
-  int32_t lo = is_unsigned ? 0 : -128, hi = is_unsigned ? 255 : 127;
-  if (!x || !shapes || !zx || !rq || !out || n == 0 || ndim < 1 || ndim > 8 || axis < 0 || axis >= ndim)
-    return MRTQ_EINVAL;
+  int32_t lo = u8 ? 0 : -128, hi = u8 ? 255 : 127;
+  if (!shapes) return MRTQ__ERR(MRTQ_EINVAL, "shapes: NULL");
+  if (n == 0) return MRTQ__ERR(MRTQ_EINVAL, "n: must be >= 1");
+  if (ndim < 1 || ndim > MRTQ_MAX_DIMS) return MRTQ__ERR(MRTQ_EINVAL, "ndim: must be in [1, MRTQ_MAX_DIMS]");
+  if (axis < 0 || axis >= ndim) return MRTQ__ERR(MRTQ_EINVAL, "axis: must be in [0, ndim)");
+  if (!rq) return MRTQ__ERR(MRTQ_EINVAL, "rq: NULL (an array of n pointers, each NULL for a plain copy)");
+  if (!x) return MRTQ__ERR(MRTQ_EINVAL, "x: NULL");
+  if (!zx) return MRTQ__ERR(MRTQ_EINVAL, "zx: NULL");
+  if (!mrtq__dtype_q8(type)) return MRTQ__ERR(MRTQ_EUNSUPPORTED, "type: must be MRTQ_S8 or MRTQ_U8");
+  if (!out) return MRTQ__ERR(MRTQ_EINVAL, "out: NULL");
   for (k = 0; k < n; k++) {
-    if (!x[k] || !shapes[k]) return MRTQ_EINVAL;
-    if (zx[k] < lo || zx[k] > hi) return MRTQ_EINVAL;
-    for (d = 0; d < ndim; d++)
-      if (shapes[k][d] == 0 || (d != axis && shapes[k][d] != shapes[0][d])) return MRTQ_ESHAPE;
-    if (total_axis > SIZE_MAX - shapes[k][axis]) return MRTQ_ESHAPE;
+    if (!x[k]) return MRTQ__ERR(MRTQ_EINVAL, "x[k]: NULL");
+    if (!shapes[k]) return MRTQ__ERR(MRTQ_EINVAL, "shapes[k]: NULL");
+    if (zx[k] < lo || zx[k] > hi) return MRTQ__ERR(MRTQ_EINVAL, "zx[k]: outside type");
+    for (d = 0; d < ndim; d++) {
+      if (shapes[k][d] == 0) return MRTQ__ERR(MRTQ_ESHAPE, "shapes[k][d]: a zero dimension");
+      if (d != axis && shapes[k][d] != shapes[0][d])
+        return MRTQ__ERR(MRTQ_ESHAPE, "shapes[k][d]: differs from shapes[0][d] off the axis");
+    }
+    if (total_axis > SIZE_MAX - shapes[k][axis])
+      return MRTQ__ERR(MRTQ_ESHAPE, "shapes: the concatenated axis overflows size_t");
     total_axis += shapes[k][axis];
   }
   for (d = 0; d < ndim; d++) {
     size_t s = d == axis ? total_axis : shapes[0][d];
     if (d < axis) {
-      if (outer > SIZE_MAX / s) return MRTQ_ESHAPE;
+      if (outer > SIZE_MAX / s) return MRTQ__ERR(MRTQ_ESHAPE, "shapes: the element count overflows size_t");
       outer *= s;
     } else if (d > axis) {
-      if (inner > SIZE_MAX / s) return MRTQ_ESHAPE;
+      if (inner > SIZE_MAX / s) return MRTQ__ERR(MRTQ_ESHAPE, "shapes: the element count overflows size_t");
       inner *= s;
     }
   }
-  if (outer > SIZE_MAX / inner || outer * inner > SIZE_MAX / total_axis) return MRTQ_ESHAPE;
+  if (outer > SIZE_MAX / inner || outer * inner > SIZE_MAX / total_axis)
+    return MRTQ__ERR(MRTQ_ESHAPE, "shapes: the element count overflows size_t");
   for (o = 0; o < outer; o++)
     for (k = 0; k < n; k++) {
       size_t run = shapes[k][axis] * inner;
       const uint8_t *src = (const uint8_t *)x[k] + o * run;
       for (i = 0; i < run; i++) {
-        int32_t v = is_unsigned ? (int32_t)src[i] : (int32_t)(int8_t)src[i];
+        int32_t v = u8 ? (int32_t)src[i] : (int32_t)(int8_t)src[i];
         *dst++ = rq[k] ? (uint8_t)mrtq_rq_apply(rq[k], v - zx[k], lo, hi) : src[i];
       }
     }
   return MRTQ_OK;
 }
 
-/* Elements [begin, end) of dimension `axis` of an N-d row-major tensor of
- * elem_size-byte elements; out has shape[axis] replaced by end - begin. MRT's
- * lazy split of channel i is begin = i, end = i + 1 (every part keeps the
- * tensor's scale). Errors: NULL, ndim outside [1, 8], axis outside [0,
- * ndim), elem_size 0, begin >= end or end > shape[axis] -> MRTQ_EINVAL; a
- * zero dimension or sizes overflowing size_t -> MRTQ_ESHAPE. */
-MRTQ_API mrtq_status mrtq_slice(const void *x, const size_t *shape, int ndim, int axis, size_t begin, size_t end,
-                                size_t elem_size, void *out) {
+MRTQ_API mrtq_status mrtq_slice(const size_t *shape, int ndim, int axis, size_t begin, size_t end, size_t elem_size,
+                                const void *x, void *out) {
   size_t outer = 1, inner = elem_size, o;
   int d;
-  if (!x || !shape || !out || ndim < 1 || ndim > 8 || axis < 0 || axis >= ndim || elem_size == 0) return MRTQ_EINVAL;
+  if (!shape) return MRTQ__ERR(MRTQ_EINVAL, "shape: NULL");
+  if (ndim < 1 || ndim > MRTQ_MAX_DIMS) return MRTQ__ERR(MRTQ_EINVAL, "ndim: must be in [1, MRTQ_MAX_DIMS]");
+  if (axis < 0 || axis >= ndim) return MRTQ__ERR(MRTQ_EINVAL, "axis: must be in [0, ndim)");
+  if (elem_size == 0) return MRTQ__ERR(MRTQ_EINVAL, "elem_size: must be >= 1");
+  if (!x) return MRTQ__ERR(MRTQ_EINVAL, "x: NULL");
+  if (!out) return MRTQ__ERR(MRTQ_EINVAL, "out: NULL");
   for (d = 0; d < ndim; d++) {
-    if (shape[d] == 0) return MRTQ_ESHAPE;
+    if (shape[d] == 0) return MRTQ__ERR(MRTQ_ESHAPE, "shape[d]: a zero dimension");
     if (d < axis) {
-      if (outer > SIZE_MAX / shape[d]) return MRTQ_ESHAPE;
+      if (outer > SIZE_MAX / shape[d]) return MRTQ__ERR(MRTQ_ESHAPE, "shape: the byte count overflows size_t");
       outer *= shape[d];
     } else if (d > axis) {
-      if (inner > SIZE_MAX / shape[d]) return MRTQ_ESHAPE;
+      if (inner > SIZE_MAX / shape[d]) return MRTQ__ERR(MRTQ_ESHAPE, "shape: the byte count overflows size_t");
       inner *= shape[d];
     }
   }
-  if (inner > SIZE_MAX / shape[axis] || outer > SIZE_MAX / (inner * shape[axis])) return MRTQ_ESHAPE;
-  if (begin >= end || end > shape[axis]) return MRTQ_EINVAL;
+  if (inner > SIZE_MAX / shape[axis] || outer > SIZE_MAX / (inner * shape[axis]))
+    return MRTQ__ERR(MRTQ_ESHAPE, "shape: the byte count overflows size_t");
+  if (begin >= end) return MRTQ__ERR(MRTQ_EINVAL, "begin, end: begin >= end");
+  if (end > shape[axis]) return MRTQ__ERR(MRTQ_EINVAL, "end: beyond shape[axis]");
   for (o = 0; o < outer; o++)
     memcpy((uint8_t *)out + o * (end - begin) * inner, (const uint8_t *)x + (o * shape[axis] + begin) * inner,
            (end - begin) * inner);
   return MRTQ_OK;
 }
 
-/* Flatten from `axis` (ONNX Flatten; MXNet / MRT flatten is axis 1): rows =
- * shape[0] * ... * shape[axis-1] (1 for axis 0), cols = the product of the
- * rest. The data do not move. Errors: NULL, ndim outside [1, 8], axis outside
- * [0, ndim] -> MRTQ_EINVAL; a zero dimension or products overflowing size_t
- * -> MRTQ_ESHAPE. */
 MRTQ_API mrtq_status mrtq_flatten_shape(const size_t *shape, int ndim, int axis, size_t *rows, size_t *cols) {
   size_t r = 1, c = 1;
   int d;
-  if (!shape || !rows || !cols || ndim < 1 || ndim > 8 || axis < 0 || axis > ndim) return MRTQ_EINVAL;
+  if (!shape) return MRTQ__ERR(MRTQ_EINVAL, "shape: NULL");
+  if (!rows || !cols) return MRTQ__ERR(MRTQ_EINVAL, "rows, cols: NULL");
+  if (ndim < 1 || ndim > MRTQ_MAX_DIMS) return MRTQ__ERR(MRTQ_EINVAL, "ndim: must be in [1, MRTQ_MAX_DIMS]");
+  if (axis < 0 || axis > ndim) return MRTQ__ERR(MRTQ_EINVAL, "axis: must be in [0, ndim]");
   for (d = 0; d < ndim; d++) {
     size_t *p = d < axis ? &r : &c;
-    if (shape[d] == 0 || *p > SIZE_MAX / shape[d]) return MRTQ_ESHAPE;
+    if (shape[d] == 0) return MRTQ__ERR(MRTQ_ESHAPE, "shape[d]: a zero dimension");
+    if (*p > SIZE_MAX / shape[d]) return MRTQ__ERR(MRTQ_ESHAPE, "shape: a product overflows size_t");
     *p *= shape[d];
   }
-  if (r > SIZE_MAX / c) return MRTQ_ESHAPE;
+  if (r > SIZE_MAX / c) return MRTQ__ERR(MRTQ_ESHAPE, "shape: the element count overflows size_t");
   *rows = r, *cols = c;
   return MRTQ_OK;
 }
 
-/* MRT's lazy merge by concat: n int32 expansion tensors (mrtq_etensor: each
- * rescaled to the common scale, see mrtq_merge_scale) concatenated along
- * `axis`; out holds the values v (MRT: Xe = concat([(sc_xe / sc_xei) Xei])).
- * Shapes: every part has parts[0]'s rank and dimensions except along axis.
- * Errors: NULL, n == 0, a rank outside [1, 8], axis outside [0, ndim) ->
- * MRTQ_EINVAL; mismatched or zero dimensions, sizes overflowing size_t ->
- * MRTQ_ESHAPE; X - zp outside int32 -> MRTQ_EOVERFLOW. Nothing is written on
- * error. */
 MRTQ_API mrtq_status mrtq_mrt_concat(const mrtq_etensor *parts, size_t n, int axis, int32_t *out) {
   size_t outer = 1, inner = 1, total_axis = 0, k, o, i, cnt;
   int d, nd;
-  if (!parts || !out || n == 0) return MRTQ_EINVAL;
+  if (!parts) return MRTQ__ERR(MRTQ_EINVAL, "parts: NULL");
+  if (!out) return MRTQ__ERR(MRTQ_EINVAL, "out: NULL");
+  if (n == 0) return MRTQ__ERR(MRTQ_EINVAL, "n: must be >= 1");
   nd = parts[0].ndim;
-  if (nd < 1 || nd > 8 || axis < 0 || axis >= nd) return MRTQ_EINVAL;
+  if (nd < 1 || nd > MRTQ_MAX_DIMS) return MRTQ__ERR(MRTQ_EINVAL, "parts[0].ndim: must be in [1, MRTQ_MAX_DIMS]");
+  if (axis < 0 || axis >= nd) return MRTQ__ERR(MRTQ_EINVAL, "axis: must be in [0, parts[0].ndim)");
   for (k = 0; k < n; k++) {
     int64_t lo, hi;
-    mrtq_status st = mrtq__ebounds(&parts[k], &cnt, &lo, &hi);
+    mrtq_status st = mrtq__ebounds(&parts[k], 2, &cnt, &lo, &hi);
     if (st != MRTQ_OK) return st;
-    if (parts[k].ndim != nd) return MRTQ_ESHAPE;
+    if (parts[k].ndim != nd) return MRTQ__ERR(MRTQ_ESHAPE, "parts[k].ndim: differs from parts[0].ndim");
     for (d = 0; d < nd; d++)
-      if (d != axis && parts[k].shape[d] != parts[0].shape[d]) return MRTQ_ESHAPE;
-    if (total_axis > SIZE_MAX - parts[k].shape[axis]) return MRTQ_ESHAPE;
+      if (d != axis && parts[k].shape[d] != parts[0].shape[d])
+        return MRTQ__ERR(MRTQ_ESHAPE, "parts[k].shape: differs from parts[0].shape off the axis");
+    if (total_axis > SIZE_MAX - parts[k].shape[axis])
+      return MRTQ__ERR(MRTQ_ESHAPE, "parts: the concatenated axis overflows size_t");
     total_axis += parts[k].shape[axis];
   }
   for (d = 0; d < nd; d++) {
     if (d < axis) outer *= parts[0].shape[d]; /* each factor's product is part 0's count: no overflow */
     else if (d > axis) inner *= parts[0].shape[d];
   }
-  if (outer > SIZE_MAX / inner || outer * inner > SIZE_MAX / total_axis) return MRTQ_ESHAPE;
+  if (outer > SIZE_MAX / inner || outer * inner > SIZE_MAX / total_axis)
+    return MRTQ__ERR(MRTQ_ESHAPE, "parts: the element count overflows size_t");
   for (o = 0; o < outer; o++)
     for (k = 0; k < n; k++) {
       size_t run = parts[k].shape[axis] * inner;
@@ -206,6 +278,8 @@ MRTQ_API mrtq_status mrtq_mrt_concat(const mrtq_etensor *parts, size_t n, int ax
     }
   return MRTQ_OK;
 }
+
+#endif /* MRTQ__BODIES */
 
 #ifdef __cplusplus
 }
