@@ -43,8 +43,8 @@ static void test_random(void) {
     CHECK_EQ(ho, (hp - p.kh) / p.stride_h + 1, "ho");
     nx = p.n * p.c * p.h * p.w;
     for (i = 0; i < nx; i++) x[i] = (uint8_t)th_rand32();
-    CHECK_EQ(mrtq_rq_init(&rq, (mrtq_scheme)(trial % 5), 1.0 / (double)(p.kh * p.kw) * 0.9, (int32_t)th_range(-5, 5),
-                          u ? 0 : -128, u ? 255 : 127),
+    CHECK_EQ(mrtq_rq_init((mrtq_scheme)(trial % 5), 1.0 / (double)(p.kh * p.kw) * 0.9, (int32_t)th_range(-5, 5),
+                          u ? 0 : -128, u ? 255 : 127, &rq),
              MRTQ_OK, "rq");
     CHECK_EQ(mrtq_maxpool2d(&p, x, qmin, qmax, out_max), MRTQ_OK, "max");
     CHECK_EQ(mrtq_avgpool2d_tflite(&p, x, qmin, qmax, out_avg), MRTQ_OK, "avg");
@@ -133,7 +133,7 @@ static void test_errors(void) {
   CHECK_REFUSED(mrtq_maxpool2d(&p, x, -128, 127, NULL), MRTQ_EINVAL, "out: NULL");
   CHECK_REFUSED(mrtq_maxpool2d(&p, x, 5, 4, o), MRTQ_EINVAL, "qmin, qmax: qmin > qmax");
   CHECK_REFUSED(mrtq_avgpool2d_tflite(&p, x, 5, 4, o), MRTQ_EINVAL, "qmin, qmax: qmin > qmax");
-  CHECK_EQ(mrtq_rq_init(&rq, MRTQ_Q31_DBL, 0.25, 0, -128, 127), MRTQ_OK, "rq");
+  CHECK_EQ(mrtq_rq_init(MRTQ_Q31_DBL, 0.25, 0, -128, 127, &rq), MRTQ_OK, "rq");
   CHECK_REFUSED(mrtq_avgpool2d_rq(&p, &rq, x, 200, o), MRTQ_EINVAL, "zx: outside p->type");
   CHECK_REFUSED(mrtq_avgpool2d_rq(&p, NULL, x, 0, o), MRTQ_EINVAL, "rq: NULL");
   CHECK_REFUSED(mrtq_avgpool2d_rq(&p, &rq, NULL, 0, o), MRTQ_EINVAL, "x: NULL");

@@ -79,7 +79,7 @@ static void test_concat(void) {
     }
     CHECK_EQ(mrtq_merge_scale((trial & 1) ? MRTQ_MERGE_MAX_SCALE : MRTQ_MERGE_MIN_SCALE, scales, nin, &so), MRTQ_OK, "merge scale");
     for (k = 0; k < nin; k++) {
-      CHECK_EQ(mrtq_rq_init(&rqs[k], (mrtq_scheme)(trial % 5), scales[k] / so, (int32_t)th_range(-3, 3), u ? 0 : -128, u ? 255 : 127),
+      CHECK_EQ(mrtq_rq_init((mrtq_scheme)(trial % 5), scales[k] / so, (int32_t)th_range(-3, 3), u ? 0 : -128, u ? 255 : 127, &rqs[k]),
                MRTQ_OK, "rq");
       rp[k] = (k == 1 && trial % 3 == 0) ? NULL : &rqs[k]; /* sometimes a plain copy */
     }
@@ -183,7 +183,7 @@ static void test_concat_scales(void) {
       shp[k][0] = rows, shp[k][1] = (size_t)th_range(1, 100), tot += shp[k][1];
       sc[k] = (float)((1.0 + (double)(th_rand32() % 8388607u + 1u) / 8388608.0) * ldexp(1.0, -(int)th_range(-1, 6)));
       for (i = 0; i < rows * shp[k][1]; i++) in[k][i] = (uint8_t)th_rand32();
-      CHECK_EQ(mrtq_rq_init(&rqs[k], MRTQ_FP32, (double)sc[k], zp, lo, hi), MRTQ_OK, "rq");
+      CHECK_EQ(mrtq_rq_init(MRTQ_FP32, (double)sc[k], zp, lo, hi, &rqs[k]), MRTQ_OK, "rq");
       rp[k] = &rqs[k], xs[k] = in[k], ss[k] = shp[k];
     }
     CHECK_EQ(mrtq_concat(ss, nin, 2, 1, rp, xs, zx, (u) ? MRTQ_U8 : MRTQ_S8, out), MRTQ_OK, "concat");

@@ -403,7 +403,7 @@ MRTQ_API mrtq_status mrtq_mrt_realize_init(mrtq_scheme scheme, double scale, int
   if (!rq) return MRTQ__ERR(MRTQ_EINVAL, "rq: NULL");
   if (prec < 2 || prec > 32) return MRTQ__ERR(MRTQ_EINVAL, "prec: must be in [2, 32]");
   lim = (int32_t)(((int64_t)1 << (prec - 1)) - 1);
-  return mrtq_rq_init(rq, scheme, scale, 0, -lim, lim);
+  return mrtq_rq_init(scheme, scale, 0, -lim, lim, rq);
 }
 
 MRTQ__PRIV int32_t mrtq__ev(const mrtq_etensor *t, size_t at) {
@@ -505,7 +505,7 @@ MRTQ_API mrtq_status mrtq_mrt_merge_add(const mrtq_etensor *parts, size_t n, int
 
 MRTQ_API mrtq_status mrtq_clamp_bounds(float lo, float hi, float scale, int32_t zp, mrtq_dtype type, int32_t *qlo,
                                        int32_t *qhi) {
-  int32_t tmin, tmax;
+  int32_t tmin = 0, tmax = 0;
   if (!qlo || !qhi) return MRTQ__ERR(MRTQ_EINVAL, "qlo, qhi: NULL");
   if (lo != lo) return MRTQ__ERR(MRTQ_EINVAL, "lo: NaN");
   if (hi != hi) return MRTQ__ERR(MRTQ_EINVAL, "hi: NaN");
