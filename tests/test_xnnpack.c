@@ -98,7 +98,7 @@ static void conv_case(int per_channel, int trial) {
   s.kh = (size_t)th_range(1, 5), s.kw = (size_t)th_range(1, 5), s.stride_h = (size_t)th_range(1, 2);
   s.stride_w = (size_t)th_range(1, 2), s.dil_h = (size_t)th_range(1, 2), s.dil_w = (size_t)th_range(1, 2);
   s.pad_top = (size_t)th_range(0, 2), s.pad_bottom = (size_t)th_range(0, 2), s.pad_left = (size_t)th_range(0, 2);
-  s.pad_right = (size_t)th_range(0, 2), s.layout = MRTQ_CONV_NHWC;
+  s.pad_right = (size_t)th_range(0, 2), s.layout = MRTQ_NHWC;
   if (mrtq_conv2d_out(&s, &ho, &wo) != MRTQ_OK) return;
   lo = (int8_t)th_range(-128, -60), hi = (int8_t)th_range(60, 127);
   for (i = 0; i < s.n * s.h * s.w * s.c; i++) x[i] = (int8_t)th_rand32();
@@ -109,8 +109,8 @@ static void conv_case(int per_channel, int trial) {
     if (!per_channel) kscale[i] = kscale[0];
     CHECK_EQ(mrtq_rq_init(&rq[i], MRTQ_FP32, (double)(in_scale * kscale[i] / out_scale), zy, lo, hi), MRTQ_OK, "rq");
   }
-  qx.data = x, qx.zp = zx, qw.data = w;
-  CHECK_EQ(mrtq_conv2d_q8(&s, &qx, &qw, bias, rq, s.o, 0, ours), MRTQ_OK, "ours");
+  qx.data = x, qx.zp = zx, qw.data = w, qx.type = qw.type = MRTQ_S8;
+  CHECK_EQ(mrtq_conv2d_q8(&s, rq, s.o, &qx, &qw, bias, MRTQ_S8, ours), MRTQ_OK, "ours");
   if (per_channel)
     xs = xnn_create_convolution2d_nhwc_qc8((uint32_t)s.pad_top, (uint32_t)s.pad_right, (uint32_t)s.pad_bottom,
                                            (uint32_t)s.pad_left, (uint32_t)s.kh, (uint32_t)s.kw, (uint32_t)s.stride_h,
@@ -178,8 +178,8 @@ static void test_fc_qs8(void) {
     for (i = 0; i < o * k; i++) w[i] = (int8_t)th_range(-127, 127);
     for (i = 0; i < o; i++) bias[i] = (int32_t)th_range(-30000, 30000);
     CHECK_EQ(mrtq_rq_init(&rq, MRTQ_FP32, (double)(in_scale * ks / out_scale), zy, -128, 127), MRTQ_OK, "rq");
-    qx.data = x, qx.zp = zx, qw.data = w;
-    CHECK_EQ(mrtq_fc_q8(rows, k, o, &qx, &qw, bias, &rq, 1, 0, ours), MRTQ_OK, "ours");
+    qx.data = x, qx.zp = zx, qw.data = w, qx.type = qw.type = MRTQ_S8;
+    CHECK_EQ(mrtq_fc_q8(rows, k, o, &rq, 1, &qx, &qw, bias, MRTQ_S8, ours), MRTQ_OK, "ours");
     CHECK_EQ(xnn_create_fully_connected_nc_qs8(k, o, k, o, zx, in_scale, ks, w, bias, zy, out_scale, -128, 127, 0, &op),
              xnn_status_success, "create fc");
     if (!op) continue;
