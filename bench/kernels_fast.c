@@ -8,7 +8,7 @@
 #include "mrtq.h"
 #include "shim.h"
 
-#if !MRTQ__FASTCONV_VNNI
+#if !MRTQ__FAST_VNNI
 #error "bench/kernels_fast.c is built with -mavx512vnni and MRTQ_SIMD_AVX512"
 #endif
 
