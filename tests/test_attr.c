@@ -454,6 +454,8 @@ static void test_sum_hand(void) {
   CHECK_REFUSED(mrtq_sum_onednn(2, q, sc, 3, MRTQ_S8, out), MRTQ_EINVAL, "srcs[k].data: NULL");
   q[1].data = b, q[1].type = MRTQ_S4;
   CHECK_REFUSED(mrtq_sum_onednn(2, q, sc, 3, MRTQ_S8, out), MRTQ_EUNSUPPORTED, "srcs[k].type: must be MRTQ_S8 or MRTQ_U8");
+  q[1].type = (mrtq_dtype)0;
+  CHECK_REFUSED(mrtq_sum_onednn(2, q, sc, 3, MRTQ_S8, out), MRTQ_EINVAL, "srcs[k].type: not an mrtq_dtype");
   q[1].type = MRTQ_U8;
   CHECK_REFUSED(mrtq_sum_onednn(2, NULL, sc, 3, MRTQ_S8, out), MRTQ_EINVAL, "srcs: NULL");
   CHECK_REFUSED(mrtq_sum_onednn(2, q, sc, 3, MRTQ_S8, NULL), MRTQ_EINVAL, "dst: NULL");

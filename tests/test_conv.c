@@ -243,6 +243,11 @@ static void test_bad_input(void) {
   BAD(s.kh, 5, MRTQ_ESHAPE, "s->kh: the dilated kernel is taller");   /* kernel larger than the input */
   BAD(s.dil_w, 2, MRTQ_ESHAPE, "s->kw: the dilated kernel is wider"); /* dilated kernel 5 > 4 */
   BAD(s.groups, 2, MRTQ_ESHAPE, "s->c: must be a multiple of s->groups"); /* c = 1 not a multiple of 2 */
+  {
+    layer_t B = L;
+    B.s.c = B.s.groups = 2, B.s.o = 3; /* o = 3 not a multiple of 2 */
+    CHECK_REFUSED(mrtq_conv2d_q8(&B.s, &rq, 1, &B.x, &B.w, NULL, MRTQ_S8, out + GUARD), MRTQ_ESHAPE, "s->o: must be a multiple of s->groups");
+  }
   BAD(s.h, SIZE_MAX / 2, MRTQ_ESHAPE, "s->h, s->pad_top"); /* sizes overflow */
   BAD(s.pad_right, SIZE_MAX / 2, MRTQ_ESHAPE, "s->w, s->pad_left");
   BAD(s.layout, (mrtq_layout)7, MRTQ_EINVAL, "s->layout: must be MRTQ_NCHW or MRTQ_NHWC");

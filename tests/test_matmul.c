@@ -210,7 +210,11 @@ static void test_bad_input(void) {
   CHECK_REFUSED(mrtq_matmul_s32(1, 2, 2, 2, &qa, &qb, 0, NULL, y), MRTQ_EINVAL, "b->data: NULL");
   qb.data = b, qa.type = MRTQ_S4;
   CHECK_REFUSED(mrtq_matmul_s32(1, 2, 2, 2, &qa, &qb, 0, NULL, y), MRTQ_EUNSUPPORTED, "a->type: must be MRTQ_S8 or MRTQ_U8");
-  qa.type = MRTQ_S8, qb.type = (mrtq_dtype)9;
+  qa.type = (mrtq_dtype)0;
+  CHECK_REFUSED(mrtq_matmul_s32(1, 2, 2, 2, &qa, &qb, 0, NULL, y), MRTQ_EINVAL, "a->type: not an mrtq_dtype");
+  qa.type = MRTQ_S8, qb.type = MRTQ_S32;
+  CHECK_REFUSED(mrtq_matmul_s32(1, 2, 2, 2, &qa, &qb, 0, NULL, y), MRTQ_EUNSUPPORTED, "b->type: must be MRTQ_S8 or MRTQ_U8");
+  qb.type = (mrtq_dtype)9;
   CHECK_REFUSED(mrtq_matmul_s32(1, 2, 2, 2, &qa, &qb, 0, NULL, y), MRTQ_EINVAL, "b->type: not an mrtq_dtype");
   qb.type = MRTQ_S8, qa.zp = 128;
   CHECK_REFUSED(mrtq_matmul_s32(1, 2, 2, 2, &qa, &qb, 0, NULL, y), MRTQ_EINVAL, "a->zp: outside a->type's range");
