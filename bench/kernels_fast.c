@@ -8,7 +8,7 @@
 #include "mrtq.h"
 #include "shim.h"
 
-#if !MRTQ__FASTCONV_VNNI
+#if !MRTQ__FAST_VNNI
 #error "bench/kernels_fast.c is built with -mavx512vnni and MRTQ_SIMD_AVX512"
 #endif
 
@@ -28,13 +28,13 @@ mrtqb_fast *mrtqb_fast_create(const mrtqb_layer *l, const int8_t *w) {
   size_t wb;
   if (!f) return NULL;
   memset(&qw, 0, sizeof qw);
-  qw.data = w;
+  qw.data = w, qw.type = MRTQ_S8;
   s = l->fc ? mrtq_fc_shape(l->n, l->c, l->o) : mrtqb_layer_shape(l);
   f->l = *l;
   if (mrtq_fastconv_sizes(&s, &wb, &f->sbytes) != MRTQ_OK || !(f->mem = malloc(wb)) ||
       !(f->scratch = malloc(f->sbytes)) ||
-      (l->fc ? mrtq_fastconv_init_fc(&f->p, l->n, l->c, l->o, &qw, f->mem, wb)
-             : mrtq_fastconv_init(&f->p, &s, &qw, f->mem, wb)) != MRTQ_OK) {
+      (l->fc ? mrtq_fastconv_init_fc(l->n, l->c, l->o, &qw, f->mem, wb, &f->p)
+             : mrtq_fastconv_init(&s, &qw, f->mem, wb, &f->p)) != MRTQ_OK) {
     mrtqb_fast_destroy(f);
     return NULL;
   }
@@ -46,9 +46,9 @@ int mrtqb_fast_run(mrtqb_fast *f, const uint8_t *x, const int32_t *bias, uint8_t
   mrtq_onednn_attr a;
   memset(&qx, 0, sizeof qx), memset(&a, 0, sizeof a);
   a.oscale = f->l.oscale, a.oscale_mask = 2, a.src_zp = f->l.src_zp, a.dst_zp = f->l.dst_zp;
-  a.n_po = 1, a.po[0].kind = MRTQ_ONEDNN_RELU;
-  qx.data = x, qx.is_unsigned = 1, qx.zp = f->l.src_zp;
-  return (int)mrtq_fastconv_onednn(&f->p, &qx, bias, &a, 1, dst, f->scratch, f->sbytes);
+  a.n_po = 1, a.po[0].kind = MRTQ_ONEDNN_RELU, a.po[0].scale = 1.0f;
+  qx.data = x, qx.type = MRTQ_U8, qx.zp = f->l.src_zp;
+  return (int)mrtq_fastconv_onednn(&f->p, &a, &qx, bias, MRTQ_U8, f->scratch, f->sbytes, dst);
 }
 
 void mrtqb_fast_destroy(mrtqb_fast *f) {

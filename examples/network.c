@@ -193,13 +193,13 @@ int main(void) {
   /* conv1 + ReLU: per-channel Q31_DBL, ReLU as the lower bound (the stored zero) */
   memset(&s, 0, sizeof s), memset(&ox, 0, sizeof ox), memset(&ow, 0, sizeof ow), memset(rq, 0, sizeof rq);
   s.n = 1, s.c = C0, s.h = s.w = H0, s.o = C1, s.kh = s.kw = 3, s.stride_h = s.stride_w = s.dil_h = s.dil_w = 1;
-  s.pad_top = s.pad_bottom = s.pad_left = s.pad_right = 1, s.groups = 1, s.layout = MRTQ_CONV_NCHW;
-  ox.data = qx0, ox.zp = px.zp, ow.data = qw1;
+  s.pad_top = s.pad_bottom = s.pad_left = s.pad_right = 1, s.groups = 1, s.layout = MRTQ_NCHW;
+  ox.data = qx0, ox.type = MRTQ_S8, ox.zp = px.zp, ow.data = qw1, ow.type = MRTQ_S8;
   for (o = 0; o < C1; o++) {
     qb1[o] = quant_bias(b1[o], (double)px.scale * sw1[o]);
-    check(mrtq_rq_init(&rq[o], MRTQ_Q31_DBL, (double)px.scale * sw1[o] / p1.scale, p1.zp, p1.zp, 127), "rq1");
+    check(mrtq_rq_init(MRTQ_Q31_DBL, (double)px.scale * sw1[o] / p1.scale, p1.zp, p1.zp, 127, &rq[o]), "rq1");
   }
-  check(mrtq_conv2d_q8(&s, &ox, &ow, qb1, rq, C1, 0, q1), "conv1");
+  check(mrtq_conv2d_q8(&s, rq, C1, &ox, &ow, qb1, MRTQ_S8, q1), "conv1");
   dequant(qx0, C0 * H0 * H0, &px, dx);
   for (o = 0; o < C1; o++) db1[o] = qb1[o] * (double)px.scale * sw1[o];
   for (i = 0; i < C1 * C0 * 9; i++) dw1[i] = qw1[i] * sw1[i / (C0 * 9)];
@@ -220,9 +220,9 @@ int main(void) {
   s.c = C1, s.h = s.w = H1, s.o = C1, ox.data = qp, ox.zp = p1.zp, ow.data = qw2;
   for (o = 0; o < C1; o++) {
     qb2[o] = quant_bias(b2[o], (double)p1.scale * sw2[o]);
-    check(mrtq_rq_init(&rq[o], MRTQ_Q31_DBL, (double)p1.scale * sw2[o] / p2.scale, p2.zp, -128, 127), "rq2");
+    check(mrtq_rq_init(MRTQ_Q31_DBL, (double)p1.scale * sw2[o] / p2.scale, p2.zp, -128, 127, &rq[o]), "rq2");
   }
-  check(mrtq_conv2d_q8(&s, &ox, &ow, qb2, rq, C1, 0, q2), "conv2");
+  check(mrtq_conv2d_q8(&s, rq, C1, &ox, &ow, qb2, MRTQ_S8, q2), "conv2");
   dequant(qp, NF, &p1, dp);
   for (o = 0; o < C1; o++) db2[o] = qb2[o] * (double)p1.scale * sw2[o];
   for (i = 0; i < C1 * C1 * 9; i++) dw2[i] = qw2[i] * sw2[i / (C1 * 9)];
@@ -246,9 +246,9 @@ int main(void) {
   {
     static double da[NF];
     for (o = 0; o < NO; o++) qbf[o] = quant_bias(bf[o], (double)pa.scale * swf);
-    check(mrtq_rq_init(&rq[0], MRTQ_Q31_DBL, (double)pa.scale * swf / pf.scale, pf.zp, -128, 127), "rqf");
+    check(mrtq_rq_init(MRTQ_Q31_DBL, (double)pa.scale * swf / pf.scale, pf.zp, -128, 127, &rq[0]), "rqf");
     ox.data = qa, ox.zp = pa.zp, ow.data = qwf;
-    check(mrtq_fc_q8(1, NF, NO, &ox, &ow, qbf, rq, 1, 0, qf), "fc");
+    check(mrtq_fc_q8(1, NF, NO, rq, 1, &ox, &ow, qbf, MRTQ_S8, qf), "fc");
     dequant(qa, NF, &pa, da);
     for (o = 0; o < NO; o++) dbf[o] = qbf[o] * (double)pa.scale * swf;
     for (i = 0; i < NO * NF; i++) dwf[i] = qwf[i] * swf;

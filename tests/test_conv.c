@@ -39,8 +39,8 @@ static int64_t *oracle(const layer_t *L, size_t ho, size_t wo) {
           int32_t v = PADMARK;
           if (i >= s->pad_top && i < s->pad_top + s->h && j >= s->pad_left && j < s->pad_left + s->w) {
             size_t yy = i - s->pad_top, xx = j - s->pad_left;
-            size_t at = s->layout == MRTQ_CONV_NCHW ? ((n * s->c + c) * s->h + yy) * s->w + xx : ((n * s->h + yy) * s->w + xx) * s->c + c;
-            v = L->x.is_unsigned ? ((const uint8_t *)L->x.data)[at] : ((const int8_t *)L->x.data)[at];
+            size_t at = s->layout == MRTQ_NCHW ? ((n * s->c + c) * s->h + yy) * s->w + xx : ((n * s->h + yy) * s->w + xx) * s->c + c;
+            v = L->x.type == MRTQ_U8 ? ((const uint8_t *)L->x.data)[at] : ((const int8_t *)L->x.data)[at];
           }
           xp[((n * s->c + c) * hp + i) * wp + j] = v;
         }
@@ -55,12 +55,12 @@ static int64_t *oracle(const layer_t *L, size_t ho, size_t wo) {
               for (kx = 0; kx < s->kw; kx++) {
                 size_t ci = (o / og) * cg + c;
                 int32_t xv = xp[((n * s->c + ci) * hp + oy * s->stride_h + ky * s->dil_h) * wp + ox * s->stride_w + kx * s->dil_w];
-                size_t wa = s->layout == MRTQ_CONV_NCHW ? ((o * cg + c) * s->kh + ky) * s->kw + kx : ((o * s->kh + ky) * s->kw + kx) * cg + c;
-                int32_t wv = L->w.is_unsigned ? ((const uint8_t *)L->w.data)[wa] : ((const int8_t *)L->w.data)[wa];
+                size_t wa = s->layout == MRTQ_NCHW ? ((o * cg + c) * s->kh + ky) * s->kw + kx : ((o * s->kh + ky) * s->kw + kx) * cg + c;
+                int32_t wv = L->w.type == MRTQ_U8 ? ((const uint8_t *)L->w.data)[wa] : ((const int8_t *)L->w.data)[wa];
                 if (xv == PADMARK) continue; /* padding: a real zero */
                 acc += (int64_t)(xv - L->x.zp) * (wv - zw);
               }
-          y[s->layout == MRTQ_CONV_NCHW ? ((n * s->o + o) * ho + oy) * wo + ox : ((n * ho + oy) * wo + ox) * s->o + o] = acc;
+          y[s->layout == MRTQ_NCHW ? ((n * s->o + o) * ho + oy) * wo + ox : ((n * ho + oy) * wo + ox) * s->o + o] = acc;
         }
   free(xp);
   return y;
@@ -97,15 +97,15 @@ static void run(layer_t *L, int check_float) {
   }
   for (i = 0; i < (per_ch ? L->s.o : 1); i++) {
     scale[i] = ldexp(1.0 + (double)(th_rand32() % 1000u) / 1000.0, -(int)th_range(6, 14));
-    CHECK_EQ(mrtq_rq_init(&rq[i], (mrtq_scheme)fam, scale[i], (int32_t)th_range(out_u ? 100 : -20, out_u ? 150 : 20),
-                          out_u ? 0 : -128, out_u ? 255 : 127),
+    CHECK_EQ(mrtq_rq_init((mrtq_scheme)fam, scale[i], (int32_t)th_range(out_u ? 100 : -20, out_u ? 150 : 20),
+                          out_u ? 0 : -128, out_u ? 255 : 127, &rq[i]),
              MRTQ_OK, "rq");
   }
-  CHECK_EQ(mrtq_conv2d_q8(&L->s, &L->x, &L->w, L->use_bias ? L->bias : NULL, rq, per_ch ? L->s.o : 1, out_u, a8 + GUARD),
+  CHECK_EQ(mrtq_conv2d_q8(&L->s, rq, per_ch ? L->s.o : 1, &L->x, &L->w, L->use_bias ? L->bias : NULL, out_u ? MRTQ_U8 : MRTQ_S8, a8 + GUARD),
            MRTQ_OK, "q8");
   CHECK(guards_ok(a8, ny));
   for (i = 0; i < ny; i++) {
-    size_t o = L->s.layout == MRTQ_CONV_NCHW ? (i / (ho * wo)) % L->s.o : i % L->s.o;
+    size_t o = L->s.layout == MRTQ_NCHW ? (i / (ho * wo)) % L->s.o : i % L->s.o;
     const mrtq_rq *r = &rq[per_ch ? o : 0];
     int32_t got = out_u ? a8[GUARD + i] : (int8_t)a8[GUARD + i];
     CHECK_EQ(got, mrtq_rq_apply(r, (int32_t)want[i], out_u ? 0 : -128, out_u ? 255 : 127), "q8 %zu", i);
@@ -133,13 +133,13 @@ static void random_layer(layer_t *L, uint8_t *xb, uint8_t *wb) {
   L->s.pad_left = (size_t)th_range(0, 3), L->s.pad_right = (size_t)th_range(0, 3);
   while ((L->s.kh - 1) * L->s.dil_h + 1 > L->s.h + L->s.pad_top + L->s.pad_bottom) L->s.pad_bottom++;
   while ((L->s.kw - 1) * L->s.dil_w + 1 > L->s.w + L->s.pad_left + L->s.pad_right) L->s.pad_right++;
-  L->s.layout = (int)(th_rand32() & 1u);
-  L->x.is_unsigned = (int)(th_rand32() & 1u), L->w.is_unsigned = (int)(th_rand32() & 1u);
-  L->x.zp = L->x.is_unsigned ? (int32_t)th_range(0, 255) : (int32_t)th_range(-128, 127);
-  L->w.zp = th_rand32() & 1u ? 0 : L->w.is_unsigned ? (int32_t)th_range(0, 255) : (int32_t)th_range(-128, 127);
+  L->s.layout = (mrtq_layout)(th_rand32() & 1u);
+  L->x.type = th_rand32() & 1u ? MRTQ_U8 : MRTQ_S8, L->w.type = th_rand32() & 1u ? MRTQ_U8 : MRTQ_S8;
+  L->x.zp = L->x.type == MRTQ_U8 ? (int32_t)th_range(0, 255) : (int32_t)th_range(-128, 127);
+  L->w.zp = th_rand32() & 1u ? 0 : L->w.type == MRTQ_U8 ? (int32_t)th_range(0, 255) : (int32_t)th_range(-128, 127);
   if (th_rand32() % 3u == 0) {
-    L->w.zp_ch = L->zw_ch;
-    for (i = 0; i < L->s.o; i++) L->zw_ch[i] = L->w.is_unsigned ? (int32_t)th_range(0, 255) : (int32_t)th_range(-128, 127);
+    L->w.zp_ch = L->zw_ch, L->w.zp = 0; /* zp_ch replaces zp */
+    for (i = 0; i < L->s.o; i++) L->zw_ch[i] = L->w.type == MRTQ_U8 ? (int32_t)th_range(0, 255) : (int32_t)th_range(-128, 127);
   }
   L->use_bias = (int)(th_rand32() & 1u);
   for (i = 0; i < L->s.o; i++) L->bias[i] = (int32_t)th_range(-100000, 100000);
@@ -169,7 +169,7 @@ static void test_hand(void) {
   memset(&L, 0, sizeof L);
   L.s.n = L.s.c = L.s.o = 1, L.s.h = L.s.w = 2, L.s.kh = L.s.kw = 2;
   L.s.stride_h = L.s.stride_w = L.s.dil_h = L.s.dil_w = L.s.groups = 1;
-  L.x.data = x, L.x.zp = 1, L.w.data = w;
+  L.x.data = x, L.x.zp = 1, L.w.data = w, L.x.type = L.w.type = MRTQ_S8;
   CHECK_EQ(mrtq_conv2d_s32(&L.s, &L.x, &L.w, bias, &acc), MRTQ_OK, "conv");
   CHECK_EQ(acc, 7, "hand value");
   /* FC: rows {1, 2, 3}, weights {1, 1, 1} and {-1, 0, 1}, zx = zw = 0: 6 and 2 */
@@ -199,8 +199,8 @@ static void test_real_layers(void) {
     memset(&L, 0, sizeof L);
     L.s.n = 1, L.s.c = shapes[i][0], L.s.h = shapes[i][1], L.s.w = shapes[i][2], L.s.o = shapes[i][3];
     L.s.kh = L.s.kw = shapes[i][4], L.s.stride_h = L.s.stride_w = shapes[i][5], L.s.pad_top = L.s.pad_bottom = L.s.pad_left = L.s.pad_right = shapes[i][6];
-    L.s.dil_h = L.s.dil_w = 1, L.s.groups = shapes[i][7], L.s.layout = i % 2 ? MRTQ_CONV_NHWC : MRTQ_CONV_NCHW;
-    L.x.is_unsigned = 1, L.x.zp = 128, L.w.zp = 0, L.use_bias = 1;
+    L.s.dil_h = L.s.dil_w = 1, L.s.groups = shapes[i][7], L.s.layout = i % 2 ? MRTQ_NHWC : MRTQ_NCHW;
+    L.x.type = MRTQ_U8, L.w.type = MRTQ_S8, L.x.zp = 128, L.w.zp = 0, L.use_bias = 1;
     for (j = 0; j < L.s.o; j++) L.bias[j] = (int32_t)th_range(-5000, 5000);
     for (j = 0; j < sizeof xb; j++) xb[j] = (uint8_t)th_rand32();
     for (j = 0; j < sizeof wb; j++) wb[j] = (uint8_t)th_range(-60, 60);
@@ -219,35 +219,77 @@ static void test_bad_input(void) {
   memset(&L, 0, sizeof L);
   L.s.n = L.s.c = L.s.o = 1, L.s.h = L.s.w = 4, L.s.kh = L.s.kw = 3;
   L.s.stride_h = L.s.stride_w = L.s.dil_h = L.s.dil_w = L.s.groups = 1;
-  L.x.data = x, L.w.data = w;
-  CHECK_EQ(mrtq_rq_init(&rq, MRTQ_Q31_DBL, 0.01, 0, -128, 127), MRTQ_OK, "rq");
+  L.x.data = x, L.w.data = w, L.x.type = L.w.type = MRTQ_S8;
+  CHECK_EQ(mrtq_rq_init(MRTQ_Q31_DBL, 0.01, 0, -128, 127, &rq), MRTQ_OK, "rq");
   memset(out, 0xa5, sizeof out);
-#define BAD(field, value, want)                                                                              \
+#define BAD(field, value, want, why)                                                                         \
   do {                                                                                                       \
     layer_t B = L;                                                                                           \
     B.field = value;                                                                                         \
-    CHECK_EQ(mrtq_conv2d_q8(&B.s, &B.x, &B.w, NULL, &rq, 1, 0, out + GUARD), want, #field " = " #value);  \
+    CHECK_REFUSED(mrtq_conv2d_q8(&B.s, &rq, 1, &B.x, &B.w, NULL, MRTQ_S8, out + GUARD), want, why);          \
   } while (0)
-  BAD(s.c, 0, MRTQ_ESHAPE);
-  BAD(s.stride_w, 0, MRTQ_ESHAPE);
-  BAD(s.dil_h, 0, MRTQ_ESHAPE);
-  BAD(s.groups, 0, MRTQ_ESHAPE);
-  BAD(s.kh, 5, MRTQ_ESHAPE);                /* kernel larger than the input */
-  BAD(s.dil_w, 2, MRTQ_ESHAPE);             /* dilated kernel 5 > 4 */
-  BAD(s.groups, 2, MRTQ_ESHAPE);            /* c = 1 not a multiple of 2 */
-  BAD(s.h, SIZE_MAX / 2, MRTQ_ESHAPE);      /* sizes overflow */
-  BAD(s.layout, 7, MRTQ_EINVAL);
-  BAD(x.data, NULL, MRTQ_EINVAL);
-  BAD(x.zp, 300, MRTQ_EINVAL);
-  BAD(w.zp, -129, MRTQ_EINVAL);
-  CHECK_EQ(mrtq_conv2d_q8(&L.s, &L.x, &L.w, NULL, NULL, 1, 0, out + GUARD), MRTQ_EINVAL, "rq NULL");
-  CHECK_EQ(mrtq_conv2d_q8(&L.s, &L.x, &L.w, NULL, &rq, 2, 0, out + GUARD), MRTQ_EINVAL, "nrq");
-  CHECK_EQ(mrtq_conv2d_s32(&L.s, &L.x, &L.w, NULL, NULL), MRTQ_EINVAL, "acc NULL");
+  BAD(s.n, 0, MRTQ_ESHAPE, "s->n: must be >= 1");
+  BAD(s.c, 0, MRTQ_ESHAPE, "s->c: must be >= 1");
+  BAD(s.h, 0, MRTQ_ESHAPE, "s->h: must be >= 1");
+  BAD(s.w, 0, MRTQ_ESHAPE, "s->w: must be >= 1");
+  BAD(s.o, 0, MRTQ_ESHAPE, "s->o: must be >= 1");
+  BAD(s.kh, 0, MRTQ_ESHAPE, "s->kh: must be >= 1");
+  BAD(s.kw, 0, MRTQ_ESHAPE, "s->kw: must be >= 1");
+  BAD(s.stride_h, 0, MRTQ_ESHAPE, "s->stride_h: must be >= 1");
+  BAD(s.stride_w, 0, MRTQ_ESHAPE, "s->stride_w: must be >= 1");
+  BAD(s.dil_h, 0, MRTQ_ESHAPE, "s->dil_h: must be >= 1");
+  BAD(s.dil_w, 0, MRTQ_ESHAPE, "s->dil_w: must be >= 1");
+  BAD(s.groups, 0, MRTQ_ESHAPE, "s->groups: must be >= 1");
+  BAD(s.kh, 5, MRTQ_ESHAPE, "s->kh: the dilated kernel is taller");   /* kernel larger than the input */
+  BAD(s.dil_w, 2, MRTQ_ESHAPE, "s->kw: the dilated kernel is wider"); /* dilated kernel 5 > 4 */
+  BAD(s.groups, 2, MRTQ_ESHAPE, "s->c: must be a multiple of s->groups"); /* c = 1 not a multiple of 2 */
+  {
+    layer_t B = L;
+    B.s.c = B.s.groups = 2, B.s.o = 3; /* o = 3 not a multiple of 2 */
+    CHECK_REFUSED(mrtq_conv2d_q8(&B.s, &rq, 1, &B.x, &B.w, NULL, MRTQ_S8, out + GUARD), MRTQ_ESHAPE, "s->o: must be a multiple of s->groups");
+  }
+  BAD(s.h, SIZE_MAX / 2, MRTQ_ESHAPE, "s->h, s->pad_top"); /* sizes overflow */
+  BAD(s.pad_right, SIZE_MAX / 2, MRTQ_ESHAPE, "s->w, s->pad_left");
+  BAD(s.layout, (mrtq_layout)7, MRTQ_EINVAL, "s->layout: must be MRTQ_NCHW or MRTQ_NHWC");
+  BAD(x.data, NULL, MRTQ_EINVAL, "x->data: NULL");
+  BAD(w.data, NULL, MRTQ_EINVAL, "w->data: NULL");
+  BAD(x.zp, 300, MRTQ_EINVAL, "x->zp: outside x->type's range");
+  BAD(w.zp, -129, MRTQ_EINVAL, "w->zp: outside w->type's range");
+  BAD(x.type, (mrtq_dtype)0, MRTQ_EINVAL, "x->type: not an mrtq_dtype");
+  BAD(w.type, MRTQ_S16, MRTQ_EUNSUPPORTED, "w->type: must be MRTQ_S8 or MRTQ_U8");
+  BAD(x.zp_ch, L.bias, MRTQ_EINVAL, "x->zp_ch: must be NULL");
+  {
+    static const int32_t zw_ok[1] = {0}, zw_bad[1] = {128};
+    layer_t B = L;
+    B.w.zp_ch = zw_bad;
+    CHECK_REFUSED(mrtq_conv2d_q8(&B.s, &rq, 1, &B.x, &B.w, NULL, MRTQ_S8, out + GUARD), MRTQ_EINVAL, "w->zp_ch[o]: outside");
+    B.w.zp_ch = zw_ok, B.w.zp = 1; /* silently replaced before: now refused */
+    CHECK_REFUSED(mrtq_conv2d_q8(&B.s, &rq, 1, &B.x, &B.w, NULL, MRTQ_S8, out + GUARD), MRTQ_EINVAL, "w->zp: must be 0 beside w->zp_ch");
+    CHECK_REFUSED(mrtq_conv2d_q8(NULL, &rq, 1, &B.x, &B.w, NULL, MRTQ_S8, out + GUARD), MRTQ_EINVAL, "s: NULL");
+    CHECK_REFUSED(mrtq_conv2d_q8(&L.s, &rq, 1, NULL, &B.w, NULL, MRTQ_S8, out + GUARD), MRTQ_EINVAL, "x: NULL");
+    CHECK_REFUSED(mrtq_conv2d_q8(&L.s, &rq, 1, &B.x, NULL, NULL, MRTQ_S8, out + GUARD), MRTQ_EINVAL, "w: NULL");
+    CHECK_REFUSED(mrtq_conv2d_out(&L.s, NULL, &wo), MRTQ_EINVAL, "ho, wo: NULL");
+  }
+  { /* element counts over size_t: the src (n c h w), the dst, the weights */
+    layer_t B = L;
+    B.s.n = SIZE_MAX / 4, B.s.c = 8;
+    CHECK_REFUSED(mrtq_conv2d_out(&B.s, &ho, &wo), MRTQ_ESHAPE, "s: the src's element count");
+    B = L, B.s.o = SIZE_MAX / 2; /* n o ho = SIZE_MAX - 1, times wo = 2 */
+    CHECK_REFUSED(mrtq_conv2d_out(&B.s, &ho, &wo), MRTQ_ESHAPE, "s: the dst's element count");
+    B = L, B.s.o = SIZE_MAX / 4; /* the dst fits (4 o), o kh does not */
+    CHECK_REFUSED(mrtq_conv2d_out(&B.s, &ho, &wo), MRTQ_ESHAPE, "s: the weights' element count");
+  }
+  CHECK_REFUSED(mrtq_conv2d_q8(&L.s, NULL, 1, &L.x, &L.w, NULL, MRTQ_S8, out + GUARD), MRTQ_EINVAL, "rq: NULL");
+  CHECK_REFUSED(mrtq_conv2d_q8(&L.s, &rq, 2, &L.x, &L.w, NULL, MRTQ_S8, out + GUARD), MRTQ_EINVAL, "nrq: must be 1 or s->o");
+  CHECK_REFUSED(mrtq_conv2d_q8(&L.s, &rq, 1, &L.x, &L.w, NULL, MRTQ_S32, out + GUARD), MRTQ_EUNSUPPORTED, "dst_type: must be MRTQ_S8 or MRTQ_U8");
+  CHECK_REFUSED(mrtq_conv2d_q8(&L.s, &rq, 1, &L.x, &L.w, NULL, (mrtq_dtype)0, out + GUARD), MRTQ_EINVAL, "dst_type: not an mrtq_dtype");
+  CHECK_REFUSED(mrtq_conv2d_q8(&L.s, &rq, 1, &L.x, &L.w, NULL, MRTQ_S8, NULL), MRTQ_EINVAL, "out: NULL");
+  CHECK_REFUSED(mrtq_conv2d_s32(&L.s, &L.x, &L.w, NULL, NULL), MRTQ_EINVAL, "acc: NULL");
   /* uint8 x uint8 with K = 40000: 40000 * 255 * 255 > 2^31 */
   {
     layer_t B = L;
-    B.s.c = 40000, B.s.kh = B.s.kw = 1, B.x.is_unsigned = B.w.is_unsigned = 1;
-    CHECK_EQ(mrtq_conv2d_q8(&B.s, &B.x, &B.w, NULL, &rq, 1, 0, out + GUARD), MRTQ_EOVERFLOW, "overflow");
+    B.s.c = 40000, B.s.kh = B.s.kw = 1, B.x.type = B.w.type = MRTQ_U8;
+    CHECK_REFUSED(mrtq_conv2d_q8(&B.s, &rq, 1, &B.x, &B.w, NULL, MRTQ_S8, out + GUARD), MRTQ_EOVERFLOW, "could overflow int32");
   }
   {
     size_t i, untouched = 1;

@@ -44,12 +44,12 @@ static void test_published_per_channel(void) {
   for (i = 0; i < 16; i++) w[i] = (int8_t)rnd_away(wf[i] / sw[i / 8]);
   for (i = 0; i < 2; i++) {
     b[i] = rnd_away(bf[i] / (0.5 * sw[i]));
-    CHECK_EQ(mrtq_rq_init(&rq[i], MRTQ_Q31_DBL, 0.5 * sw[i] / 0.5, -1, -128, 127), MRTQ_OK, "rq");
+    CHECK_EQ(mrtq_rq_init(MRTQ_Q31_DBL, 0.5 * sw[i] / 0.5, -1, -128, 127, &rq[i]), MRTQ_OK, "rq");
   }
   s.n = 1, s.h = 2, s.w = 3, s.c = 2, s.o = 2, s.kh = s.kw = 2, s.stride_h = s.stride_w = 1, s.dil_h = s.dil_w = 1;
-  s.groups = 1, s.layout = MRTQ_CONV_NHWC;
-  qx.data = x, qx.zp = -1, qw.data = w;
-  CHECK_EQ(mrtq_conv2d_q8(&s, &qx, &qw, b, rq, 2, 0, y), MRTQ_OK, "conv");
+  s.groups = 1, s.layout = MRTQ_NHWC;
+  qx.data = x, qx.zp = -1, qw.data = w, qx.type = qw.type = MRTQ_S8;
+  CHECK_EQ(mrtq_conv2d_q8(&s, rq, 2, &qx, &qw, b, MRTQ_S8, y), MRTQ_OK, "conv");
   for (i = 0; i < 4; i++) CHECK_EQ(y[i], want[i], "published per-channel output %d", i);
 }
 
@@ -71,11 +71,11 @@ static void test_published_uint8(void) {
   for (i = 0; i < 12; i++) w[i] = (uint8_t)(rnd_away(wf[i] / 0.5) + 127);
   for (i = 0; i < 3; i++) b[i] = rnd_away(bf[i] / 0.25);
   /* output range [-127, 128]: step 1, zero point 127; the test model's default stride is 2, VALID */
-  CHECK_EQ(mrtq_rq_init(&rq, MRTQ_Q31_DBL, 0.25, 127, 0, 255), MRTQ_OK, "rq");
+  CHECK_EQ(mrtq_rq_init(MRTQ_Q31_DBL, 0.25, 127, 0, 255, &rq), MRTQ_OK, "rq");
   s.n = 2, s.h = 2, s.w = 4, s.c = 1, s.o = 3, s.kh = s.kw = 2, s.stride_h = s.stride_w = 2, s.dil_h = s.dil_w = 1;
-  s.groups = 1, s.layout = MRTQ_CONV_NHWC;
-  qx.data = x, qx.is_unsigned = 1, qx.zp = 127, qw.data = w, qw.is_unsigned = 1, qw.zp = 127;
-  CHECK_EQ(mrtq_conv2d_q8(&s, &qx, &qw, b, &rq, 1, 1, y), MRTQ_OK, "conv");
+  s.groups = 1, s.layout = MRTQ_NHWC;
+  qx.data = x, qx.type = MRTQ_U8, qx.zp = 127, qw.data = w, qw.type = MRTQ_U8, qw.zp = 127;
+  CHECK_EQ(mrtq_conv2d_q8(&s, &rq, 1, &qx, &qw, b, MRTQ_U8, y), MRTQ_OK, "conv");
   for (i = 0; i < 12; i++) CHECK_EQ(y[i], want[i], "published uint8 output %d", i);
 }
 
@@ -137,7 +137,7 @@ static void run_layer(const tl_shape *t, int32_t zx, int32_t zy, int32_t act_min
   for (o = 0; o < t->o; o++) {
     bias[o] = (int32_t)th_range(-20000, 20000);
     o_quantize_multiplier(sx * sw[o] / sy, &mult[o], &shift[o]);
-    CHECK_EQ(mrtq_rq_init(&rq[o], MRTQ_Q31_DBL, sx * sw[o] / sy, zy, act_min, act_max), MRTQ_OK, "rq");
+    CHECK_EQ(mrtq_rq_init(MRTQ_Q31_DBL, sx * sw[o] / sy, zy, act_min, act_max, &rq[o]), MRTQ_OK, "rq");
     CHECK(rq[o].m.mult == mult[o] && rq[o].m.shift == shift[o]); /* mrtq's encoding is QuantizeMultiplier's */
   }
   /* mrtq's weights: OHWI; a depthwise filter [1][KH][KW][C*M] becomes [C*M][KH][KW][1] */
@@ -152,10 +152,10 @@ static void run_layer(const tl_shape *t, int32_t zx, int32_t zy, int32_t act_min
   s.kh = (size_t)t->kh, s.kw = (size_t)t->kw, s.stride_h = (size_t)t->sh, s.stride_w = (size_t)t->sw;
   s.dil_h = (size_t)t->dh, s.dil_w = (size_t)t->dw, s.groups = t->depth_mult ? (size_t)t->c : 1;
   s.pad_top = (size_t)t->pt, s.pad_bottom = (size_t)t->pb, s.pad_left = (size_t)t->pl, s.pad_right = (size_t)t->pr;
-  s.layout = MRTQ_CONV_NHWC;
-  qx.data = x, qx.zp = zx, qw.data = wm;
+  s.layout = MRTQ_NHWC;
+  qx.data = x, qx.zp = zx, qw.data = wm, qx.type = qw.type = MRTQ_S8;
   memset(y, 0x5a, ny + 64);
-  CHECK_EQ(mrtq_conv2d_q8(&s, &qx, &qw, bias, rq, (size_t)t->o, 0, y), MRTQ_OK, "conv");
+  CHECK_EQ(mrtq_conv2d_q8(&s, rq, (size_t)t->o, &qx, &qw, bias, MRTQ_S8, y), MRTQ_OK, "conv");
   for (i = ny; i < ny + 64; i++) CHECK_EQ((uint8_t)y[i], 0x5a, "guard");
   /* TFLite's loop nest */
   for (b = 0; b < t->n; b++)

@@ -10,13 +10,13 @@ static void test_cxx_calls(void) {
   mrtq_mult m = {0, 0};
   mrtq_qparams p;
   CHECK_EQ(mrtq_mult_q15(1.0 / 64, &m), MRTQ_OK, "q15");
-  CHECK(m.mult == 16384 && m.shift == -5);  // ANCHORS section 1 example
+  CHECK(m.mult == 16384 && m.shift == -5);  // the VTA delegate's own example (docs/anchors.md)
   // 100 * (1/64) = 1.5625: floor 1 (VTA), nearest 2
   CHECK_EQ(mrtq_mul_q15_vta(100, m), 1, "vta");
   CHECK_EQ(mrtq_mul_q15_rndnu(100, m), 2, "rndnu");
   CHECK_EQ(mrtq_requant_fp32(5, 0.5f, 0, -128, 127), 2, "2.5 to even");
-  CHECK_EQ(mrtq_qparams_from_range(-1.0f, 1.0f, 8, 1, MRTQ_QS_SYMMETRIC, &p), MRTQ_OK, "qparams");
-  CHECK(p.zero_point == 0 && p.qmin == -127 && p.qmax == 127);
+  CHECK_EQ(mrtq_qparams_from_range(MRTQ_QS_SYMMETRIC, -1.0f, 1.0f, MRTQ_S8, 0, &p), MRTQ_OK, "qparams");
+  CHECK(p.zp == 0 && p.qmin == -127 && p.qmax == 127);
   CHECK(std::strcmp(mrtq_status_str(MRTQ_OK), "ok") == 0);
   // the optional VTA header compiles as C++ too: an ALU SHR with imm -3 puts 0xFFFD in bits 112..127
   mrtq_vta_config cfg = mrtq_vta_config_default();

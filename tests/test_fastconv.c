@@ -51,6 +51,7 @@ static void rand_attr(mrtq_onednn_attr *a, const size_t d[4], int fc, size_t nds
     for (i = 0; i < cnt; i++) B.osc[i] = rscale(4, 12);
     if (th_range(0, 15) == 0) B.osc[th_range(0, (int64_t)cnt - 1)] = special[th_range(0, 4)];
     a->oscale = th_range(0, 7) ? B.osc : NULL;
+    if (!a->oscale) a->oscale_mask = 0; /* a mask without scales is refused */
   } else {
     B.ss = rscale(3, 6), B.ds = rscale(0, 3);
     for (i = 0; i < d[1]; i++) B.ws[i] = rscale(3, 8), B.fb[i] = (float)th_range(-2000, 2000) / 64.0f;
@@ -65,6 +66,9 @@ static void rand_attr(mrtq_onednn_attr *a, const size_t d[4], int fc, size_t nds
     p->scale = th_range(0, 1) ? 1.0f : rscale(0, 3);
     p->alpha = (float)th_range(-40, 40) / 16.0f, p->beta = p->alpha + (float)th_range(0, 80) / 4.0f;
     if (p->kind == MRTQ_ONEDNN_RELU && th_range(0, 1)) p->alpha = 0;
+    /* the fields a kind does not read must be 0 (the scale of RELU, LINEAR and CLIP multiplies their result) */
+    if (p->kind == MRTQ_ONEDNN_SUM || p->kind >= MRTQ_ONEDNN_BIN_ADD) p->alpha = 0;
+    if (p->kind == MRTQ_ONEDNN_SUM || p->kind == MRTQ_ONEDNN_RELU || p->kind >= MRTQ_ONEDNN_BIN_ADD) p->beta = 0;
     if (p->kind >= MRTQ_ONEDNN_BIN_ADD) {
       p->src1 = B.s1[j];
       p->src1_bcast = (int)th_range(0, ndst <= 65536 ? 2 : 1);
@@ -111,16 +115,16 @@ static long layer(const mrtq_conv2d_shape *s, int fc, int src_u, int dst_u, int 
   else rand_attr(&a, d, fc, ny, dst_u, src_u, &zx);
   for (i = 0; i < s->o; i++) bias[i] = (int32_t)th_range(-30000, 30000);
   memset(&qx, 0, sizeof qx), memset(&qw, 0, sizeof qw);
-  qx.data = x, qx.is_unsigned = src_u, qx.zp = zx, qw.data = w;
-  if (fc) st = mrtq_fc_onednn(s->n, s->c, s->o, &qx, &qw, a.scheme == MRTQ_ONEDNN_OLD ? bias : NULL, &a, dst_u, y0);
-  else st = mrtq_conv2d_onednn(s, &qx, &qw, a.scheme == MRTQ_ONEDNN_OLD ? bias : NULL, &a, dst_u, y0);
+  qx.data = x, qx.type = src_u ? MRTQ_U8 : MRTQ_S8, qx.zp = zx, qw.data = w, qw.type = MRTQ_S8;
+  if (fc) st = mrtq_fc_onednn(s->n, s->c, s->o, &a, &qx, &qw, a.scheme == MRTQ_ONEDNN_OLD ? bias : NULL, dst_u ? MRTQ_U8 : MRTQ_S8, y0);
+  else st = mrtq_conv2d_onednn(s, &a, &qx, &qw, a.scheme == MRTQ_ONEDNN_OLD ? bias : NULL, dst_u ? MRTQ_U8 : MRTQ_S8, y0);
   CHECK_EQ(st, MRTQ_OK, "specification");
   /* odd offsets: the packed weights and scratch are aligned inside */
-  st = fc ? mrtq_fastconv_init_fc(&p, s->n, s->c, s->o, &qw, (uint8_t *)mem + 1, wb)
-          : mrtq_fastconv_init(&p, s, &qw, (uint8_t *)mem + 1, wb);
+  st = fc ? mrtq_fastconv_init_fc(s->n, s->c, s->o, &qw, (uint8_t *)mem + 1, wb, &p)
+          : mrtq_fastconv_init(s, &qw, (uint8_t *)mem + 1, wb, &p);
   CHECK_EQ(st, MRTQ_OK, "init");
   if (st == MRTQ_OK) {
-    st = mrtq_fastconv_onednn(&p, &qx, a.scheme == MRTQ_ONEDNN_OLD ? bias : NULL, &a, dst_u, y1, (uint8_t *)scr + 3, sb);
+    st = mrtq_fastconv_onednn(&p, &a, &qx, a.scheme == MRTQ_ONEDNN_OLD ? bias : NULL, dst_u ? MRTQ_U8 : MRTQ_S8, (uint8_t *)scr + 3, sb, y1);
     CHECK_EQ(st, MRTQ_OK, "fast");
     for (i = 0; i < ny; i++)
       if (y0[i] != y1[i] && bad++ < 3)
@@ -146,6 +150,12 @@ static long layer(const mrtq_conv2d_shape *s, int fc, int src_u, int dst_u, int 
  * single-rounding bytes where the spec says fma and the two-rounding bytes
  * where it does not, whatever the compiler's contraction setting (this test
  * is also built with -ffp-contract=fast). */
+/* The specification's epilogue of one int8 output (no bias). */
+static int32_t spec_epi(const mrtq_onednn_attr *a, const mrtq_onednn_pos *at, int32_t acc, int32_t prev) {
+  int32_t v = 999;
+  CHECK_EQ(mrtq_onednn_epilogue(a, at, acc, NULL, prev, MRTQ_S8, &v), MRTQ_OK, "epilogue");
+  return v;
+}
 static float full_mantissa(float lo) { return lo * (1.0f + (float)(th_rand32() % 8388607u + 1u) / 8388608.0f); }
 static void test_fused_rounding(void) {
   enum { R = 64, K = 2048 };
@@ -167,8 +177,9 @@ static void test_fused_rounding(void) {
     memset(&a, 0, sizeof a), memset(&qx, 0, sizeof qx), memset(&qw, 0, sizeof qw);
     a.oscale = &sc, a.n_po = 1;
     a.po[0].kind = kind == 2 ? MRTQ_ONEDNN_BIN_ADD : kind ? MRTQ_ONEDNN_LINEAR : MRTQ_ONEDNN_SUM;
-    a.po[0].src1 = s1, a.po[0].src1_bcast = MRTQ_ONEDNN_PER_ELEM;
-    a.po[0].scale = full_mantissa(kind == 2 ? 0.25f : 0.5f), a.po[0].alpha = full_mantissa(0.5f), a.po[0].beta = full_mantissa(8.0f);
+    a.po[0].scale = full_mantissa(kind == 2 ? 0.25f : 0.5f);
+    if (kind == 2) a.po[0].src1 = s1, a.po[0].src1_bcast = MRTQ_ONEDNN_PER_ELEM;
+    if (kind == 1) a.po[0].alpha = full_mantissa(0.5f), a.po[0].beta = full_mantissa(8.0f), a.po[0].scale = 1.0f;
     ar = a, ar.ref_rounding = 1;
     for (r = 0; r < R; r++) {
       int32_t acc = 0, prev = 0, q, rem, e0 = 0, e1 = 0;
@@ -183,12 +194,12 @@ static void test_fused_rounding(void) {
           v = (float)((double)a.po[0].scale * (double)s1[r]);
           acc = (int32_t)((n - (double)v) * 131072.0) + (int32_t)th_range(-2, 2), f = (float)acc / 131072.0f;
           e0 = (int32_t)lrintf((float)((double)f + (double)v)), e1 = (int32_t)lrintf(fmaf(a.po[0].scale, s1[r], f));
-          CHECK_EQ(mrtq_onednn_epilogue(&a, &at, acc, NULL, prev, -128, 127), e0, "spec, binary add: one row");
+          CHECK_EQ(spec_epi(&a, &at, acc, prev), e0, "spec, binary add: one row");
         } else {
           acc = (int32_t)((kind ? (n - a.po[0].beta) / a.po[0].alpha : n - (double)a.po[0].scale * prev) * 131072.0) +
                 (int32_t)th_range(-2, 2);
-          e0 = mrtq_onednn_epilogue(&a, &at, acc, NULL, prev, -128, 127);
-          e1 = mrtq_onednn_epilogue(&ar, &at, acc, NULL, prev, -128, 127);
+          e0 = spec_epi(&a, &at, acc, prev);
+          e1 = spec_epi(&ar, &at, acc, prev);
         }
         if (e0 != e1) break;
       }
@@ -199,12 +210,12 @@ static void test_fused_rounding(void) {
         x[r * K + k] = (int8_t)(q / (K - 1) + ((int32_t)k < (q < 0 ? -q : q) % (K - 1) ? (q < 0 ? -1 : 1) : 0));
       x[r * K + K - 1] = (int8_t)rem;
     }
-    qx.data = x, qw.data = w;
-    CHECK_EQ(mrtq_fc_onednn(R, K, 1, &qx, &qw, NULL, &a, 0, y0), MRTQ_OK, "spec");
+    qx.data = x, qw.data = w, qx.type = qw.type = MRTQ_S8;
+    CHECK_EQ(mrtq_fc_onednn(R, K, 1, &a, &qx, &qw, NULL, MRTQ_S8, y0), MRTQ_OK, "spec");
     mrtq_fastconv_sizes(&s, &wb, &sb);
     mem = malloc(wb), scr = malloc(sb);
-    CHECK_EQ(mrtq_fastconv_init_fc(&p, R, K, 1, &qw, mem, wb), MRTQ_OK, "init");
-    CHECK_EQ(mrtq_fastconv_onednn(&p, &qx, NULL, &a, 0, y1, scr, sb), MRTQ_OK, "fast");
+    CHECK_EQ(mrtq_fastconv_init_fc(R, K, 1, &qw, mem, wb, &p), MRTQ_OK, "init");
+    CHECK_EQ(mrtq_fastconv_onednn(&p, &a, &qx, NULL, MRTQ_S8, scr, sb, y1), MRTQ_OK, "fast");
     for (r = 0; r < R; r++) {
       CHECK_EQ(y0[r], want[r], "spec, row %d: the built acc", r); /* the rows hold the chosen sums */
       CHECK(want[r] != other[r]);
@@ -232,7 +243,7 @@ static mrtq_conv2d_shape rand_shape(int depthwise) {
   s.pad_top = (size_t)th_range(0, wide ? 8 : 2), s.pad_bottom = (size_t)th_range(0, wide ? 8 : 2);
   s.pad_left = (size_t)th_range(0, wide ? 8 : 2), s.pad_right = (size_t)th_range(0, wide ? 8 : 2);
   /* NCHW depthwise takes the GEMM path */
-  s.layout = th_range(0, depthwise ? 5 : 2) ? MRTQ_CONV_NHWC : MRTQ_CONV_NCHW;
+  s.layout = th_range(0, depthwise ? 5 : 2) ? MRTQ_NHWC : MRTQ_NCHW;
   while ((s.kh - 1) * s.dil_h + 1 > s.h + s.pad_top + s.pad_bottom) s.h++;
   while ((s.kw - 1) * s.dil_w + 1 > s.w + s.pad_left + s.pad_right) s.w++;
   return s;
@@ -279,7 +290,7 @@ static void test_real_shapes(void) {
       s.n = 1, s.c = L[i][0], s.h = s.w = L[i][1], s.o = L[i][2], s.kh = s.kw = L[i][3];
       s.stride_h = s.stride_w = L[i][4], s.dil_h = s.dil_w = 1, s.groups = L[i][6];
       s.pad_top = s.pad_left = s.pad_bottom = s.pad_right = L[i][5];
-      s.layout = lay ? MRTQ_CONV_NCHW : MRTQ_CONV_NHWC;
+      s.layout = lay ? MRTQ_NCHW : MRTQ_NHWC;
       bad += layer(&s, 0, lay == 0, 1, 0, NULL, 0);
     }
   }
@@ -313,7 +324,7 @@ static void test_edges(void) {
     size_t ks = e & 1 ? 181 : 256;
     memset(&s, 0, sizeof s);
     s.n = 1, s.groups = s.c = s.o = 17, s.h = s.w = s.kh = s.kw = ks, s.stride_h = s.stride_w = s.dil_h = s.dil_w = 1;
-    s.pad_top = s.pad_left = s.pad_bottom = s.pad_right = (size_t)(e >> 1), s.layout = MRTQ_CONV_NHWC;
+    s.pad_top = s.pad_left = s.pad_bottom = s.pad_right = (size_t)(e >> 1), s.layout = MRTQ_NHWC;
     a.src_zp = e & 1 ? 255 : 127, a.dst_zp = 0;
     bad += layer(&s, 0, e & 1, 0, 1, &a, a.src_zp);
   }
@@ -326,13 +337,13 @@ static void test_edges(void) {
     uint8_t y = 0;
     mrtq_qoperand qx, qw;
     memset(&qx, 0, sizeof qx), memset(&qw, 0, sizeof qw);
-    qx.data = x, qw.data = w;
+    qx.data = x, qw.data = w, qx.type = qw.type = MRTQ_S8;
     mrtq_fastconv_sizes(&s, &wb, &sb);
     mem = malloc(wb), scr = malloc(sb);
     a.src_zp = 0, a.dst_zp = 0;
-    CHECK_EQ(mrtq_fastconv_init_fc(&p, 1, 131072, 1, &qw, mem, wb), MRTQ_OK, "init");
-    CHECK_EQ(mrtq_fastconv_onednn(&p, &qx, NULL, &a, 0, &y, scr, sb), MRTQ_EOVERFLOW, "k 131072");
-    CHECK_EQ(mrtq_fc_onednn(1, 131072, 1, &qx, &qw, NULL, &a, 0, &y), MRTQ_EOVERFLOW, "spec: k 131072");
+    CHECK_EQ(mrtq_fastconv_init_fc(1, 131072, 1, &qw, mem, wb, &p), MRTQ_OK, "init");
+    CHECK_REFUSED(mrtq_fastconv_onednn(&p, &a, &qx, NULL, MRTQ_S8, scr, sb, &y), MRTQ_EOVERFLOW, "could overflow int32");
+    CHECK_REFUSED(mrtq_fc_onednn(1, 131072, 1, &a, &qx, &qw, NULL, MRTQ_S8, &y), MRTQ_EOVERFLOW, "could overflow int32");
     free(w), free(x), free(mem), free(scr);
   }
   CHECK_EQ(bad, 0, "mismatches");
@@ -347,53 +358,78 @@ static void test_bad_input(void) {
   mrtq_qoperand qx, qw;
   mrtq_onednn_attr a;
   mrtq_conv2d_shape s = mrtq_fc_shape(1, 8, 1);
-  memset(&qx, 0, sizeof qx), memset(&qw, 0, sizeof qw), memset(&a, 0, sizeof a);
-  qx.data = x, qw.data = w;
+  memset(&qx, 0, sizeof qx), memset(&qw, 0, sizeof qw), memset(&a, 0, sizeof a), memset(&p, 0, sizeof p);
+  qx.data = x, qw.data = w, qx.type = qw.type = MRTQ_S8;
   CHECK_EQ(mrtq_fastconv_sizes(&s, &wb, &sb), MRTQ_OK, "sizes");
   CHECK(wb <= sizeof mem && sb <= sizeof scr);
-  CHECK_EQ(mrtq_fastconv_sizes(NULL, &wb, &sb), MRTQ_EINVAL, "NULL shape");
-  CHECK_EQ(mrtq_fastconv_sizes(&s, NULL, &sb), MRTQ_EINVAL, "NULL size");
+  CHECK_REFUSED(mrtq_fastconv_sizes(NULL, &wb, &sb), MRTQ_EINVAL, "s: NULL");
+  CHECK_REFUSED(mrtq_fastconv_sizes(&s, NULL, &sb), MRTQ_EINVAL, "wbytes, sbytes: NULL");
   s.groups = 3;
-  CHECK_EQ(mrtq_fastconv_sizes(&s, &wb, &sb), MRTQ_ESHAPE, "groups");
+  CHECK_REFUSED(mrtq_fastconv_sizes(&s, &wb, &sb), MRTQ_ESHAPE, "s->c: must be a multiple of s->groups");
   s.groups = 1;
-  CHECK_EQ(mrtq_fastconv_init(&p, &s, &qw, mem, 1), MRTQ_EINVAL, "memory too small");
-  qw.is_unsigned = 1;
-  CHECK_EQ(mrtq_fastconv_init(&p, &s, &qw, mem, sizeof mem), MRTQ_EINVAL, "u8 weights");
-  qw.is_unsigned = 0, qw.zp = 1;
-  CHECK_EQ(mrtq_fastconv_init(&p, &s, &qw, mem, sizeof mem), MRTQ_EINVAL, "weight zero point");
-  qw.zp = 0;
-  CHECK_EQ(mrtq_fastconv_init(&p, &s, &qw, NULL, sizeof mem), MRTQ_EINVAL, "NULL memory");
-  CHECK_EQ(mrtq_fastconv_init(&p, &s, &qw, mem, sizeof mem), MRTQ_OK, "init");
+  { /* kp * groups too large to pack: 2^62 / 8 channels x 8 groups */
+    mrtq_conv2d_shape big = s;
+    big.c = big.o = big.groups = (size_t)1 << 58;
+    CHECK_REFUSED(mrtq_fastconv_sizes(&big, &wb, &sb), MRTQ_ESHAPE, "s: the packed weights' size overflows");
+    CHECK_EQ(mrtq_fastconv_sizes(&s, &wb, &sb), MRTQ_OK, "sizes");
+  }
+  CHECK_REFUSED(mrtq_fastconv_init(&s, &qw, mem, 1, &p), MRTQ_EINVAL, "mem_bytes: smaller than wbytes");
+  qw.type = MRTQ_U8;
+  CHECK_REFUSED(mrtq_fastconv_init(&s, &qw, mem, sizeof mem, &p), MRTQ_EUNSUPPORTED, "w->type: must be MRTQ_S8");
+  qw.type = (mrtq_dtype)0;
+  CHECK_REFUSED(mrtq_fastconv_init(&s, &qw, mem, sizeof mem, &p), MRTQ_EINVAL, "w->type: not an mrtq_dtype");
+  qw.type = MRTQ_S8, qw.zp = 1;
+  CHECK_REFUSED(mrtq_fastconv_init(&s, &qw, mem, sizeof mem, &p), MRTQ_EINVAL, "w->zp: must be 0");
+  qw.zp = 0, qw.zp_ch = &z128;
+  CHECK_REFUSED(mrtq_fastconv_init(&s, &qw, mem, sizeof mem, &p), MRTQ_EINVAL, "w->zp_ch: must be NULL");
+  qw.zp_ch = NULL;
+  CHECK_REFUSED(mrtq_fastconv_init(&s, NULL, mem, sizeof mem, &p), MRTQ_EINVAL, "w: NULL");
+  qw.data = NULL;
+  CHECK_REFUSED(mrtq_fastconv_init(&s, &qw, mem, sizeof mem, &p), MRTQ_EINVAL, "w->data: NULL");
+  qw.data = w;
+  CHECK_REFUSED(mrtq_fastconv_init(&s, &qw, NULL, sizeof mem, &p), MRTQ_EINVAL, "mem: NULL");
+  CHECK_REFUSED(mrtq_fastconv_init(&s, &qw, mem, sizeof mem, NULL), MRTQ_EINVAL, "p: NULL");
+  CHECK_EQ(mrtq_fastconv_init(&s, &qw, mem, sizeof mem, &p), MRTQ_OK, "init");
   y[0] = 77;
-  CHECK_EQ(mrtq_fastconv_onednn(&p, &qx, NULL, &a, 0, y, scr, 1), MRTQ_EINVAL, "scratch too small");
-  CHECK_EQ(mrtq_fastconv_onednn(&p, &qx, NULL, &a, 0, y, NULL, sizeof scr), MRTQ_EINVAL, "NULL scratch");
-  CHECK_EQ(mrtq_fastconv_onednn(&p, &qx, NULL, NULL, 0, y, scr, sizeof scr), MRTQ_EINVAL, "NULL attr");
-  qx.zp = 3;
-  CHECK_EQ(mrtq_fastconv_onednn(&p, &qx, NULL, &a, 0, y, scr, sizeof scr), MRTQ_EINVAL, "zp != src_zp");
+  CHECK_REFUSED(mrtq_fastconv_onednn(&p, &a, &qx, NULL, MRTQ_S8, scr, 1, y), MRTQ_EINVAL, "scratch_bytes: smaller than sbytes");
+  CHECK_REFUSED(mrtq_fastconv_onednn(&p, &a, &qx, NULL, MRTQ_S8, NULL, sizeof scr, y), MRTQ_EINVAL, "scratch: NULL");
+  CHECK_REFUSED(mrtq_fastconv_onednn(&p, &a, &qx, NULL, MRTQ_S8, scr, sizeof scr, NULL), MRTQ_EINVAL, "dst: NULL");
+  CHECK_REFUSED(mrtq_fastconv_onednn(NULL, &a, &qx, NULL, MRTQ_S8, scr, sizeof scr, y), MRTQ_EINVAL, "p: NULL");
+  CHECK_REFUSED(mrtq_fastconv_onednn(&p, &a, NULL, NULL, MRTQ_S8, scr, sizeof scr, y), MRTQ_EINVAL, "x: NULL");
+  CHECK_REFUSED(mrtq_fastconv_onednn(&p, NULL, &qx, NULL, MRTQ_S8, scr, sizeof scr, y), MRTQ_EINVAL, "attr: NULL");
+  CHECK_REFUSED(mrtq_fastconv_onednn(&p, &a, &qx, NULL, MRTQ_S32, scr, sizeof scr, y), MRTQ_EUNSUPPORTED, "dst_type: must be MRTQ_S8 or MRTQ_U8");
+  qx.data = NULL;
+  CHECK_REFUSED(mrtq_fastconv_onednn(&p, &a, &qx, NULL, MRTQ_S8, scr, sizeof scr, y), MRTQ_EINVAL, "x->data: NULL");
+  qx.data = x, qx.type = MRTQ_S16;
+  CHECK_REFUSED(mrtq_fastconv_onednn(&p, &a, &qx, NULL, MRTQ_S8, scr, sizeof scr, y), MRTQ_EUNSUPPORTED, "x->type: must be MRTQ_S8 or MRTQ_U8");
+  qx.type = MRTQ_S8, qx.zp = 3;
+  CHECK_REFUSED(mrtq_fastconv_onednn(&p, &a, &qx, NULL, MRTQ_S8, scr, sizeof scr, y), MRTQ_EINVAL, "x->zp: must equal attr->src_zp");
   qx.zp = 0, a.dst_zp = 200;
-  CHECK_EQ(mrtq_fastconv_onednn(&p, &qx, NULL, &a, 0, y, scr, sizeof scr), MRTQ_EINVAL, "dst zp out of s8");
+  CHECK_REFUSED(mrtq_fastconv_onednn(&p, &a, &qx, NULL, MRTQ_S8, scr, sizeof scr, y), MRTQ_EINVAL, "attr->dst_zp: outside dst_type's range");
   a.dst_zp = 0, a.src_zp_ch = &a.dst_zp;
-  CHECK_EQ(mrtq_fastconv_onednn(&p, &qx, NULL, &a, 0, y, scr, sizeof scr), MRTQ_EINVAL, "src zero points per channel");
+  CHECK_REFUSED(mrtq_fastconv_onednn(&p, &a, &qx, NULL, MRTQ_S8, scr, sizeof scr, y), MRTQ_EINVAL, "attr->src_zp_ch: must be NULL for the fast core");
   a.src_zp_ch = NULL, a.dst_zp_ch = &z128;
-  CHECK_EQ(mrtq_fastconv_onednn(&p, &qx, NULL, &a, 0, y, scr, sizeof scr), MRTQ_EINVAL, "a dst zero point per channel out of s8");
+  CHECK_REFUSED(mrtq_fastconv_onednn(&p, &a, &qx, NULL, MRTQ_S8, scr, sizeof scr, y), MRTQ_EINVAL, "attr->dst_zp_ch[o]: outside dst_type's range");
   a.dst_zp_ch = NULL, qx.zp_ch = &a.src_zp;
-  CHECK_EQ(mrtq_fastconv_onednn(&p, &qx, NULL, &a, 0, y, scr, sizeof scr), MRTQ_EINVAL, "src operand with zp_ch");
-  qx.zp_ch = NULL, a.oscale_mask = 4;
-  CHECK_EQ(mrtq_fastconv_init_fc(&p, 1, 8, 1, &qw, mem, sizeof mem), MRTQ_OK, "init fc");
-  CHECK_EQ(mrtq_fastconv_onednn(&p, &qx, NULL, &a, 0, y, scr, sizeof scr), MRTQ_EINVAL, "fc mask over 2 dims");
+  CHECK_REFUSED(mrtq_fastconv_onednn(&p, &a, &qx, NULL, MRTQ_S8, scr, sizeof scr, y), MRTQ_EINVAL, "x->zp_ch: must be NULL");
+  qx.zp_ch = NULL, a.scheme = MRTQ_ONEDNN_NEW;
+  CHECK_REFUSED(mrtq_fastconv_onednn(&p, &a, &qx, (const int32_t *)&z128, MRTQ_S8, scr, sizeof scr, y), MRTQ_EINVAL, "bias: must be NULL in the NEW scheme");
+  a.scheme = MRTQ_ONEDNN_OLD, a.oscale = (const float *)&z128, a.oscale_mask = 4; /* (not read: refused first) */
+  CHECK_EQ(mrtq_fastconv_init_fc(1, 8, 1, &qw, mem, sizeof mem, &p), MRTQ_OK, "init fc");
+  CHECK_REFUSED(mrtq_fastconv_onednn(&p, &a, &qx, NULL, MRTQ_S8, scr, sizeof scr, y), MRTQ_EINVAL, "attr->oscale_mask: a bit beyond");
   CHECK_EQ(y[0], 77, "nothing written on error");
-  a.oscale_mask = 0;
-  CHECK_EQ(mrtq_fastconv_onednn(&p, &qx, NULL, &a, 0, y, scr, sizeof scr), MRTQ_OK, "ok");
+  a.oscale_mask = 0, a.oscale = NULL;
+  CHECK_EQ(mrtq_fastconv_onednn(&p, &a, &qx, NULL, MRTQ_S8, scr, sizeof scr, y), MRTQ_OK, "ok");
   CHECK_EQ(y[0], 0, "zero sum");
 }
 
 int main(void) {
-#if MRTQ__FASTCONV_VNNI
+#if MRTQ__FAST_VNNI
   if (!__builtin_cpu_supports("avx512f") || !__builtin_cpu_supports("avx512bw") ||
       !__builtin_cpu_supports("avx512dq") || !__builtin_cpu_supports("avx512vnni"))
     return th_skip("test_fastconv_" MRTQ_TEST_PATH, "CPU lacks AVX-512 F/BW/DQ/VNNI");
 #endif
-  printf("path %s (VNNI %d)\n", MRTQ_TEST_PATH, MRTQ__FASTCONV_VNNI);
+  printf("path %s (VNNI %d)\n", MRTQ_TEST_PATH, MRTQ__FAST_VNNI);
   TH_RUN(test_bad_input);
   TH_RUN(test_edges);
   TH_RUN(test_real_shapes);

@@ -28,8 +28,8 @@ static int64_t oracle_at(const mm_t *t, size_t bi, size_t i, size_t j) {
   int64_t za = t->a.zp, zb = t->b.zp_ch ? t->b.zp_ch[j] : t->b.zp;
   for (u = 0; u < t->k; u++) {
     size_t ia = (bi * t->m + i) * t->k + u, ib = (bb * t->k + u) * t->n + j;
-    int64_t av = t->a.is_unsigned ? ((const uint8_t *)t->a.data)[ia] : ((const int8_t *)t->a.data)[ia];
-    int64_t bv = t->b.is_unsigned ? ((const uint8_t *)t->b.data)[ib] : ((const int8_t *)t->b.data)[ib];
+    int64_t av = t->a.type == MRTQ_U8 ? ((const uint8_t *)t->a.data)[ia] : ((const int8_t *)t->a.data)[ia];
+    int64_t bv = t->b.type == MRTQ_U8 ? ((const uint8_t *)t->b.data)[ib] : ((const int8_t *)t->b.data)[ib];
     acc += (av - za) * (bv - zb);
   }
   return acc + (t->use_bias ? t->bias[j] : 0);
@@ -56,12 +56,12 @@ static void run(mm_t *t) {
   CHECK(guards_ok(a32, ny * 4));
   for (i = 0; i < (per_col ? t->n : 1); i++) {
     scale[i] = ldexp(1.0 + (double)(th_rand32() % 1000u) / 1000.0, -(int)th_range(5, 14));
-    CHECK_EQ(mrtq_rq_init(&rq[i], (mrtq_scheme)fam, scale[i], (int32_t)th_range(out_u ? 100 : -20, out_u ? 150 : 20),
-                          out_u ? 0 : -128, out_u ? 255 : 127),
+    CHECK_EQ(mrtq_rq_init((mrtq_scheme)fam, scale[i], (int32_t)th_range(out_u ? 100 : -20, out_u ? 150 : 20),
+                          out_u ? 0 : -128, out_u ? 255 : 127, &rq[i]),
              MRTQ_OK, "rq");
   }
-  CHECK_EQ(mrtq_matmul_q8(t->batch, t->m, t->k, t->n, &t->a, &t->b, t->b_shared, bias, rq, per_col ? t->n : 1, out_u,
-                          a8 + GUARD),
+  CHECK_EQ(mrtq_matmul_q8(t->batch, t->m, t->k, t->n, rq, per_col ? t->n : 1, &t->a, &t->b, t->b_shared, bias,
+                          out_u ? MRTQ_U8 : MRTQ_S8, a8 + GUARD),
            MRTQ_OK, "q8");
   CHECK(guards_ok(a8, ny));
   for (i = 0; i < ny; i++) {
@@ -89,7 +89,7 @@ static void fill(uint8_t *buf, size_t n) {
 }
 
 static void random_zp(mrtq_qoperand *q) {
-  q->zp = th_rand32() & 1u ? 0 : q->is_unsigned ? (int32_t)th_range(0, 255) : (int32_t)th_range(-128, 127);
+  q->zp = th_rand32() & 1u ? 0 : q->type == MRTQ_U8 ? (int32_t)th_range(0, 255) : (int32_t)th_range(-128, 127);
 }
 
 static void test_random(void) {
@@ -101,13 +101,13 @@ static void test_random(void) {
     memset(&t, 0, sizeof t);
     t.batch = (size_t)th_range(1, 3), t.m = (size_t)th_range(1, 17), t.k = (size_t)th_range(1, 17);
     t.n = (size_t)th_range(1, 17), t.b_shared = (int)(th_rand32() & 1u), t.use_bias = (int)(th_rand32() & 1u);
-    t.a.is_unsigned = (int)(th_rand32() & 1u), t.b.is_unsigned = (int)(th_rand32() & 1u);
+    t.a.type = th_rand32() & 1u ? MRTQ_U8 : MRTQ_S8, t.b.type = th_rand32() & 1u ? MRTQ_U8 : MRTQ_S8;
     random_zp(&t.a), random_zp(&t.b);
     fill(ab, sizeof ab), fill(bb, sizeof bb);
     t.a.data = ab, t.b.data = bb;
     if (th_rand32() % 3u == 0) {
-      t.b.zp_ch = t.zb;
-      for (j = 0; j < t.n; j++) t.zb[j] = t.b.is_unsigned ? (int32_t)th_range(0, 255) : (int32_t)th_range(-128, 127);
+      t.b.zp_ch = t.zb, t.b.zp = 0; /* zp_ch replaces zp */
+      for (j = 0; j < t.n; j++) t.zb[j] = t.b.type == MRTQ_U8 ? (int32_t)th_range(0, 255) : (int32_t)th_range(-128, 127);
     }
     for (j = 0; j < t.n; j++) t.bias[j] = (int32_t)th_range(-100000, 100000);
     run(&t);
@@ -122,7 +122,7 @@ static void test_hand(void) {
   int32_t bias[2] = {10, 20}, y[4] = {0, 0, 0, 0};
   mrtq_qoperand qa, qb;
   memset(&qa, 0, sizeof qa), memset(&qb, 0, sizeof qb);
-  qa.data = a, qa.zp = 1, qb.data = b;
+  qa.data = a, qa.zp = 1, qb.data = b, qa.type = qb.type = MRTQ_S8;
   CHECK_EQ(mrtq_matmul_s32(1, 2, 2, 2, &qa, &qb, 1, bias, y), MRTQ_OK, "hand");
   CHECK(y[0] == 10 && y[1] == 21 && y[2] == 12 && y[3] == 23);
 }
@@ -139,7 +139,7 @@ static void test_real(void) {
     mm_t t;
     memset(&t, 0, sizeof t);
     t.batch = shapes[i][0], t.m = shapes[i][1], t.k = shapes[i][2], t.n = shapes[i][3], t.b_shared = (int)shapes[i][4];
-    t.a.is_unsigned = (int)(i == 2), t.a.zp = i == 2 ? 128 : 3, t.b.zp = i == 1 ? -5 : 0, t.use_bias = (int)(i == 2);
+    t.a.type = i == 2 ? MRTQ_U8 : MRTQ_S8, t.b.type = MRTQ_S8, t.a.zp = i == 2 ? 128 : 3, t.b.zp = i == 1 ? -5 : 0, t.use_bias = (int)(i == 2);
     if (i == 2) {
       t.b.zp_ch = t.zb;
       for (j = 0; j < t.n; j++) t.zb[j] = (int32_t)th_range(-3, 3);
@@ -164,13 +164,13 @@ static void test_overflow_boundary(void) {
   mrtq_qoperand qa, qb;
   memset(&qa, 0, sizeof qa), memset(&qb, 0, sizeof qb);
   for (i = 0; i < 131072; i++) a[i] = -128, b[i] = -128, bu[i] = 255;
-  qa.data = a, qb.data = b;
+  qa.data = a, qb.data = b, qa.type = qb.type = MRTQ_S8;
   CHECK_EQ(mrtq_matmul_s32(1, 1, 131071, 1, &qa, &qb, 1, NULL, &y), MRTQ_OK, "k max");
   CHECK_EQ(y, 131071LL * 16384, "k max value");
   y = 7;
-  CHECK_EQ(mrtq_matmul_s32(1, 1, 131072, 1, &qa, &qb, 1, NULL, &y), MRTQ_EOVERFLOW, "k max + 1");
+  CHECK_REFUSED(mrtq_matmul_s32(1, 1, 131072, 1, &qa, &qb, 1, NULL, &y), MRTQ_EOVERFLOW, "k: k |A| |B|");
   CHECK_EQ(y, 7, "untouched");
-  qa.zp = -128, qb.data = bu, qb.is_unsigned = 1;
+  qa.zp = -128, qb.data = bu, qb.type = MRTQ_U8;
   for (i = 0; i < 32896; i++) want += (int64_t)(a[i] + 128) * bu[i];
   CHECK_EQ(mrtq_matmul_s32(1, 1, 32896, 1, &qa, &qb, 1, NULL, &y), MRTQ_OK, "zp k max");
   CHECK_EQ(y, want, "zp k max value");
@@ -178,7 +178,7 @@ static void test_overflow_boundary(void) {
   /* a bias pushes the bound: at k = 131071 only |bias| <= 2^31 - 1 - 131071 * 2^14 = 16383 fits */
   {
     int32_t bias = 16383;
-    qa.zp = 0, qb.data = b, qb.is_unsigned = 0;
+    qa.zp = 0, qb.data = b, qb.type = MRTQ_S8;
     CHECK_EQ(mrtq_matmul_s32(1, 1, 131071, 1, &qa, &qb, 1, &bias, &y), MRTQ_OK, "bias fits");
     bias = -16384;
     CHECK_EQ(mrtq_matmul_s32(1, 1, 131071, 1, &qa, &qb, 1, &bias, &y), MRTQ_EOVERFLOW, "bias too large");
@@ -193,23 +193,44 @@ static void test_bad_input(void) {
   mrtq_rq rq;
   memset(&qa, 0, sizeof qa), memset(&qb, 0, sizeof qb), memset(&rq, 0, sizeof rq);
   memset(out, 0xa5, sizeof out);
-  qa.data = a, qb.data = b;
-  CHECK_EQ(mrtq_rq_init(&rq, MRTQ_Q31_DBL, 0.5, 0, -128, 127), MRTQ_OK, "rq");
-  CHECK_EQ(mrtq_matmul_s32(0, 2, 2, 2, &qa, &qb, 0, NULL, y), MRTQ_ESHAPE, "batch 0");
-  CHECK_EQ(mrtq_matmul_s32(1, 0, 2, 2, &qa, &qb, 0, NULL, y), MRTQ_ESHAPE, "m 0");
-  CHECK_EQ(mrtq_matmul_s32(1, 2, 0, 2, &qa, &qb, 0, NULL, y), MRTQ_ESHAPE, "k 0");
-  CHECK_EQ(mrtq_matmul_s32(1, 2, 2, 0, &qa, &qb, 0, NULL, y), MRTQ_ESHAPE, "n 0");
-  CHECK_EQ(mrtq_matmul_s32(SIZE_MAX / 2, 4, 2, 2, &qa, &qb, 0, NULL, y), MRTQ_ESHAPE, "batch * m overflows");
-  CHECK_EQ(mrtq_matmul_s32(1, 1, SIZE_MAX / 2, 4, &qa, &qb, 1, NULL, y), MRTQ_ESHAPE, "k * n overflows");
-  CHECK_EQ(mrtq_matmul_s32(1, 2, 2, 2, NULL, &qb, 0, NULL, y), MRTQ_EINVAL, "a NULL");
-  CHECK_EQ(mrtq_matmul_s32(1, 2, 2, 2, &qa, &qb, 0, NULL, NULL), MRTQ_EINVAL, "out NULL");
-  qa.zp = 128;
-  CHECK_EQ(mrtq_matmul_s32(1, 2, 2, 2, &qa, &qb, 0, NULL, y), MRTQ_EINVAL, "za outside int8");
-  qa.zp = 0, qb.zp_ch = zb;
-  CHECK_EQ(mrtq_matmul_s32(1, 2, 2, 2, &qa, &qb, 0, NULL, y), MRTQ_EINVAL, "zb outside int8");
-  qb.zp_ch = NULL;
-  CHECK_EQ(mrtq_matmul_q8(1, 2, 2, 2, &qa, &qb, 0, NULL, NULL, 1, 0, out + GUARD), MRTQ_EINVAL, "rq NULL");
-  CHECK_EQ(mrtq_matmul_q8(1, 2, 2, 2, &qa, &qb, 0, NULL, &rq, 3, 0, out + GUARD), MRTQ_EINVAL, "nrq 3");
+  qa.data = a, qb.data = b, qa.type = qb.type = MRTQ_S8;
+  CHECK_EQ(mrtq_rq_init(MRTQ_Q31_DBL, 0.5, 0, -128, 127, &rq), MRTQ_OK, "rq");
+  CHECK_REFUSED(mrtq_matmul_s32(0, 2, 2, 2, &qa, &qb, 0, NULL, y), MRTQ_ESHAPE, "batch: must be >= 1");
+  CHECK_REFUSED(mrtq_matmul_s32(1, 0, 2, 2, &qa, &qb, 0, NULL, y), MRTQ_ESHAPE, "m: must be >= 1");
+  CHECK_REFUSED(mrtq_matmul_s32(1, 2, 0, 2, &qa, &qb, 0, NULL, y), MRTQ_ESHAPE, "k: must be >= 1");
+  CHECK_REFUSED(mrtq_matmul_s32(1, 2, 2, 0, &qa, &qb, 0, NULL, y), MRTQ_ESHAPE, "n: must be >= 1");
+  CHECK_REFUSED(mrtq_matmul_s32(SIZE_MAX / 2, 4, 2, 2, &qa, &qb, 0, NULL, y), MRTQ_ESHAPE, "A's or Y's element count");
+  CHECK_REFUSED(mrtq_matmul_s32(1, 1, SIZE_MAX / 2, 4, &qa, &qb, 1, NULL, y), MRTQ_ESHAPE, "B's element count");
+  CHECK_REFUSED(mrtq_matmul_s32(1, 2, 2, 2, NULL, &qb, 0, NULL, y), MRTQ_EINVAL, "a: NULL");
+  CHECK_REFUSED(mrtq_matmul_s32(1, 2, 2, 2, &qa, NULL, 0, NULL, y), MRTQ_EINVAL, "b: NULL");
+  CHECK_REFUSED(mrtq_matmul_s32(1, 2, 2, 2, &qa, &qb, 0, NULL, NULL), MRTQ_EINVAL, "acc: NULL");
+  qa.data = NULL;
+  CHECK_REFUSED(mrtq_matmul_s32(1, 2, 2, 2, &qa, &qb, 0, NULL, y), MRTQ_EINVAL, "a->data: NULL");
+  qa.data = a, qb.data = NULL;
+  CHECK_REFUSED(mrtq_matmul_s32(1, 2, 2, 2, &qa, &qb, 0, NULL, y), MRTQ_EINVAL, "b->data: NULL");
+  qb.data = b, qa.type = MRTQ_S4;
+  CHECK_REFUSED(mrtq_matmul_s32(1, 2, 2, 2, &qa, &qb, 0, NULL, y), MRTQ_EUNSUPPORTED, "a->type: must be MRTQ_S8 or MRTQ_U8");
+  qa.type = (mrtq_dtype)0;
+  CHECK_REFUSED(mrtq_matmul_s32(1, 2, 2, 2, &qa, &qb, 0, NULL, y), MRTQ_EINVAL, "a->type: not an mrtq_dtype");
+  qa.type = MRTQ_S8, qb.type = MRTQ_S32;
+  CHECK_REFUSED(mrtq_matmul_s32(1, 2, 2, 2, &qa, &qb, 0, NULL, y), MRTQ_EUNSUPPORTED, "b->type: must be MRTQ_S8 or MRTQ_U8");
+  qb.type = (mrtq_dtype)9;
+  CHECK_REFUSED(mrtq_matmul_s32(1, 2, 2, 2, &qa, &qb, 0, NULL, y), MRTQ_EINVAL, "b->type: not an mrtq_dtype");
+  qb.type = MRTQ_S8, qa.zp = 128;
+  CHECK_REFUSED(mrtq_matmul_s32(1, 2, 2, 2, &qa, &qb, 0, NULL, y), MRTQ_EINVAL, "a->zp: outside a->type's range");
+  qa.zp = 0, qb.zp = -129;
+  CHECK_REFUSED(mrtq_matmul_s32(1, 2, 2, 2, &qa, &qb, 0, NULL, y), MRTQ_EINVAL, "b->zp: outside b->type's range");
+  qb.zp = 0, qa.zp_ch = zb;
+  CHECK_REFUSED(mrtq_matmul_s32(1, 2, 2, 2, &qa, &qb, 0, NULL, y), MRTQ_EINVAL, "a->zp_ch: must be NULL");
+  qa.zp_ch = NULL, qb.zp_ch = zb;
+  CHECK_REFUSED(mrtq_matmul_s32(1, 2, 2, 2, &qa, &qb, 0, NULL, y), MRTQ_EINVAL, "b->zp_ch[j]: outside b->type's range");
+  zb[1] = 0, qb.zp = 1; /* silently replaced by zp_ch before: now refused */
+  CHECK_REFUSED(mrtq_matmul_s32(1, 2, 2, 2, &qa, &qb, 0, NULL, y), MRTQ_EINVAL, "b->zp: must be 0 beside b->zp_ch");
+  qb.zp_ch = NULL, qb.zp = 0, zb[1] = 300;
+  CHECK_REFUSED(mrtq_matmul_q8(1, 2, 2, 2, NULL, 1, &qa, &qb, 0, NULL, MRTQ_S8, out + GUARD), MRTQ_EINVAL, "rq: NULL");
+  CHECK_REFUSED(mrtq_matmul_q8(1, 2, 2, 2, &rq, 3, &qa, &qb, 0, NULL, MRTQ_S8, out + GUARD), MRTQ_EINVAL, "nrq: must be 1 or n");
+  CHECK_REFUSED(mrtq_matmul_q8(1, 2, 2, 2, &rq, 1, &qa, &qb, 0, NULL, MRTQ_S16, out + GUARD), MRTQ_EUNSUPPORTED, "dst_type: must be MRTQ_S8 or MRTQ_U8");
+  CHECK_REFUSED(mrtq_matmul_q8(1, 2, 2, 2, &rq, 1, &qa, &qb, 0, NULL, MRTQ_S8, NULL), MRTQ_EINVAL, "out: NULL");
   CHECK(guards_ok(out, 4));
   CHECK(out[GUARD] == 0xa5 && out[GUARD + 3] == 0xa5); /* nothing written */
 }

@@ -313,7 +313,7 @@ static void test_split_merge_conv(void) {
       CHECK_EQ(mrtq_slice(ws, 4, 1, c, c + 1, 1, wq, wi[c]), MRTQ_OK, "split w");
       s.n = 1, s.c = 1, s.h = s.w = H_, s.o = O_, s.kh = s.kw = 3, s.stride_h = s.stride_w = 1;
       s.dil_h = s.dil_w = 1, s.groups = 1, s.pad_top = s.pad_bottom = s.pad_left = s.pad_right = 1;
-      qx.data = xi[c], qx.is_unsigned = xu, qx.zp = zx[c], qw.data = wi[c];
+      qx.data = xi[c], qx.type = xu ? MRTQ_U8 : MRTQ_S8, qx.zp = zx[c], qw.data = wi[c], qw.type = MRTQ_S8;
       CHECK_EQ(mrtq_conv2d_s32(&s, &qx, &qw, NULL, ye[c]), MRTQ_OK, "part conv");
       se[c] = sx[c] * sw;
     }

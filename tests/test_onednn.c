@@ -135,9 +135,9 @@ static int od_attr_make(const od_attr *a, int nd, const dnnl_dims_t dd, dnnl_for
   for (i = 0; i < a->n_po; i++) {
     const mrtq_onednn_po *p = &a->po[i];
     if (p->kind == MRTQ_ONEDNN_SUM) DN(dnnl_post_ops_append_sum(po, p->scale));
-    else if (p->kind == MRTQ_ONEDNN_RELU) DN(dnnl_post_ops_append_eltwise(po, 1.0f, dnnl_eltwise_relu, p->alpha, 0.0f));
-    else if (p->kind == MRTQ_ONEDNN_LINEAR) DN(dnnl_post_ops_append_eltwise(po, 1.0f, dnnl_eltwise_linear, p->alpha, p->beta));
-    else if (p->kind == MRTQ_ONEDNN_CLIP) DN(dnnl_post_ops_append_eltwise(po, 1.0f, dnnl_eltwise_clip, p->alpha, p->beta));
+    else if (p->kind == MRTQ_ONEDNN_RELU) DN(dnnl_post_ops_append_eltwise(po, p->scale, dnnl_eltwise_relu, p->alpha, 0.0f));
+    else if (p->kind == MRTQ_ONEDNN_LINEAR) DN(dnnl_post_ops_append_eltwise(po, p->scale, dnnl_eltwise_linear, p->alpha, p->beta));
+    else if (p->kind == MRTQ_ONEDNN_CLIP) DN(dnnl_post_ops_append_eltwise(po, p->scale, dnnl_eltwise_clip, p->alpha, p->beta));
     else {
       dnnl_memory_desc_t md;
       dnnl_dims_t sd;
@@ -272,6 +272,14 @@ static int in_child(int (*fn)(void *), void *ctx, void *dst, size_t n) {
 }
 
 static float rand_scale(int lo, int hi) { return ldexpf(1.0f + (float)(th_rand32() % 1000u) / 1000.0f, -(int)th_range(lo, hi)); }
+/* An eltwise post-op's scale (it multiplies the result): 1 half the time, else in [2^-3, 4) with a full
+   mantissa, a quarter of them negative. */
+static float elt_scale(void) {
+  float v;
+  if (th_rand32() & 1u) return 1.0f;
+  v = (float)((1.0 + (double)(th_rand32() % 8388607u + 1u) / 8388608.0) * ldexp(1.0, (int)th_range(-3, 1)));
+  return th_rand32() % 4u == 0 ? -v : v;
+}
 
 /* Random attributes for a dst of n elements and o channels: scales (OLD:
  * output scales common or per channel; NEW: src, weight (common or per
@@ -308,9 +316,11 @@ static void rand_attr(mrtq_onednn_attr *a, trial_bufs *b, size_t o, size_t n, in
       mrtq_onednn_po *p = &a->po[a->n_po++];
       switch (kinds[k]) {
         case 0: p->kind = MRTQ_ONEDNN_SUM, p->scale = th_rand32() & 1u ? 1.0f : rand_scale(0, 3); break;
-        case 1: p->kind = MRTQ_ONEDNN_RELU, p->alpha = th_rand32() & 1u ? 0.0f : rand_scale(1, 4); break;
-        case 2: p->kind = MRTQ_ONEDNN_LINEAR, p->alpha = rand_scale(0, 2), p->beta = (float)th_range(-20, 20) / 4.0f; break;
-        case 3: p->kind = MRTQ_ONEDNN_CLIP, p->alpha = (float)th_range(-100, 0), p->beta = (float)th_range(1, 100); break;
+        case 1: p->kind = MRTQ_ONEDNN_RELU, p->alpha = th_rand32() & 1u ? 0.0f : rand_scale(1, 4), p->scale = elt_scale(); break;
+        case 2:
+          p->kind = MRTQ_ONEDNN_LINEAR, p->alpha = rand_scale(0, 2), p->beta = (float)th_range(-20, 20) / 4.0f, p->scale = elt_scale();
+          break;
+        case 3: p->kind = MRTQ_ONEDNN_CLIP, p->alpha = (float)th_range(-100, 0), p->beta = (float)th_range(1, 100), p->scale = elt_scale(); break;
         default:
           p->kind = kinds[k] == 4 ? MRTQ_ONEDNN_BIN_ADD : MRTQ_ONEDNN_BIN_MUL, p->scale = 1.0f;
           p->src1_bcast = (int)th_range(0, 2), p->src1 = b->src1[k];
@@ -348,6 +358,12 @@ static const char *po_name(int k) {
 }
 
 static long long by_kind[4]; /* outputs compared: conv, inner product, binary, sum */
+static long long elt_scaled; /* of those, outputs through an eltwise post-op whose scale is not 1 */
+static int has_elt_scale(const mrtq_onednn_attr *a) {
+  int k, r = 0;
+  for (k = 0; k < a->n_po; k++) r |= a->po[k].kind >= MRTQ_ONEDNN_RELU && a->po[k].kind <= MRTQ_ONEDNN_CLIP && a->po[k].scale != 1.0f;
+  return r;
+}
 static int trial_specials; /* OLD output scales: some NaN, +-inf, 1e30 or 0 */
 static long long special_outputs; /* outputs whose scale was one of those */
 static int specials_ref; /* of those layers, the ones oneDNN ran on its reference implementation */
@@ -370,7 +386,7 @@ static void layer_trial(int trial, int ip, int with_po, int scheme, int runtime,
   memset(&c, 0, sizeof c), memset(&qx, 0, sizeof qx), memset(&qw, 0, sizeof qw);
   c.ip = ip, c.src_u = (int)(th_rand32() & 1u), c.dst_u = (int)(th_rand32() & 1u);
   if (ip) {
-    c.s = mrtq__fc_shape((size_t)th_range(1, 24), (size_t)th_range(1, 300), (size_t)th_range(1, 64));
+    c.s = mrtq_fc_shape((size_t)th_range(1, 24), (size_t)th_range(1, 300), (size_t)th_range(1, 64));
     c.ho = c.wo = 1, cg = c.s.c;
   } else {
     mrtq_conv2d_shape *s = &c.s;
@@ -382,7 +398,7 @@ static void layer_trial(int trial, int ip, int with_po, int scheme, int runtime,
     s->kh = (size_t)th_range(1, 5), s->kw = (size_t)th_range(1, 5), s->stride_h = (size_t)th_range(1, 2);
     s->stride_w = (size_t)th_range(1, 2), s->dil_h = (size_t)th_range(1, 2), s->dil_w = (size_t)th_range(1, 2);
     s->pad_top = (size_t)th_range(0, 2), s->pad_bottom = (size_t)th_range(0, 2), s->pad_left = (size_t)th_range(0, 2);
-    s->pad_right = (size_t)th_range(0, 2), s->layout = MRTQ_CONV_NHWC;
+    s->pad_right = (size_t)th_range(0, 2), s->layout = MRTQ_NHWC;
     if (mrtq_conv2d_out(s, &c.ho, &c.wo) != MRTQ_OK) return;
   }
   n = c.s.n * c.ho * c.wo * c.s.o;
@@ -412,7 +428,7 @@ static void layer_trial(int trial, int ip, int with_po, int scheme, int runtime,
     a.src_zp_ch = which & 1 ? zsrc : NULL, a.dst_zp_ch = which & 2 ? zdst : NULL;
     if (which & 2) a.dst_zp = 0;
   }
-  qx.data = x, qx.is_unsigned = c.src_u, qx.zp = a.src_zp, qw.data = w;
+  qx.data = x, qx.type = c.src_u ? MRTQ_U8 : MRTQ_S8, qx.zp = a.src_zp, qw.data = w, qw.type = MRTQ_S8;
   memcpy(ours, prev, n), memcpy(theirs, prev, n);
   c.x = x, c.w = w, c.bias = use_bias ? bias : NULL, c.dst = theirs;
   od_from(&a, c.s.o, osc_new, &c.od);
@@ -426,8 +442,8 @@ static void layer_trial(int trial, int ip, int with_po, int scheme, int runtime,
     if (zpc) zpc_ref += od_last_ref;
     if (trial_specials) specials_ref += od_last_ref;
   }
-  st = ip ? mrtq_fc_onednn(c.s.n, c.s.c, c.s.o, &qx, &qw, use_bias ? bias : NULL, &a, c.dst_u, ours)
-          : mrtq_conv2d_onednn(&c.s, &qx, &qw, use_bias ? bias : NULL, &a, c.dst_u, ours);
+  st = ip ? mrtq_fc_onednn(c.s.n, c.s.c, c.s.o, &a, &qx, &qw, use_bias ? bias : NULL, c.dst_u ? MRTQ_U8 : MRTQ_S8, ours)
+          : mrtq_conv2d_onednn(&c.s, &a, &qx, &qw, use_bias ? bias : NULL, c.dst_u ? MRTQ_U8 : MRTQ_S8, ours);
   CHECK_EQ(st, MRTQ_OK, "ours");
   r = in_child(layer_run, &c, theirs, n);
   if (r == 1) {
@@ -448,7 +464,7 @@ static void layer_trial(int trial, int ip, int with_po, int scheme, int runtime,
                ip ? "ip" : "conv", trial, i, n, scheme, a.n_po, po_name(a.po[0].kind), c.src_u, c.dst_u, a.src_zp, a.dst_zp);
       break;
     }
-  compared += (long long)n, by_kind[ip] += (long long)n;
+  compared += (long long)n, by_kind[ip] += (long long)n, elt_scaled += has_elt_scale(&a) ? (long long)n : 0;
   if (trial_specials)
     for (i = 0; i < n; i++) {
       float f = a.oscale[a.oscale_mask ? i % c.s.o : 0];
@@ -598,11 +614,11 @@ static void test_binary(void) {
     with_po = trial % 3 != 0;
     rand_attr(&at, &bufs, sa[1], n, &su, c.du, with_po, MRTQ_ONEDNN_OLD);
     at.oscale = NULL, at.oscale_mask = 0, at.src_zp = 0, at.dst_zp = 0; /* oneDNN 2.6's binary: src scales only */
-    qa.data = a, qa.is_unsigned = c.au, qb.data = b, qb.is_unsigned = c.bu;
+    qa.data = a, qa.type = c.au ? MRTQ_U8 : MRTQ_S8, qb.data = b, qb.type = c.bu ? MRTQ_U8 : MRTQ_S8;
     c.a = a, c.b = b, c.dst = theirs;
     od_from(&at, sa[1], NULL, &c.od);
     at.ref_rounding = bin_is_ref(&c) == 1, n_ref += at.ref_rounding;
-    CHECK_EQ(mrtq_binary_onednn(c.op, &qa, sa, 4, c.s0, &qb, sb, 4, c.s1, &at, c.du, ours), MRTQ_OK, "ours");
+    CHECK_EQ(mrtq_binary_onednn(c.op, &at, &qa, sa, 4, c.s0, &qb, sb, 4, c.s1, c.du ? MRTQ_U8 : MRTQ_S8, ours), MRTQ_OK, "ours");
     r = in_child(bin_run, &c, theirs, n);
     CHECK_EQ(r, 0, "oneDNN refused or crashed (binary trial %d)", trial);
     if (r != 0) continue;
@@ -612,7 +628,7 @@ static void test_binary(void) {
                  c.op == MRTQ_ONEDNN_BIN_ADD ? "add" : "mul", trial, i, c.s0, c.s1, at.n_po, po_name(at.po[0].kind), c.au, c.bu, c.du);
         break;
       }
-    compared += (long long)n, by_kind[2] += (long long)n;
+    compared += (long long)n, by_kind[2] += (long long)n, elt_scaled += has_elt_scale(&at) ? (long long)n : 0;
   }
   printf("  binary add / mul with src scales, broadcasting, post-ops: %lld outputs (%d of 400 layers on oneDNN's reference"
          " implementation, sum / linear rounded twice there)\n", compared - before, n_ref);
@@ -671,10 +687,10 @@ static int sum_case(sum_ctx *c, const float *sc, uint8_t x[][5000], uint8_t *our
   size_t i;
   int k, r;
   memset(q, 0, sizeof q);
-  for (k = 0; k < c->n; k++) c->x[k] = x[k], q[k].data = x[k], q[k].is_unsigned = c->u[k];
+  for (k = 0; k < c->n; k++) c->x[k] = x[k], q[k].data = x[k], q[k].type = c->u[k] ? MRTQ_U8 : MRTQ_S8;
   for (i = 0; i < c->count; i++) ours[i] = theirs[i] = (uint8_t)th_rand32();
   c->scales = sc, c->dst = theirs;
-  CHECK_EQ(mrtq_sum_onednn((size_t)c->n, q, sc, c->count, c->du, ours), MRTQ_OK, "ours");
+  CHECK_EQ(mrtq_sum_onednn((size_t)c->n, q, sc, c->count, c->du ? MRTQ_U8 : MRTQ_S8, ours), MRTQ_OK, "ours");
   r = in_child(sum_run, c, theirs, c->count);
   CHECK_EQ(r, 0, "oneDNN refused or crashed (sum of %d)", c->n);
   if (r != 0) return -1000;
@@ -776,7 +792,7 @@ static int tiny_case(int prim, mrtq_onednn_attr *a, float f0, int du, uint8_t fi
   static int8_t x[16] = {1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1}, w[1] = {1}, zero[16];
   static const int32_t zsrc[1] = {0};
   static float scale;
-  mrtq_conv2d_shape s = mrtq__fc_shape(1, 1, 1);
+  mrtq_conv2d_shape s = mrtq_fc_shape(1, 1, 1);
   mrtq_qoperand qx, qw, qz;
   layer_ctx lc;
   bin_ctx bc;
@@ -784,7 +800,8 @@ static int tiny_case(int prim, mrtq_onednn_attr *a, float f0, int du, uint8_t fi
   int r, ref;
   memset(&qx, 0, sizeof qx), memset(&qw, 0, sizeof qw), memset(&qz, 0, sizeof qz);
   memset(&lc, 0, sizeof lc), memset(&bc, 0, sizeof bc);
-  s.layout = MRTQ_CONV_NHWC, qx.data = x, qw.data = w, qz.data = zero, *n = 1;
+  s.layout = MRTQ_NHWC, qx.data = x, qw.data = w, qz.data = zero, *n = 1;
+  qx.type = qw.type = qz.type = MRTQ_S8;
   if (prim == 3) sa[0] = sa[1] = sa[2] = sa[3] = 2, sb[1] = sb[3] = 2, *n = 16;
   for (i = 0; i < *n; i++) ours[i] = theirs[i] = fill;
   if (prim != 2 && prim != 3) {
@@ -795,7 +812,8 @@ static int tiny_case(int prim, mrtq_onednn_attr *a, float f0, int du, uint8_t fi
     od_query_only = 1, r = layer_run(&lc), od_query_only = 0;
     ref = r == 0 ? od_last_ref : -1;
     a->ref_rounding = ref == 1;
-    CHECK_EQ(prim == 1 ? mrtq_fc_onednn(1, 1, 1, &qx, &qw, NULL, a, du, ours) : mrtq_conv2d_onednn(&s, &qx, &qw, NULL, a, du, ours),
+    CHECK_EQ(prim == 1 ? mrtq_fc_onednn(1, 1, 1, a, &qx, &qw, NULL, du ? MRTQ_U8 : MRTQ_S8, ours)
+                       : mrtq_conv2d_onednn(&s, a, &qx, &qw, NULL, du ? MRTQ_U8 : MRTQ_S8, ours),
              MRTQ_OK, "ours");
     r = in_child(layer_run, &lc, theirs, 1);
   } else {
@@ -804,7 +822,7 @@ static int tiny_case(int prim, mrtq_onednn_attr *a, float f0, int du, uint8_t fi
     od_from(a, 1, NULL, &bc.od);
     ref = bin_is_ref(&bc);
     a->ref_rounding = ref == 1;
-    CHECK_EQ(mrtq_binary_onednn(MRTQ_ONEDNN_BIN_ADD, &qx, sa, 4, f0, &qz, sb, 4, 1.0f, a, du, ours), MRTQ_OK, "ours");
+    CHECK_EQ(mrtq_binary_onednn(MRTQ_ONEDNN_BIN_ADD, a, &qx, sa, 4, f0, &qz, sb, 4, 1.0f, du ? MRTQ_U8 : MRTQ_S8, ours), MRTQ_OK, "ours");
     r = in_child(bin_run, &bc, theirs, *n);
   }
   CHECK_EQ(ref, prim >= 3, "%s: oneDNN's choice of implementation", tiny_name[prim]);
@@ -841,7 +859,7 @@ static void test_fused_rounding(void) {
       memset(&a, 0, sizeof a);
       a.n_po = 1;
       if (kind == 0) f0 = 0.5f - q, a.po[0].kind = MRTQ_ONEDNN_SUM, a.po[0].scale = m;
-      else f0 = big, a.po[0].kind = MRTQ_ONEDNN_LINEAR, a.po[0].alpha = m, a.po[0].beta = 0.5f - q;
+      else f0 = big, a.po[0].kind = MRTQ_ONEDNN_LINEAR, a.po[0].alpha = m, a.po[0].beta = 0.5f - q, a.po[0].scale = 1.0f;
       CHECK(q + (kind ? a.po[0].beta : f0) == 0.5f); /* two roundings land exactly on the tie */
       if (tiny_case(prim, &a, f0, 0, (uint8_t)(int8_t)(kind ? 0 : (int)big), ours, theirs, &n) < 0) continue;
       CHECK(memcmp(ours, theirs, n) == 0);
@@ -852,6 +870,60 @@ static void test_fused_rounding(void) {
     CHECK(fused[0] == (prim < 3 ? 8 : 0) && fused[1] == (prim < 3 ? 8 : 0)); /* every case tells one rounding from two */
     printf("  %s: sum %s, linear %s (%d + %d cases where one and two roundings differ)\n", tiny_name[prim],
            fused[0] ? "fused" : "two roundings", fused[1] ? "fused" : "two roundings", found[0], found[1]);
+  }
+}
+
+/* The eltwise post-ops' scale (oneDNN 2.6: the function's result times
+ * scale, rounded on its own). By hand on tiny_case's layers (40 through
+ * ReLU with scale 0.5 stores 20, which mrtq before 0.2 stored as 40; LINEAR
+ * 2x - 1 with scale 0.5: 39.5 -> 40, ties to even; CLIP [-1, 1] with scale
+ * -3: -3), then constructed cases where that product's own rounding decides
+ * the byte: LINEAR(1, 0) with scale m on f0, m = fl(t / f0) for t = n + 0.5,
+ * so that q = fl(f0 m) = t exactly while f0 m != t; a binary-add post-op of
+ * zp in {0, 1} after it: rounded separately t + zp ties to even, a product
+ * fused with the addition would not (zp is chosen so that the two differ).
+ * On oneDNN's JIT kernels and its reference implementations alike. */
+static void test_eltwise_scale(void) {
+  int prim;
+  for (prim = 0; prim < 5; prim++) {
+    static const float hand_f0[3] = {40.0f, 40.0f, 40.0f};
+    static const int hand_want[3] = {20, 40, -3};
+    uint8_t ours[16], theirs[16];
+    size_t n, i;
+    mrtq_onednn_attr a;
+    int h, k, found = 0;
+    for (h = 0; h < 3; h++) {
+      memset(&a, 0, sizeof a);
+      a.n_po = 1, a.po[0].kind = h == 0 ? MRTQ_ONEDNN_RELU : h == 1 ? MRTQ_ONEDNN_LINEAR : MRTQ_ONEDNN_CLIP;
+      a.po[0].scale = h == 2 ? -3.0f : 0.5f;
+      if (h == 1) a.po[0].alpha = 2.0f, a.po[0].beta = -1.0f;
+      if (h == 2) a.po[0].alpha = -1.0f, a.po[0].beta = 1.0f;
+      CHECK_EQ(tiny_case(prim, &a, hand_f0[h], 0, 0, ours, theirs, &n), 0, "%s, hand case %d", tiny_name[prim], h);
+      for (i = 0; i < n; i++) CHECK_EQ((int8_t)theirs[i], hand_want[h], "%s, hand case %d: oneDNN", tiny_name[prim], h);
+      CHECK_EQ((int8_t)ours[0], hand_want[h], "%s, hand case %d: mrtq", tiny_name[prim], h);
+    }
+    for (k = 0; k < 20000 && found < 8; k++) {
+      static float zpf;
+      int nn = (int)th_range(-20, 20), zp, want;
+      float t = (float)nn + 0.5f, f0 = (float)th_range(3, 9999) / 64.0f, m = t / f0, q;
+      double pr = (double)f0 * m;
+      q = (float)pr;
+      if (q != t || pr == (double)t || m == 0) continue;
+      zp = ((nn % 2) + 2) % 2 == (pr > t ? 0 : 1) ? 0 : 1; /* nn + zp even above the tie, odd below */
+      zpf = (float)zp;
+      want = (int)lrint((double)t + zp);        /* two roundings: the tie, to even */
+      CHECK(want != (int)lrint(pr + zp));       /* one rounding would give the other neighbour */
+      memset(&a, 0, sizeof a);
+      a.n_po = 2, a.po[0].kind = MRTQ_ONEDNN_LINEAR, a.po[0].alpha = 1.0f, a.po[0].scale = m;
+      a.po[1].kind = MRTQ_ONEDNN_BIN_ADD, a.po[1].scale = 1.0f, a.po[1].src1 = &zpf, a.po[1].src1_bcast = MRTQ_ONEDNN_COMMON;
+      if (tiny_case(prim, &a, f0, 0, 0, ours, theirs, &n) < 0) continue;
+      for (i = 0; i < n; i++) CHECK_EQ((int8_t)theirs[i], (int8_t)ours[i], "%s: f0 %a m %a zp %d", tiny_name[prim], f0, m, zp);
+      CHECK_EQ((int8_t)ours[0], want, "%s: f0 %a m %a zp %d: the scale's own rounding", tiny_name[prim], f0, m, zp);
+      found++;
+    }
+    CHECK_EQ(found, 8, "%s: constructed cases", tiny_name[prim]);
+    printf("  %s: eltwise scale by hand (3 cases) and %d constructed cases where its own rounding decides\n",
+           tiny_name[prim], found);
   }
 }
 
@@ -871,6 +943,7 @@ static void test_nan(void) {
         size_t n, i;
         mrtq_onednn_attr a;
         memset(&a, 0, sizeof a);
+        a.po[0].scale = a.po[1].scale = 1.0f; /* eltwise results unscaled */
         if (chain == 1 || chain == 2) a.po[a.n_po].kind = MRTQ_ONEDNN_RELU, a.po[a.n_po++].alpha = chain == 1 ? 0.0f : 0.5f;
         if (chain == 3) a.po[a.n_po].kind = MRTQ_ONEDNN_CLIP, a.po[a.n_po].alpha = -3.0f, a.po[a.n_po++].beta = 9.0f;
         a.po[a.n_po].kind = MRTQ_ONEDNN_LINEAR, a.po[a.n_po].alpha = 1.0f, a.po[a.n_po++].beta = 5.0f;
@@ -887,6 +960,9 @@ static void test_nan(void) {
   }
 }
 
+/* The random chains above sent many outputs through scaled eltwise post-ops. */
+static void test_eltwise_reach(void) { CHECK_EQ(elt_scaled > 100000, 1, "eltwise scales reached %lld outputs", elt_scaled); }
+
 int main(void) {
   if (dnnl_engine_create(&eng, dnnl_cpu, 0) != dnnl_success || dnnl_stream_create(&strm, eng, dnnl_stream_default_flags) != dnnl_success)
     return th_skip("test_onednn", "no oneDNN CPU engine");
@@ -901,9 +977,12 @@ int main(void) {
   TH_RUN(test_binary);
   TH_RUN(test_sum);
   TH_RUN(test_fused_rounding);
+  TH_RUN(test_eltwise_scale);
   TH_RUN(test_nan);
-  printf("  %lld outputs compared with oneDNN (conv %lld, inner product %lld, binary %lld, sum %lld); %d configurations where"
-         " oneDNN crashed\n", compared, by_kind[0], by_kind[1], by_kind[2], by_kind[3], crashed);
+  TH_RUN(test_eltwise_reach);
+  printf("  %lld outputs compared with oneDNN (conv %lld, inner product %lld, binary %lld, sum %lld; %lld through an eltwise"
+         " post-op scaled by other than 1); %d configurations where oneDNN crashed\n",
+         compared, by_kind[0], by_kind[1], by_kind[2], by_kind[3], elt_scaled, crashed);
   dnnl_stream_destroy(strm), dnnl_engine_destroy(eng);
   return th_finish("test_onednn");
 }

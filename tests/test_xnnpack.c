@@ -28,7 +28,7 @@ static void test_max_pooling(void) {
     p.stride_h = (size_t)th_range(1, 2), p.stride_w = (size_t)th_range(1, 2);
     p.pad_top = (size_t)th_range(0, (int64_t)p.kh - 1), p.pad_bottom = (size_t)th_range(0, (int64_t)p.kh - 1);
     p.pad_left = (size_t)th_range(0, (int64_t)p.kw - 1), p.pad_right = (size_t)th_range(0, (int64_t)p.kw - 1);
-    p.layout = MRTQ_POOL_NHWC;
+    p.layout = MRTQ_NHWC, p.type = MRTQ_S8;
     if (mrtq_pool2d_out(&p, &ho, &wo) != MRTQ_OK) continue;
     n = p.n * ho * wo * p.c;
     for (i = 0; i < p.n * p.h * p.w * p.c; i++) x[i] = (int8_t)th_rand32();
@@ -61,7 +61,7 @@ static void test_constant_pad(void) {
       n *= s[d] + b[d] + a[d];
     }
     for (i = 0; i < sizeof x; i++) x[i] = (uint8_t)th_rand32();
-    CHECK_EQ(mrtq_pad(x, s, nd, b, a, 1, &v, ours), MRTQ_OK, "ours");
+    CHECK_EQ(mrtq_pad(s, nd, b, a, 1, x, &v, ours), MRTQ_OK, "ours");
     CHECK_EQ(xnn_create_constant_pad_nd_x8(&v, 0, &op), xnn_status_success, "create");
     if (!op) continue;
     CHECK_EQ(xnn_setup_constant_pad_nd_x8(op, (size_t)nd, s, b, a, x, theirs, NULL), xnn_status_success, "setup");
@@ -98,7 +98,7 @@ static void conv_case(int per_channel, int trial) {
   s.kh = (size_t)th_range(1, 5), s.kw = (size_t)th_range(1, 5), s.stride_h = (size_t)th_range(1, 2);
   s.stride_w = (size_t)th_range(1, 2), s.dil_h = (size_t)th_range(1, 2), s.dil_w = (size_t)th_range(1, 2);
   s.pad_top = (size_t)th_range(0, 2), s.pad_bottom = (size_t)th_range(0, 2), s.pad_left = (size_t)th_range(0, 2);
-  s.pad_right = (size_t)th_range(0, 2), s.layout = MRTQ_CONV_NHWC;
+  s.pad_right = (size_t)th_range(0, 2), s.layout = MRTQ_NHWC;
   if (mrtq_conv2d_out(&s, &ho, &wo) != MRTQ_OK) return;
   lo = (int8_t)th_range(-128, -60), hi = (int8_t)th_range(60, 127);
   for (i = 0; i < s.n * s.h * s.w * s.c; i++) x[i] = (int8_t)th_rand32();
@@ -107,10 +107,10 @@ static void conv_case(int per_channel, int trial) {
     bias[i] = (int32_t)th_range(-30000, 30000);
     kscale[i] = ldexpf(1.0f + (float)(th_rand32() % 1000u) / 1000.0f, -(int)th_range(6, 10));
     if (!per_channel) kscale[i] = kscale[0];
-    CHECK_EQ(mrtq_rq_init(&rq[i], MRTQ_FP32, (double)(in_scale * kscale[i] / out_scale), zy, lo, hi), MRTQ_OK, "rq");
+    CHECK_EQ(mrtq_rq_init(MRTQ_FP32, (double)(in_scale * kscale[i] / out_scale), zy, lo, hi, &rq[i]), MRTQ_OK, "rq");
   }
-  qx.data = x, qx.zp = zx, qw.data = w;
-  CHECK_EQ(mrtq_conv2d_q8(&s, &qx, &qw, bias, rq, s.o, 0, ours), MRTQ_OK, "ours");
+  qx.data = x, qx.zp = zx, qw.data = w, qx.type = qw.type = MRTQ_S8;
+  CHECK_EQ(mrtq_conv2d_q8(&s, rq, s.o, &qx, &qw, bias, MRTQ_S8, ours), MRTQ_OK, "ours");
   if (per_channel)
     xs = xnn_create_convolution2d_nhwc_qc8((uint32_t)s.pad_top, (uint32_t)s.pad_right, (uint32_t)s.pad_bottom,
                                            (uint32_t)s.pad_left, (uint32_t)s.kh, (uint32_t)s.kw, (uint32_t)s.stride_h,
@@ -177,9 +177,9 @@ static void test_fc_qs8(void) {
     for (i = 0; i < rows * k; i++) x[i] = (int8_t)th_rand32();
     for (i = 0; i < o * k; i++) w[i] = (int8_t)th_range(-127, 127);
     for (i = 0; i < o; i++) bias[i] = (int32_t)th_range(-30000, 30000);
-    CHECK_EQ(mrtq_rq_init(&rq, MRTQ_FP32, (double)(in_scale * ks / out_scale), zy, -128, 127), MRTQ_OK, "rq");
-    qx.data = x, qx.zp = zx, qw.data = w;
-    CHECK_EQ(mrtq_fc_q8(rows, k, o, &qx, &qw, bias, &rq, 1, 0, ours), MRTQ_OK, "ours");
+    CHECK_EQ(mrtq_rq_init(MRTQ_FP32, (double)(in_scale * ks / out_scale), zy, -128, 127, &rq), MRTQ_OK, "rq");
+    qx.data = x, qx.zp = zx, qw.data = w, qx.type = qw.type = MRTQ_S8;
+    CHECK_EQ(mrtq_fc_q8(rows, k, o, &rq, 1, &qx, &qw, bias, MRTQ_S8, ours), MRTQ_OK, "ours");
     CHECK_EQ(xnn_create_fully_connected_nc_qs8(k, o, k, o, zx, in_scale, ks, w, bias, zy, out_scale, -128, 127, 0, &op),
              xnn_status_success, "create fc");
     if (!op) continue;
@@ -224,7 +224,8 @@ static void test_add(void) {
     if (th_rand32() % 4u == 0) sa[th_rand32() % (uint32_t)nd] = 1; /* broadcast the first input too */
     if (mrtq_bcast_init(sa, nd, sb, ndb, &bc) != MRTQ_OK) continue;
     for (i = 0; i < sizeof a; i++) a[i] = (uint8_t)th_rand32(), b[i] = (uint8_t)th_rand32();
-    st = mrtq_xnn_add_init(s1, z1, s2, z2, so, zo, qmin, qmax, u, sub, &p);
+    memset(&p, 0, sizeof p); /* a refusal leaves it as it was */
+    st = mrtq_xnn_add_init(s1, z1, s2, z2, so, zo, qmin, qmax, u ? MRTQ_U8 : MRTQ_S8, sub, &p);
     if (u)
       xs = xnn_create_add_nd_qu8((uint8_t)z1, s1, (uint8_t)z2, s2, (uint8_t)zo, so, (uint8_t)qmin, (uint8_t)qmax, 0, &op);
     else if (sub)
@@ -236,7 +237,7 @@ static void test_add(void) {
       continue;
     }
     CHECK_EQ(st, MRTQ_OK, "init, trial %d", trial);
-    CHECK_EQ(mrtq_xnn_add(&p, a, sa, nd, b, sb, ndb, ours), MRTQ_OK, "ours");
+    CHECK_EQ(mrtq_xnn_add(sa, nd, sb, ndb, &p, a, b, ours), MRTQ_OK, "ours");
     if (u)
       xs = xnn_setup_add_nd_qu8(op, (size_t)nd, sa, (size_t)ndb, sb, a, b, theirs, NULL);
     else if (sub)

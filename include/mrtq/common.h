@@ -133,6 +133,19 @@ MRTQ_API mrtq_status mrtq_dtype_bytes(mrtq_dtype t, size_t n, size_t *bytes);
  * follows its input. */
 typedef enum mrtq_layout { MRTQ_NCHW = 0, MRTQ_NHWC = 1 } mrtq_layout;
 
+/* A quantized operand of a kernel: its data, the type of its elements and
+ * its zero point(s). zp_ch (weights only, or NULL) gives one zero point per
+ * output channel, in place of zp (which must then be 0); an activation with
+ * zp_ch set is refused. Each kernel states which element types it takes and
+ * refuses the others (MRTQ_EUNSUPPORTED; type 0, a zero-initialised operand,
+ * is not a type: MRTQ_EINVAL). Every zero point must be a value of `type`. */
+typedef struct mrtq_qoperand {
+  const void *data;
+  mrtq_dtype type;
+  int32_t zp;
+  const int32_t *zp_ch;
+} mrtq_qoperand;
+
 /* ======================= bodies ======================= */
 #if MRTQ__BODIES
 

@@ -1,11 +1,16 @@
-/* mrtq/conv.h -- reference quantized 2-D convolution and fully connected
- * layers in the seed formalization's expansion form:
+/* mrtq/conv.h -- reference quantized 2-D convolution, fully connected layers
+ * and batched matrix multiplication in the expansion form
  *   sum (X - zx)(W - zw) = sum X W - zx sum W - zw sum X + K zx zw
- * with every term checked against int32 before the kernel runs
- * (MRTQ_EOVERFLOW instead of overflowing). Output: the int32 tensor (the
- * expansion scale is s_x * s_w) or 8-bit values through any requantization
- * family, per tensor or per output channel. Also batched matrix
- * multiplication (mrtq_matmul_*), the same expansion over k. */
+ * with every term's worst case checked against int32 before the kernel runs
+ * (MRTQ_EOVERFLOW instead of overflowing). Output: the int32 tensor (whose
+ * scale is s_x * s_w) or 8-bit values through any requantization family of
+ * mrtq/requant.h, per tensor or per output channel.
+ *
+ * Operands are mrtq_qoperand (mrtq/common.h): these kernels take MRTQ_S8 and
+ * MRTQ_U8 data (src, weights, matrices, outputs) and refuse other types with
+ * MRTQ_EUNSUPPORTED. Argument order: the shape (or sizes) and requantization,
+ * then the inputs, then the output type and the output. Every refusal names
+ * the argument through MRTQ_ON_ERROR and writes nothing. */
 #ifndef MRTQ_CONV_H
 #define MRTQ_CONV_H
 
@@ -15,76 +20,182 @@
 extern "C" {
 #endif
 
-/* Activations NCHW with weights OIHW ([o][c/groups][kh][kw]), or NHWC with
- * weights OHWI ([o][kh][kw][c/groups]); the output follows the input. */
-enum { MRTQ_CONV_NCHW = 0, MRTQ_CONV_NHWC = 1 };
+/* ======================= declarations ======================= */
 
-/* A quantized operand: int8 or uint8 data and its zero point(s). zp_ch
- * (weights only, or NULL): one zero point per output channel; an activation
- * (src, matmul A) with zp_ch set is refused (MRTQ_EINVAL). */
-typedef struct mrtq_qoperand {
-  const void *data;
-  int is_unsigned;
-  int32_t zp;
-  const int32_t *zp_ch;
-} mrtq_qoperand;
-
+/* A 2-D convolution. Activations NCHW with weights OIHW ([o][c/groups][kh][kw])
+ * or NHWC with weights OHWI ([o][kh][kw][c/groups]) (mrtq_layout); the output
+ * follows the input. Every size, stride, dilation and the group count is >= 1;
+ * groups divides c and o (1: dense; c: depthwise, o a multiple of c). The four
+ * paddings are independent (TFLite's SAME padding puts the odd row or column
+ * at the bottom / right) and hold real zeros (the src zero point). */
 typedef struct mrtq_conv2d_shape {
-  size_t n, c, h, w;        /* input */
-  size_t o, kh, kw;         /* output channels, kernel */
-  size_t stride_h, stride_w, dil_h, dil_w;
+  size_t n, c, h, w;                               /* input */
+  size_t o, kh, kw;                                /* output channels, kernel */
+  size_t stride_h, stride_w, dil_h, dil_w;         /* dilation 1: dense taps */
   size_t pad_top, pad_left, pad_bottom, pad_right; /* rows above / below, columns left / right */
-  size_t groups;            /* 1: dense; c: depthwise (with o a multiple of c) */
-  int layout;               /* MRTQ_CONV_NCHW or MRTQ_CONV_NHWC */
+  size_t groups;
+  mrtq_layout layout;
 } mrtq_conv2d_shape;
 
-/* Output height and width: (h + pad_top + pad_bottom - (kh - 1) dil_h - 1) /
- * stride_h + 1 (floor), likewise for w. Padding holds real zeros (the zero
- * point); the four sides are independent (TFLite's SAME padding puts the odd
- * row or column at the bottom / right). Errors: NULL or unknown
- * layout -> MRTQ_EINVAL; a zero dimension, stride, dilation or group count,
- * c or o not a multiple of groups, a dilated kernel larger than the padded
- * input, sizes overflowing size_t -> MRTQ_ESHAPE. */
+/* Output height and width: ho = (h + pad_top + pad_bottom - (kh - 1) dil_h - 1)
+ * / stride_h + 1 (floor), likewise wo. Errors: NULL, a layout outside
+ * mrtq_layout -> MRTQ_EINVAL; a zero size, stride, dilation or group count, c
+ * or o not a multiple of groups, a dilated kernel larger than the padded
+ * input, sizes or element counts overflowing size_t -> MRTQ_ESHAPE. */
+MRTQ_API mrtq_status mrtq_conv2d_out(const mrtq_conv2d_shape *s, size_t *ho, size_t *wo);
+
+/* The shape of a fully connected layer as a convolution: rows images of k
+ * channels, 1 x 1, o outputs (NCHW, so rows x k src and o x k weights are
+ * row-major). Never fails (zero sizes are refused by the kernels). */
+MRTQ_API mrtq_conv2d_shape mrtq_fc_shape(size_t rows, size_t k, size_t o);
+
+/* The int32 convolution: acc = sum over the group's input channels and the
+ * kernel of (X - x->zp)(W - zw_o) + bias[o], n * o * ho * wo values in the
+ * input's layout; zw_o = w->zp_ch[o] (w->zp then 0) or w->zp; bias (o
+ * values) may be NULL. Exact: the worst case
+ *   K |X| |W| + |zx| K |W| + |zw| K |X| + K |zx zw| + |bias| < 2^31
+ * (K = (c / groups) kh kw, |X|, |W| the type's largest magnitude) is checked
+ * first. x, w: MRTQ_S8 or MRTQ_U8. Errors: as mrtq_conv2d_out; NULL operand,
+ * data or acc, a type 0, x->zp_ch set, a zero point outside its type,
+ * w->zp != 0 beside w->zp_ch -> MRTQ_EINVAL; another type ->
+ * MRTQ_EUNSUPPORTED; the worst case over int32 -> MRTQ_EOVERFLOW. */
+MRTQ_API mrtq_status mrtq_conv2d_s32(const mrtq_conv2d_shape *s, const mrtq_qoperand *x, const mrtq_qoperand *w,
+                                     const int32_t *bias, int32_t *acc);
+
+/* The requantized convolution: out = mrtq_rq_apply(rq[o] (rq[0] when nrq ==
+ * 1), acc, dst_type's range), stored as dst_type (MRTQ_S8 or MRTQ_U8). For
+ * TFLite's convention pass per-channel MRTQ_Q31_DBL descriptions of s_x
+ * s_w[o] / s_y and an int32 bias (bit-exact with TFLite's reference conv;
+ * MRTQ_FP32 gives XNNPACK's). Errors: as mrtq_conv2d_s32; rq or out NULL, nrq
+ * neither 1 nor s->o -> MRTQ_EINVAL; dst_type another type ->
+ * MRTQ_EUNSUPPORTED. */
+MRTQ_API mrtq_status mrtq_conv2d_q8(const mrtq_conv2d_shape *s, const mrtq_rq *rq, size_t nrq, const mrtq_qoperand *x,
+                                    const mrtq_qoperand *w, const int32_t *bias, mrtq_dtype dst_type, void *out);
+
+/* Fully connected: rows x k inputs (row-major) times o x k weights -> rows x o,
+ * the convolution of mrtq_fc_shape(rows, k, o). Semantics and errors as
+ * mrtq_conv2d_s32 / _q8 (nrq 1 or o). */
+MRTQ_API mrtq_status mrtq_fc_s32(size_t rows, size_t k, size_t o, const mrtq_qoperand *x, const mrtq_qoperand *w,
+                                 const int32_t *bias, int32_t *acc);
+MRTQ_API mrtq_status mrtq_fc_q8(size_t rows, size_t k, size_t o, const mrtq_rq *rq, size_t nrq, const mrtq_qoperand *x,
+                                const mrtq_qoperand *w, const int32_t *bias, mrtq_dtype dst_type, void *out);
+
+/* Batched matrix multiplication. For each b < batch: Y[b] = (A[b] - za)(B[b] -
+ * zb) + bias, A[b] m x k and B[b] k x n row-major, Y[b] m x n; B is one
+ * matrix shared by every batch when b_shared is nonzero (weights), else batch
+ * matrices.
+ *   acc[b][i][j] = sum_t (A[b][i][t] - a->zp)(B[b][t][j] - zb_j) + bias[j]
+ * zb_j = b->zp_ch[j] (n entries; b->zp then 0) or b->zp; bias (n entries) may
+ * be NULL. Exact, with the worst case checked first as in mrtq_conv2d_s32 (K
+ * = k). a, b: MRTQ_S8 or MRTQ_U8. Errors: a zero batch, m, k or n, element
+ * counts overflowing size_t -> MRTQ_ESHAPE; otherwise as mrtq_conv2d_s32
+ * (a->zp_ch set -> MRTQ_EINVAL). */
+MRTQ_API mrtq_status mrtq_matmul_s32(size_t batch, size_t m, size_t k, size_t n, const mrtq_qoperand *a,
+                                     const mrtq_qoperand *b, int b_shared, const int32_t *bias, int32_t *acc);
+/* Requantized: out = mrtq_rq_apply(rq[j] (rq[0] when nrq == 1), acc, dst_type's
+ * range) as dst_type. Errors: as mrtq_matmul_s32; rq or out NULL, nrq neither
+ * 1 nor n -> MRTQ_EINVAL; dst_type not MRTQ_S8 / MRTQ_U8 -> MRTQ_EUNSUPPORTED. */
+MRTQ_API mrtq_status mrtq_matmul_q8(size_t batch, size_t m, size_t k, size_t n, const mrtq_rq *rq, size_t nrq,
+                                    const mrtq_qoperand *a, const mrtq_qoperand *b, int b_shared, const int32_t *bias,
+                                    mrtq_dtype dst_type, void *out);
+
+/* ======================= bodies ======================= */
+#if MRTQ__BODIES
+
+/* One of two reasons: the convolution's argument names (x, w) or the matrix
+ * multiplication's (a, b). */
+#define MRTQ__WHY2(mm, for_mm, for_conv) ((mm) ? (for_mm) : (for_conv))
+
+/* t is an 8-bit type this module takes: MRTQ_OK, or the refusal (EINVAL for
+ * a value outside mrtq_dtype, EUNSUPPORTED for another type). */
+#define MRTQ__Q8_TYPE(t, name)                                                                          \
+  (mrtq__dtype_q8(t) ? MRTQ_OK                                                                          \
+   : !mrtq__dtype_ok(t) ? MRTQ__ERR(MRTQ_EINVAL, name ": not an mrtq_dtype (0: a zero-initialised operand)") \
+                        : MRTQ__ERR(MRTQ_EUNSUPPORTED, name ": must be MRTQ_S8 or MRTQ_U8"))
+
+/* Element at of 8-bit data, u8 when u (the type switch hoisted by the caller). */
+MRTQ__PRIV int32_t mrtq__q8(const void *p, size_t at, int u) {
+  return u ? (int32_t)((const uint8_t *)p)[at] : (int32_t)((const int8_t *)p)[at];
+}
+
 MRTQ_API mrtq_status mrtq_conv2d_out(const mrtq_conv2d_shape *s, size_t *ho, size_t *wo) {
-  size_t hp, wp, ekh, ekw;
-  if (!s || !ho || !wo || (s->layout != MRTQ_CONV_NCHW && s->layout != MRTQ_CONV_NHWC)) return MRTQ_EINVAL;
-  if (!s->n || !s->c || !s->h || !s->w || !s->o || !s->kh || !s->kw || !s->stride_h || !s->stride_w || !s->dil_h ||
-      !s->dil_w || !s->groups || s->c % s->groups || s->o % s->groups)
-    return MRTQ_ESHAPE;
-  if (s->h > SIZE_MAX / 8 || s->w > SIZE_MAX / 8 || s->pad_top > SIZE_MAX / 8 || s->pad_bottom > SIZE_MAX / 8 ||
-      s->pad_left > SIZE_MAX / 8 || s->pad_right > SIZE_MAX / 8 ||
-      s->kh > SIZE_MAX / 8 / s->dil_h || s->kw > SIZE_MAX / 8 / s->dil_w)
-    return MRTQ_ESHAPE;
+  size_t hp, wp, ekh, ekw, h, w;
+  if (!s) return MRTQ__ERR(MRTQ_EINVAL, "s: NULL");
+  if (!ho || !wo) return MRTQ__ERR(MRTQ_EINVAL, "ho, wo: NULL");
+  if (s->layout != MRTQ_NCHW && s->layout != MRTQ_NHWC) return MRTQ__ERR(MRTQ_EINVAL, "s->layout: must be MRTQ_NCHW or MRTQ_NHWC");
+  if (!s->n) return MRTQ__ERR(MRTQ_ESHAPE, "s->n: must be >= 1");
+  if (!s->c) return MRTQ__ERR(MRTQ_ESHAPE, "s->c: must be >= 1");
+  if (!s->h) return MRTQ__ERR(MRTQ_ESHAPE, "s->h: must be >= 1");
+  if (!s->w) return MRTQ__ERR(MRTQ_ESHAPE, "s->w: must be >= 1");
+  if (!s->o) return MRTQ__ERR(MRTQ_ESHAPE, "s->o: must be >= 1");
+  if (!s->kh) return MRTQ__ERR(MRTQ_ESHAPE, "s->kh: must be >= 1");
+  if (!s->kw) return MRTQ__ERR(MRTQ_ESHAPE, "s->kw: must be >= 1");
+  if (!s->stride_h) return MRTQ__ERR(MRTQ_ESHAPE, "s->stride_h: must be >= 1");
+  if (!s->stride_w) return MRTQ__ERR(MRTQ_ESHAPE, "s->stride_w: must be >= 1");
+  if (!s->dil_h) return MRTQ__ERR(MRTQ_ESHAPE, "s->dil_h: must be >= 1 (1: no dilation)");
+  if (!s->dil_w) return MRTQ__ERR(MRTQ_ESHAPE, "s->dil_w: must be >= 1 (1: no dilation)");
+  if (!s->groups) return MRTQ__ERR(MRTQ_ESHAPE, "s->groups: must be >= 1 (1: dense)");
+  if (s->c % s->groups) return MRTQ__ERR(MRTQ_ESHAPE, "s->c: must be a multiple of s->groups");
+  if (s->o % s->groups) return MRTQ__ERR(MRTQ_ESHAPE, "s->o: must be a multiple of s->groups");
+  if (s->h > SIZE_MAX / 8 || s->pad_top > SIZE_MAX / 8 || s->pad_bottom > SIZE_MAX / 8 || s->kh > SIZE_MAX / 8 / s->dil_h)
+    return MRTQ__ERR(MRTQ_ESHAPE, "s->h, s->pad_top, s->pad_bottom, s->kh * s->dil_h: each must be below SIZE_MAX / 8");
+  if (s->w > SIZE_MAX / 8 || s->pad_left > SIZE_MAX / 8 || s->pad_right > SIZE_MAX / 8 || s->kw > SIZE_MAX / 8 / s->dil_w)
+    return MRTQ__ERR(MRTQ_ESHAPE, "s->w, s->pad_left, s->pad_right, s->kw * s->dil_w: each must be below SIZE_MAX / 8");
   hp = s->h + s->pad_top + s->pad_bottom, wp = s->w + s->pad_left + s->pad_right;
   ekh = (s->kh - 1) * s->dil_h + 1, ekw = (s->kw - 1) * s->dil_w + 1;
-  if (ekh > hp || ekw > wp) return MRTQ_ESHAPE;
-  *ho = (hp - ekh) / s->stride_h + 1, *wo = (wp - ekw) / s->stride_w + 1;
+  if (ekh > hp) return MRTQ__ERR(MRTQ_ESHAPE, "s->kh: the dilated kernel is taller than the padded input");
+  if (ekw > wp) return MRTQ__ERR(MRTQ_ESHAPE, "s->kw: the dilated kernel is wider than the padded input");
+  h = (hp - ekh) / s->stride_h + 1, w = (wp - ekw) / s->stride_w + 1;
   /* every tensor's element count must fit size_t */
-  if (s->n > SIZE_MAX / s->c || s->n * s->c > SIZE_MAX / s->h || s->n * s->c * s->h > SIZE_MAX / s->w ||
-      s->n > SIZE_MAX / s->o || s->n * s->o > SIZE_MAX / *ho || s->n * s->o * *ho > SIZE_MAX / *wo ||
-      s->o > SIZE_MAX / s->kh || s->o * s->kh > SIZE_MAX / s->kw || s->o * s->kh * s->kw > SIZE_MAX / (s->c / s->groups))
-    return MRTQ_ESHAPE;
+  if (s->n > SIZE_MAX / s->c || s->n * s->c > SIZE_MAX / s->h || s->n * s->c * s->h > SIZE_MAX / s->w)
+    return MRTQ__ERR(MRTQ_ESHAPE, "s: the src's element count n c h w overflows size_t");
+  if (s->n > SIZE_MAX / s->o || s->n * s->o > SIZE_MAX / h || s->n * s->o * h > SIZE_MAX / w)
+    return MRTQ__ERR(MRTQ_ESHAPE, "s: the dst's element count n o ho wo overflows size_t");
+  if (s->o > SIZE_MAX / s->kh || s->o * s->kh > SIZE_MAX / s->kw || s->o * s->kh * s->kw > SIZE_MAX / (s->c / s->groups))
+    return MRTQ__ERR(MRTQ_ESHAPE, "s: the weights' element count o kh kw (c / groups) overflows size_t");
+  *ho = h, *wo = w;
   return MRTQ_OK;
 }
 
-MRTQ_API int32_t mrtq__q8(const void *p, size_t at, int is_unsigned) {
-  return is_unsigned ? (int32_t)((const uint8_t *)p)[at] : (int32_t)((const int8_t *)p)[at];
+MRTQ_API mrtq_conv2d_shape mrtq_fc_shape(size_t rows, size_t k, size_t o) {
+  mrtq_conv2d_shape s;
+  memset(&s, 0, sizeof s);
+  s.n = rows, s.c = k, s.h = s.w = 1, s.o = o, s.kh = s.kw = 1;
+  s.stride_h = s.stride_w = s.dil_h = s.dil_w = s.groups = 1;
+  s.layout = MRTQ_NCHW;
+  return s;
 }
 
-/* Zero points within their types and the expansion's worst case within
- * int32: for a reduction of length k, |sum XW| + |zx sum W| + |zw sum X| +
- * |k zx zw| + |bias| < 2^31 bounds every partial sum and the result. nw zero
- * points (w->zp_ch, or w->zp when zp_ch is NULL) and nb bias values (bias may
- * be NULL). */
-MRTQ_API mrtq_status mrtq__dot_check(uint64_t k, const mrtq_qoperand *x, const mrtq_qoperand *w, size_t nw,
-                                     const int32_t *bias, size_t nb) {
-  uint64_t mx, mw, zx, zw = 0, b = 0, total;
+/* Operands, zero points and the expansion's worst case within int32: for a
+ * reduction of length k, |sum XW| + |zx sum W| + |zw sum X| + |k zx zw| +
+ * |bias| < 2^31 bounds every partial sum and the result. nw zero points
+ * (w->zp_ch, or w->zp when zp_ch is NULL) and nb bias values (bias may be
+ * NULL). mm: name the operands a, b (matmul) instead of x, w. */
+MRTQ__PRIV mrtq_status mrtq__dot_check(uint64_t k, const mrtq_qoperand *x, const mrtq_qoperand *w, size_t nw,
+                                       const int32_t *bias, size_t nb, int mm) {
+  uint64_t mx, mw, zx, zw = 0, b = 0;
+  mrtq_status st;
   size_t o;
-  if (!x || !w || !x->data || !w->data || x->zp_ch) return MRTQ_EINVAL; /* zp_ch: weights only */
-  if (!mrtq__in_q8(x->zp, x->is_unsigned)) return MRTQ_EINVAL;
+  if (!x) return MRTQ__ERR(MRTQ_EINVAL, MRTQ__WHY2(mm, "a: NULL", "x: NULL"));
+  if (!w) return MRTQ__ERR(MRTQ_EINVAL, MRTQ__WHY2(mm, "b: NULL", "w: NULL"));
+  if (!x->data) return MRTQ__ERR(MRTQ_EINVAL, MRTQ__WHY2(mm, "a->data: NULL", "x->data: NULL"));
+  if (!w->data) return MRTQ__ERR(MRTQ_EINVAL, MRTQ__WHY2(mm, "b->data: NULL", "w->data: NULL"));
+  if ((st = mm ? MRTQ__Q8_TYPE(x->type, "a->type") : MRTQ__Q8_TYPE(x->type, "x->type")) != MRTQ_OK) return st;
+  if ((st = mm ? MRTQ__Q8_TYPE(w->type, "b->type") : MRTQ__Q8_TYPE(w->type, "w->type")) != MRTQ_OK) return st;
+  if (x->zp_ch)
+    return MRTQ__ERR(MRTQ_EINVAL, MRTQ__WHY2(mm, "a->zp_ch: must be NULL (zero points per channel are B's)",
+                                             "x->zp_ch: must be NULL (zero points per channel are the weights')"));
+  if (!mrtq__in_type(x->zp, x->type))
+    return MRTQ__ERR(MRTQ_EINVAL, MRTQ__WHY2(mm, "a->zp: outside a->type's range", "x->zp: outside x->type's range"));
+  if (w->zp_ch && w->zp)
+    return MRTQ__ERR(MRTQ_EINVAL, MRTQ__WHY2(mm, "b->zp: must be 0 beside b->zp_ch (which replaces it)",
+                                             "w->zp: must be 0 beside w->zp_ch (which replaces it)"));
+  if (!w->zp_ch && !mrtq__in_type(w->zp, w->type))
+    return MRTQ__ERR(MRTQ_EINVAL, MRTQ__WHY2(mm, "b->zp: outside b->type's range", "w->zp: outside w->type's range"));
   for (o = 0; o < (w->zp_ch ? nw : 1); o++) {
     int32_t z = w->zp_ch ? w->zp_ch[o] : w->zp;
-    if (!mrtq__in_q8(z, w->is_unsigned)) return MRTQ_EINVAL;
+    if (!mrtq__in_type(z, w->type))
+      return MRTQ__ERR(MRTQ_EINVAL, MRTQ__WHY2(mm, "b->zp_ch[j]: outside b->type's range", "w->zp_ch[o]: outside w->type's range"));
     if ((uint64_t)(z < 0 ? -z : z) > zw) zw = (uint64_t)(z < 0 ? -z : z);
   }
   if (bias)
@@ -92,34 +203,37 @@ MRTQ_API mrtq_status mrtq__dot_check(uint64_t k, const mrtq_qoperand *x, const m
       uint64_t v = bias[o] < 0 ? (uint64_t)0 - (uint64_t)(int64_t)bias[o] : (uint64_t)bias[o];
       if (v > b) b = v;
     }
-  if (k > ((uint64_t)1 << 40)) return MRTQ_EOVERFLOW;
-  mx = x->is_unsigned ? 255 : 128, mw = w->is_unsigned ? 255 : 128;
+  mx = x->type == MRTQ_U8 ? 255 : 128, mw = w->type == MRTQ_U8 ? 255 : 128;
   zx = (uint64_t)(x->zp < 0 ? -x->zp : x->zp);
-  total = k * mx * mw + zx * k * mw + zw * k * mx + k * zx * zw + b;
-  return total > (uint64_t)INT32_MAX ? MRTQ_EOVERFLOW : MRTQ_OK;
+  if (k > ((uint64_t)1 << 40) || k * mx * mw + zx * k * mw + zw * k * mx + k * zx * zw + b > (uint64_t)INT32_MAX)
+    return MRTQ__ERR(MRTQ_EOVERFLOW,
+                     MRTQ__WHY2(mm, "k: k |A| |B| + |za| k |B| + |zb| k |A| + k |za zb| + |bias| could overflow int32",
+                                "s: K |X| |W| + |zx| K |W| + |zw| K |X| + K |zx zw| + |bias| could overflow int32 "
+                                "(K = (c / groups) kh kw)"));
+  return MRTQ_OK;
 }
 
 /* Check everything and bound the expansion's terms; *k gets the reduction
  * length (c / groups) * kh * kw. */
-MRTQ_API mrtq_status mrtq__conv_check(const mrtq_conv2d_shape *s, const mrtq_qoperand *x, const mrtq_qoperand *w,
-                                      const int32_t *bias, size_t *ho, size_t *wo, uint64_t *k) {
+MRTQ__PRIV mrtq_status mrtq__conv_check(const mrtq_conv2d_shape *s, const mrtq_qoperand *x, const mrtq_qoperand *w,
+                                        const int32_t *bias, size_t *ho, size_t *wo, uint64_t *k) {
   mrtq_status st = mrtq_conv2d_out(s, ho, wo);
   if (st != MRTQ_OK) return st;
   *k = (uint64_t)(s->c / s->groups) * s->kh * s->kw;
-  return mrtq__dot_check(*k, x, w, s->o, bias, s->o);
+  return mrtq__dot_check(*k, x, w, s->o, bias, s->o, 0);
 }
 
 /* Whether padded-input position (iy, ix) is padding (outside the input). */
-MRTQ_API int mrtq__conv_pad(const mrtq_conv2d_shape *s, size_t iy, size_t ix) {
+MRTQ__PRIV int mrtq__conv_pad(const mrtq_conv2d_shape *s, size_t iy, size_t ix) {
   return iy < s->pad_top || iy >= s->pad_top + s->h || ix < s->pad_left || ix >= s->pad_left + s->w;
 }
 
 /* The expansion-form accumulator of one output element. */
-MRTQ_API int32_t mrtq__conv_at(const mrtq_conv2d_shape *s, const mrtq_qoperand *x, const mrtq_qoperand *w,
-                               const int32_t *bias, int32_t k, size_t n, size_t o, size_t oy, size_t ox, int32_t sw) {
+MRTQ__PRIV int32_t mrtq__conv_at(const mrtq_conv2d_shape *s, const mrtq_qoperand *x, const mrtq_qoperand *w,
+                                 const int32_t *bias, int32_t k, size_t n, size_t o, size_t oy, size_t ox, int32_t sw) {
   size_t cg = s->c / s->groups, og = s->o / s->groups, g = o / og, c, ky, kx;
   int32_t zx = x->zp, zw = w->zp_ch ? w->zp_ch[o] : w->zp, sxw = 0, sx = 0;
-  int nchw = s->layout == MRTQ_CONV_NCHW;
+  int nchw = s->layout == MRTQ_NCHW, xu = x->type == MRTQ_U8, wu = w->type == MRTQ_U8;
   size_t wst = nchw ? s->kh * s->kw : 1, xst = nchw ? s->h * s->w : 1; /* steps between channels */
   for (ky = 0; ky < s->kh; ky++)
     for (kx = 0; kx < s->kw; kx++) {
@@ -132,8 +246,8 @@ MRTQ_API int32_t mrtq__conv_at(const mrtq_conv2d_shape *s, const mrtq_qoperand *
         xa = nchw ? ((n * s->c + g * cg) * s->h + yy) * s->w + xx : ((n * s->h + yy) * s->w + xx) * s->c + g * cg;
       }
       for (c = 0; c < cg; c++) {
-        int32_t wv = mrtq__q8(w->data, wa + c * wst, w->is_unsigned);
-        int32_t xv = pad ? zx /* a real zero */ : mrtq__q8(x->data, xa + c * xst, x->is_unsigned);
+        int32_t wv = mrtq__q8(w->data, wa + c * wst, wu);
+        int32_t xv = pad ? zx /* a real zero */ : mrtq__q8(x->data, xa + c * xst, xu);
         sxw += xv * wv, sx += xv;
       }
     }
@@ -141,31 +255,26 @@ MRTQ_API int32_t mrtq__conv_at(const mrtq_conv2d_shape *s, const mrtq_qoperand *
 }
 
 /* The sum of output channel o's weights. */
-MRTQ_API int32_t mrtq__conv_wsum(const mrtq_conv2d_shape *s, const mrtq_qoperand *w, size_t o) {
+MRTQ__PRIV int32_t mrtq__conv_wsum(const mrtq_conv2d_shape *s, const mrtq_qoperand *w, size_t o) {
   size_t i, kk = (s->c / s->groups) * s->kh * s->kw;
   int32_t sum = 0;
-  for (i = 0; i < kk; i++) sum += mrtq__q8(w->data, o * kk + i, w->is_unsigned); /* both layouts: o outermost */
+  int wu = w->type == MRTQ_U8;
+  for (i = 0; i < kk; i++) sum += mrtq__q8(w->data, o * kk + i, wu); /* both layouts: o outermost */
   return sum;
 }
 
-MRTQ_API size_t mrtq__conv_out_at(const mrtq_conv2d_shape *s, size_t ho, size_t wo, size_t n, size_t o, size_t oy,
-                                  size_t ox) {
-  return s->layout == MRTQ_CONV_NCHW ? ((n * s->o + o) * ho + oy) * wo + ox : ((n * ho + oy) * wo + ox) * s->o + o;
+MRTQ__PRIV size_t mrtq__conv_out_at(const mrtq_conv2d_shape *s, size_t ho, size_t wo, size_t n, size_t o, size_t oy,
+                                    size_t ox) {
+  return s->layout == MRTQ_NCHW ? ((n * s->o + o) * ho + oy) * wo + ox : ((n * ho + oy) * wo + ox) * s->o + o;
 }
 
-/* The int32 convolution: acc = sum over the group's input channels and the
- * kernel of (X - zx)(W - zw_o) + bias[o] (bias may be NULL), n*o*ho*wo values
- * in the input's layout. Computed in the expansion form, every term within
- * int32. Errors: as mrtq_conv2d_out; NULL data, a zero point outside its
- * type -> MRTQ_EINVAL; terms that could overflow int32 -> MRTQ_EOVERFLOW.
- * Nothing is written on error. */
 MRTQ_API mrtq_status mrtq_conv2d_s32(const mrtq_conv2d_shape *s, const mrtq_qoperand *x, const mrtq_qoperand *w,
                                      const int32_t *bias, int32_t *acc) {
   size_t ho, wo, n, o, oy, ox;
   uint64_t k;
   mrtq_status st = mrtq__conv_check(s, x, w, bias, &ho, &wo, &k);
   if (st != MRTQ_OK) return st;
-  if (!acc) return MRTQ_EINVAL;
+  if (!acc) return MRTQ__ERR(MRTQ_EINVAL, "acc: NULL");
   for (o = 0; o < s->o; o++) {
     int32_t sw = mrtq__conv_wsum(s, w, o);
     for (n = 0; n < s->n; n++)
@@ -176,19 +285,27 @@ MRTQ_API mrtq_status mrtq_conv2d_s32(const mrtq_conv2d_shape *s, const mrtq_qope
   return MRTQ_OK;
 }
 
-/* The requantized convolution: out = mrtq_rq_apply(rq[o] (or rq[0] when
- * nrq == 1), acc, type range) as int8, or uint8 when out_unsigned. For
- * TFLite's convention pass per-channel MRTQ_Q31_DBL descriptions of scale
- * s_x s_w[o] / s_y and an int32 bias. Errors: as mrtq_conv2d_s32; rq NULL or
- * nrq neither 1 nor o -> MRTQ_EINVAL. */
-MRTQ_API mrtq_status mrtq_conv2d_q8(const mrtq_conv2d_shape *s, const mrtq_qoperand *x, const mrtq_qoperand *w,
-                                    const int32_t *bias, const mrtq_rq *rq, size_t nrq, int out_unsigned, void *out) {
+/* The requantization arguments of the _q8 kernels: rq, nrq (1 or nout),
+ * dst_type, out. */
+MRTQ__PRIV mrtq_status mrtq__q8_out_check(const mrtq_rq *rq, size_t nrq, size_t nout, int mm, mrtq_dtype dst_type,
+                                          const void *out) {
+  mrtq_status st;
+  (void)mm; /* read by the reasons only */
+  if (!rq) return MRTQ__ERR(MRTQ_EINVAL, "rq: NULL");
+  if (nrq != 1 && nrq != nout) return MRTQ__ERR(MRTQ_EINVAL, MRTQ__WHY2(mm, "nrq: must be 1 or n", "nrq: must be 1 or s->o (o)"));
+  if ((st = MRTQ__Q8_TYPE(dst_type, "dst_type")) != MRTQ_OK) return st;
+  if (!out) return MRTQ__ERR(MRTQ_EINVAL, "out: NULL");
+  return MRTQ_OK;
+}
+
+MRTQ_API mrtq_status mrtq_conv2d_q8(const mrtq_conv2d_shape *s, const mrtq_rq *rq, size_t nrq, const mrtq_qoperand *x,
+                                    const mrtq_qoperand *w, const int32_t *bias, mrtq_dtype dst_type, void *out) {
   size_t ho, wo, n, o, oy, ox;
   uint64_t k;
-  int32_t lo = out_unsigned ? 0 : -128, hi = out_unsigned ? 255 : 127;
+  int32_t lo = dst_type == MRTQ_U8 ? 0 : -128, hi = dst_type == MRTQ_U8 ? 255 : 127;
   mrtq_status st = mrtq__conv_check(s, x, w, bias, &ho, &wo, &k);
   if (st != MRTQ_OK) return st;
-  if (!out || !rq || (nrq != 1 && nrq != s->o)) return MRTQ_EINVAL;
+  if ((st = mrtq__q8_out_check(rq, nrq, s->o, 0, dst_type, out)) != MRTQ_OK) return st;
   for (o = 0; o < s->o; o++) {
     int32_t sw = mrtq__conv_wsum(s, w, o);
     const mrtq_rq *r = &rq[nrq == 1 ? 0 : o];
@@ -201,66 +318,48 @@ MRTQ_API mrtq_status mrtq_conv2d_q8(const mrtq_conv2d_shape *s, const mrtq_qoper
   return MRTQ_OK;
 }
 
-/* Fully connected: rows x k inputs (row-major) times o x k weights -> rows x o
- * (a 1x1 convolution of `rows` images of k channels). Same semantics and
- * errors as mrtq_conv2d_s32 / _q8. */
-MRTQ_API mrtq_conv2d_shape mrtq__fc_shape(size_t rows, size_t k, size_t o) {
-  mrtq_conv2d_shape s;
-  memset(&s, 0, sizeof s);
-  s.n = rows, s.c = k, s.h = s.w = 1, s.o = o, s.kh = s.kw = 1;
-  s.stride_h = s.stride_w = s.dil_h = s.dil_w = s.groups = 1;
-  s.layout = MRTQ_CONV_NCHW;
-  return s;
-}
 MRTQ_API mrtq_status mrtq_fc_s32(size_t rows, size_t k, size_t o, const mrtq_qoperand *x, const mrtq_qoperand *w,
                                  const int32_t *bias, int32_t *acc) {
-  mrtq_conv2d_shape s = mrtq__fc_shape(rows, k, o);
+  mrtq_conv2d_shape s = mrtq_fc_shape(rows, k, o);
   return mrtq_conv2d_s32(&s, x, w, bias, acc);
 }
-MRTQ_API mrtq_status mrtq_fc_q8(size_t rows, size_t k, size_t o, const mrtq_qoperand *x, const mrtq_qoperand *w,
-                                const int32_t *bias, const mrtq_rq *rq, size_t nrq, int out_unsigned, void *out) {
-  mrtq_conv2d_shape s = mrtq__fc_shape(rows, k, o);
-  return mrtq_conv2d_q8(&s, x, w, bias, rq, nrq, out_unsigned, out);
+
+MRTQ_API mrtq_status mrtq_fc_q8(size_t rows, size_t k, size_t o, const mrtq_rq *rq, size_t nrq, const mrtq_qoperand *x,
+                                const mrtq_qoperand *w, const int32_t *bias, mrtq_dtype dst_type, void *out) {
+  mrtq_conv2d_shape s = mrtq_fc_shape(rows, k, o);
+  return mrtq_conv2d_q8(&s, rq, nrq, x, w, bias, dst_type, out);
 }
 
-/* ---- Batched matrix multiplication ----
- * For each b < batch: Y[b] = (A[b] - za)(B[b] - zb) + bias, with A[b] an
- * m x k and B[b] a k x n row-major matrix, Y[b] m x n; B is one matrix
- * shared by every batch when b_shared (weights), else batch matrices.
- *   acc[b][i][j] = sum_t (A[b][i][t] - za)(B[b][t][j] - zb_j) + bias[j]
- * zb_j = b->zp_ch[j] (per column, n entries) or b->zp; bias (n entries) may
- * be NULL. Computed in the expansion form
- *   sum A B - za colsum_j(B) - zb_j rowsum_i(A) + k za zb_j + bias[j]
- * with the int32 worst case checked first (as mrtq_conv2d_s32: k |A| |B| +
- * |za| k |B| + |zb| k |A| + k |za zb| + |bias| < 2^31, else MRTQ_EOVERFLOW).
- * Errors: NULL operands, data or acc, a zero point outside its type ->
- * MRTQ_EINVAL; a zero size or element counts overflowing size_t ->
- * MRTQ_ESHAPE. Nothing is written on error. */
-MRTQ_API mrtq_status mrtq__matmul_check(size_t batch, size_t m, size_t k, size_t n, const mrtq_qoperand *a,
-                                        const mrtq_qoperand *b, int b_shared, const int32_t *bias) {
+MRTQ__PRIV mrtq_status mrtq__matmul_check(size_t batch, size_t m, size_t k, size_t n, const mrtq_qoperand *a,
+                                          const mrtq_qoperand *b, int b_shared, const int32_t *bias) {
   size_t bb = b_shared ? 1 : batch;
-  if (!batch || !m || !k || !n) return MRTQ_ESHAPE;
-  if (batch > SIZE_MAX / m || batch * m > SIZE_MAX / k || batch * m > SIZE_MAX / n || bb > SIZE_MAX / k ||
-      bb * k > SIZE_MAX / n)
-    return MRTQ_ESHAPE;
-  return mrtq__dot_check((uint64_t)k, a, b, n, bias, n);
+  if (!batch) return MRTQ__ERR(MRTQ_ESHAPE, "batch: must be >= 1");
+  if (!m) return MRTQ__ERR(MRTQ_ESHAPE, "m: must be >= 1");
+  if (!k) return MRTQ__ERR(MRTQ_ESHAPE, "k: must be >= 1");
+  if (!n) return MRTQ__ERR(MRTQ_ESHAPE, "n: must be >= 1");
+  if (batch > SIZE_MAX / m || batch * m > SIZE_MAX / k || batch * m > SIZE_MAX / n)
+    return MRTQ__ERR(MRTQ_ESHAPE, "batch, m, k, n: A's or Y's element count overflows size_t");
+  if (bb > SIZE_MAX / k || bb * k > SIZE_MAX / n)
+    return MRTQ__ERR(MRTQ_ESHAPE, "batch, k, n: B's element count overflows size_t");
+  return mrtq__dot_check((uint64_t)k, a, b, n, bias, n, 1);
 }
 
 /* One batch of the expansion form: int32 values into out, or requantized
  * bytes when rq is not NULL. */
-MRTQ_API void mrtq__matmul_batch(size_t bi, size_t m, size_t k, size_t n, const mrtq_qoperand *a,
-                                 const mrtq_qoperand *b, int b_shared, const int32_t *bias, const mrtq_rq *rq,
-                                 size_t nrq, int out_unsigned, void *out) {
+MRTQ__PRIV void mrtq__matmul_batch(size_t bi, size_t m, size_t k, size_t n, const mrtq_qoperand *a,
+                                   const mrtq_qoperand *b, int b_shared, const int32_t *bias, const mrtq_rq *rq,
+                                   size_t nrq, mrtq_dtype dst_type, void *out) {
   size_t i, j, t, ab = bi * m * k, bb = b_shared ? 0 : bi * k * n;
-  int32_t lo = out_unsigned ? 0 : -128, hi = out_unsigned ? 255 : 127, za = a->zp;
+  int au = a->type == MRTQ_U8, bu = b->type == MRTQ_U8;
+  int32_t lo = dst_type == MRTQ_U8 ? 0 : -128, hi = dst_type == MRTQ_U8 ? 255 : 127, za = a->zp;
   for (j = 0; j < n; j++) {
     int32_t zb = b->zp_ch ? b->zp_ch[j] : b->zp, colsum = 0;
-    for (t = 0; t < k; t++) colsum += mrtq__q8(b->data, bb + t * n + j, b->is_unsigned);
+    for (t = 0; t < k; t++) colsum += mrtq__q8(b->data, bb + t * n + j, bu);
     for (i = 0; i < m; i++) {
       int32_t dot = 0, rowsum = 0, acc;
       for (t = 0; t < k; t++) {
-        int32_t av = mrtq__q8(a->data, ab + i * k + t, a->is_unsigned);
-        dot += av * mrtq__q8(b->data, bb + t * n + j, b->is_unsigned);
+        int32_t av = mrtq__q8(a->data, ab + i * k + t, au);
+        dot += av * mrtq__q8(b->data, bb + t * n + j, bu);
         rowsum += av;
       }
       acc = dot - za * colsum - zb * rowsum + (int32_t)k * za * zb + (bias ? bias[j] : 0);
@@ -272,30 +371,28 @@ MRTQ_API void mrtq__matmul_batch(size_t bi, size_t m, size_t k, size_t n, const 
   }
 }
 
-/* The int32 result: batch x m x n values. Semantics and errors above. */
 MRTQ_API mrtq_status mrtq_matmul_s32(size_t batch, size_t m, size_t k, size_t n, const mrtq_qoperand *a,
                                      const mrtq_qoperand *b, int b_shared, const int32_t *bias, int32_t *acc) {
   size_t bi;
   mrtq_status st = mrtq__matmul_check(batch, m, k, n, a, b, b_shared, bias);
   if (st != MRTQ_OK) return st;
-  if (!acc) return MRTQ_EINVAL;
-  for (bi = 0; bi < batch; bi++) mrtq__matmul_batch(bi, m, k, n, a, b, b_shared, bias, NULL, 0, 0, acc);
+  if (!acc) return MRTQ__ERR(MRTQ_EINVAL, "acc: NULL");
+  for (bi = 0; bi < batch; bi++) mrtq__matmul_batch(bi, m, k, n, a, b, b_shared, bias, NULL, 0, MRTQ_S8, acc);
   return MRTQ_OK;
 }
 
-/* Requantized: out = mrtq_rq_apply(rq[j] (or rq[0] when nrq == 1), acc, type
- * range) as int8, or uint8 when out_unsigned. Errors: as mrtq_matmul_s32; rq
- * NULL or nrq neither 1 nor n -> MRTQ_EINVAL. */
-MRTQ_API mrtq_status mrtq_matmul_q8(size_t batch, size_t m, size_t k, size_t n, const mrtq_qoperand *a,
-                                    const mrtq_qoperand *b, int b_shared, const int32_t *bias, const mrtq_rq *rq,
-                                    size_t nrq, int out_unsigned, void *out) {
+MRTQ_API mrtq_status mrtq_matmul_q8(size_t batch, size_t m, size_t k, size_t n, const mrtq_rq *rq, size_t nrq,
+                                    const mrtq_qoperand *a, const mrtq_qoperand *b, int b_shared, const int32_t *bias,
+                                    mrtq_dtype dst_type, void *out) {
   size_t bi;
   mrtq_status st = mrtq__matmul_check(batch, m, k, n, a, b, b_shared, bias);
   if (st != MRTQ_OK) return st;
-  if (!out || !rq || (nrq != 1 && nrq != n)) return MRTQ_EINVAL;
-  for (bi = 0; bi < batch; bi++) mrtq__matmul_batch(bi, m, k, n, a, b, b_shared, bias, rq, nrq, out_unsigned, out);
+  if ((st = mrtq__q8_out_check(rq, nrq, n, 1, dst_type, out)) != MRTQ_OK) return st;
+  for (bi = 0; bi < batch; bi++) mrtq__matmul_batch(bi, m, k, n, a, b, b_shared, bias, rq, nrq, dst_type, out);
   return MRTQ_OK;
 }
+
+#endif /* MRTQ__BODIES */
 
 #ifdef __cplusplus
 }

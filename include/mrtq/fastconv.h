@@ -33,22 +33,21 @@
 #include "attr.h"
 
 #if MRTQ_SIMD == MRTQ_SIMD_AVX512 && defined(__AVX512VNNI__)
-#define MRTQ__FASTCONV_VNNI 1
+#define MRTQ__FAST_VNNI 1
 #else
-#define MRTQ__FASTCONV_VNNI 0
+#define MRTQ__FAST_VNNI 0
 #endif
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-#define MRTQ__FC_MR 6  /* pixels per micro-tile */
-#define MRTQ__FC_NB 16 /* output channels per packed block */
-#define MRTQ__FC_NR 4  /* blocks per micro-tile */
+/* ======================= declarations ======================= */
 
 /* A packed convolution: the shape, derived sizes and where the packed weights
- * sit in the caller's memory (valid while that memory is). Fill it with
- * mrtq_fastconv_init / _init_fc; treat the fields as private. */
+ * sit in the caller's memory (valid while that memory is). Filled by
+ * mrtq_fastconv_init / _init_fc; the fields are private (read by
+ * mrtq_fastconv_onednn only). */
 typedef struct mrtq_fastconv {
   mrtq_conv2d_shape s;
   size_t ho, wo, cg, og, k, kp, ob, mt;
@@ -59,100 +58,145 @@ typedef struct mrtq_fastconv {
   const int32_t *wdw;  /* depthwise: kh * kw taps x c weights, widened */
 } mrtq_fastconv;
 
-MRTQ_API size_t mrtq__fc_up(size_t v, size_t m) { return (v + m - 1) / m * m; }
-MRTQ_API void *mrtq__fc_align(void *p) {
+/* The bytes of packed-weight memory (*wbytes, for mrtq_fastconv_init) and of
+ * run-time scratch (*sbytes, for mrtq_fastconv_onednn) shape s needs; both
+ * include 64 bytes of slack for alignment, so any pointer will do. For an
+ * inner product pass s = mrtq_fc_shape(rows, k, o). Errors: as
+ * mrtq_conv2d_out; NULL wbytes or sbytes -> MRTQ_EINVAL; sizes overflowing
+ * size_t -> MRTQ_ESHAPE. */
+MRTQ_API mrtq_status mrtq_fastconv_sizes(const mrtq_conv2d_shape *s, size_t *wbytes, size_t *sbytes);
+
+/* Pack the weights w of shape s (MRTQ_S8, zero point 0: oneDNN's int8
+ * weights; OIHW for NCHW, OHWI for NHWC, as mrtq_conv2d_onednn) into mem
+ * (mem_bytes >= wbytes from mrtq_fastconv_sizes) and describe them in *p,
+ * which stays valid while mem does. Errors: as mrtq_fastconv_sizes; NULL w,
+ * w->data, mem or p, a weight zero point (w->zp, w->zp_ch), mem_bytes smaller
+ * than wbytes -> MRTQ_EINVAL; w->type other than MRTQ_S8 -> MRTQ_EUNSUPPORTED
+ * (type 0: MRTQ_EINVAL). Nothing is written on error. */
+MRTQ_API mrtq_status mrtq_fastconv_init(const mrtq_conv2d_shape *s, const mrtq_qoperand *w, void *mem, size_t mem_bytes,
+                                        mrtq_fastconv *p);
+/* The inner product's packing: rows x k src, o x k weights (as
+ * mrtq_fc_onednn); sizes from mrtq_fastconv_sizes of mrtq_fc_shape(rows, k, o).
+ * Errors as mrtq_fastconv_init. */
+MRTQ_API mrtq_status mrtq_fastconv_init_fc(size_t rows, size_t k, size_t o, const mrtq_qoperand *w, void *mem,
+                                           size_t mem_bytes, mrtq_fastconv *p);
+
+/* oneDNN's int8 convolution from packed weights: the bytes of
+ * mrtq_conv2d_onednn(&p->s, attr, x, w, bias, dst_type, dst) for the weights w
+ * p was packed from (or of mrtq_fc_onednn after mrtq_fastconv_init_fc), on
+ * every SIMD path. scratch: scratch_bytes >= sbytes from mrtq_fastconv_sizes.
+ * Per-channel dst zero points are taken; per-channel src zero points are not
+ * (oneDNN runs them on its reference implementation only; use
+ * mrtq_conv2d_onednn). Errors: NULL p, x, x->data, scratch or dst, the
+ * attribute and x as mrtq_conv2d_onednn checks them (an inner product's
+ * scale mask over (n, oc) only), attr->src_zp_ch set, scratch_bytes smaller
+ * than sbytes -> MRTQ_EINVAL; x->type or dst_type not MRTQ_S8 / MRTQ_U8 ->
+ * MRTQ_EUNSUPPORTED; terms that could overflow int32 -> MRTQ_EOVERFLOW.
+ * Nothing is written on error. */
+MRTQ_API mrtq_status mrtq_fastconv_onednn(const mrtq_fastconv *p, const mrtq_onednn_attr *attr, const mrtq_qoperand *x,
+                                          const int32_t *bias, mrtq_dtype dst_type, void *scratch, size_t scratch_bytes,
+                                          void *dst);
+
+/* ======================= bodies ======================= */
+#if MRTQ__BODIES
+
+#define MRTQ__FAST_MR 6  /* pixels per micro-tile */
+#define MRTQ__FAST_NB 16 /* output channels per packed block */
+#define MRTQ__FAST_NR 4  /* blocks per micro-tile */
+
+MRTQ__PRIV size_t mrtq__fast_up(size_t v, size_t m) { return (v + m - 1) / m * m; }
+MRTQ__PRIV void *mrtq__fast_align(void *p) {
   return (uint8_t *)p + ((64 - (uintptr_t)p % 64) % 64);
 }
 
 /* The derived sizes of a checked shape. */
-MRTQ_API void mrtq__fastconv_dims(mrtq_fastconv *p, const mrtq_conv2d_shape *s, size_t ho, size_t wo) {
+MRTQ__PRIV void mrtq__fast_dims(mrtq_fastconv *p, const mrtq_conv2d_shape *s, size_t ho, size_t wo) {
   p->s = *s, p->ho = ho, p->wo = wo;
   p->cg = s->c / s->groups, p->og = s->o / s->groups;
-  p->k = p->cg * s->kh * s->kw, p->kp = mrtq__fc_up(p->k, 4);
-  p->ob = mrtq__fc_up(p->og, MRTQ__FC_NB) / MRTQ__FC_NB;
-  p->dw = p->cg == 1 && p->og == 1 && s->layout == MRTQ_CONV_NHWC;
+  p->k = p->cg * s->kh * s->kw, p->kp = mrtq__fast_up(p->k, 4);
+  p->ob = mrtq__fast_up(p->og, MRTQ__FAST_NB) / MRTQ__FAST_NB;
+  p->dw = p->cg == 1 && p->og == 1 && s->layout == MRTQ_NHWC;
   /* pixels per im2col tile: about 128 KiB of gathered src, 6..96 pixels */
-  p->mt = 131072 / p->kp / MRTQ__FC_MR * MRTQ__FC_MR;
-  if (p->mt < MRTQ__FC_MR) p->mt = MRTQ__FC_MR;
+  p->mt = 131072 / p->kp / MRTQ__FAST_MR * MRTQ__FAST_MR;
+  if (p->mt < MRTQ__FAST_MR) p->mt = MRTQ__FAST_MR;
   if (p->mt > 96) p->mt = 96;
 }
 
-/* The bytes of packed-weight memory (*wbytes, for mrtq_fastconv_init) and of
- * run-time scratch (*sbytes, for mrtq_fastconv_onednn) a shape needs; both
- * include 64 bytes of slack for alignment, so any pointer will do. Errors: as
- * mrtq_conv2d_out; NULL outputs -> MRTQ_EINVAL; sizes overflowing size_t ->
- * MRTQ_ESHAPE. */
 MRTQ_API mrtq_status mrtq_fastconv_sizes(const mrtq_conv2d_shape *s, size_t *wbytes, size_t *sbytes) {
   size_t ho, wo, blocks;
   mrtq_fastconv p;
   mrtq_status st = mrtq_conv2d_out(s, &ho, &wo);
   if (st != MRTQ_OK) return st;
-  if (!wbytes || !sbytes) return MRTQ_EINVAL;
-  mrtq__fastconv_dims(&p, s, ho, wo);
-  if (p.kp > SIZE_MAX / 256 || s->groups > SIZE_MAX / 256 / p.kp) return MRTQ_ESHAPE; /* kp * groups * 16 * 16 fits */
+  if (!wbytes || !sbytes) return MRTQ__ERR(MRTQ_EINVAL, "wbytes, sbytes: NULL");
+  mrtq__fast_dims(&p, s, ho, wo);
+  if (p.kp > SIZE_MAX / 256 || s->groups > SIZE_MAX / 256 / p.kp) /* kp * groups * 16 * 16 fits */
+    return MRTQ__ERR(MRTQ_ESHAPE, "s: the packed weights' size overflows size_t");
   if (p.dw) {
-    *wbytes = s->kh * s->kw * mrtq__fc_up(s->c, MRTQ__FC_NB) * sizeof(int32_t) + 64;
+    *wbytes = s->kh * s->kw * mrtq__fast_up(s->c, MRTQ__FAST_NB) * sizeof(int32_t) + 64;
     *sbytes = 64;
   } else {
     blocks = s->groups * p.ob;
-    if (blocks > SIZE_MAX / (p.kp * MRTQ__FC_NB + 256)) return MRTQ_ESHAPE;
-    *wbytes = blocks * (p.kp * MRTQ__FC_NB + MRTQ__FC_NB * sizeof(int32_t)) + 128;
-    *sbytes = p.mt * p.kp + MRTQ__FC_MR * MRTQ__FC_NB * MRTQ__FC_NR * sizeof(int32_t) + 128;
+    if (blocks > SIZE_MAX / (p.kp * MRTQ__FAST_NB + 256))
+      return MRTQ__ERR(MRTQ_ESHAPE, "s: the packed weights' size overflows size_t");
+    *wbytes = blocks * (p.kp * MRTQ__FAST_NB + MRTQ__FAST_NB * sizeof(int32_t)) + 128;
+    *sbytes = p.mt * p.kp + MRTQ__FAST_MR * MRTQ__FAST_NB * MRTQ__FAST_NR * sizeof(int32_t) + 128;
   }
   return MRTQ_OK;
 }
 
 /* The weight (o, c within the group, ky, kx) of either layout. */
-MRTQ_API int32_t mrtq__fc_wat(const mrtq_conv2d_shape *s, const int8_t *w, size_t cg, size_t o, size_t c, size_t ky,
+MRTQ__PRIV int32_t mrtq__fast_wat(const mrtq_conv2d_shape *s, const int8_t *w, size_t cg, size_t o, size_t c, size_t ky,
                               size_t kx) {
-  return w[s->layout == MRTQ_CONV_NCHW ? ((o * cg + c) * s->kh + ky) * s->kw + kx
+  return w[s->layout == MRTQ_NCHW ? ((o * cg + c) * s->kh + ky) * s->kw + kx
                                        : ((o * s->kh + ky) * s->kw + kx) * cg + c];
 }
 
-/* Pack the weights of shape s (s8, zero point 0: oneDNN's int8 weights; OIHW
- * for NCHW, OHWI for NHWC, as mrtq_conv2d_onednn) into mem (wbytes from
- * mrtq_fastconv_sizes) and describe them in *p. Errors: as
- * mrtq_fastconv_sizes; NULL p, w, data or mem, unsigned weights, a nonzero
- * weight zero point, mem_bytes smaller than wbytes -> MRTQ_EINVAL. */
-MRTQ_API mrtq_status mrtq_fastconv_init(mrtq_fastconv *p, const mrtq_conv2d_shape *s, const mrtq_qoperand *w,
-                                        void *mem, size_t mem_bytes) {
+MRTQ_API mrtq_status mrtq_fastconv_init(const mrtq_conv2d_shape *s, const mrtq_qoperand *w, void *mem, size_t mem_bytes,
+                                        mrtq_fastconv *p) {
   size_t wb, sb, ho, wo, g, o, c, ky, kx, t;
   const int8_t *wd;
   mrtq_status st = mrtq_fastconv_sizes(s, &wb, &sb);
   if (st != MRTQ_OK) return st;
-  if (!p || !w || !w->data || !mem || w->is_unsigned || w->zp != 0 || w->zp_ch) return MRTQ_EINVAL;
-  if (mem_bytes < wb) return MRTQ_EINVAL;
+  if (!w) return MRTQ__ERR(MRTQ_EINVAL, "w: NULL");
+  if (!w->data) return MRTQ__ERR(MRTQ_EINVAL, "w->data: NULL");
+  if (!mrtq__dtype_ok(w->type)) return MRTQ__ERR(MRTQ_EINVAL, "w->type: not an mrtq_dtype (0: a zero-initialised operand)");
+  if (w->type != MRTQ_S8) return MRTQ__ERR(MRTQ_EUNSUPPORTED, "w->type: must be MRTQ_S8 (oneDNN's int8 weights)");
+  if (w->zp_ch) return MRTQ__ERR(MRTQ_EINVAL, "w->zp_ch: must be NULL (oneDNN's int8 weights have no zero point)");
+  if (w->zp) return MRTQ__ERR(MRTQ_EINVAL, "w->zp: must be 0 (oneDNN's int8 weights have no zero point)");
+  if (!mem) return MRTQ__ERR(MRTQ_EINVAL, "mem: NULL");
+  if (mem_bytes < wb) return MRTQ__ERR(MRTQ_EINVAL, "mem_bytes: smaller than wbytes from mrtq_fastconv_sizes");
+  if (!p) return MRTQ__ERR(MRTQ_EINVAL, "p: NULL");
   mrtq_conv2d_out(s, &ho, &wo);
-  mrtq__fastconv_dims(p, s, ho, wo);
+  mrtq__fast_dims(p, s, ho, wo);
   p->fc = 0;
   wd = (const int8_t *)w->data;
   if (p->dw) {
-    size_t cp = mrtq__fc_up(s->c, MRTQ__FC_NB);
-    int32_t *wdw = (int32_t *)mrtq__fc_align(mem);
+    size_t cp = mrtq__fast_up(s->c, MRTQ__FAST_NB);
+    int32_t *wdw = (int32_t *)mrtq__fast_align(mem);
     memset(wdw, 0, s->kh * s->kw * cp * sizeof(int32_t));
     for (c = 0; c < s->c; c++)
       for (ky = 0; ky < s->kh; ky++)
-        for (kx = 0; kx < s->kw; kx++) wdw[(ky * s->kw + kx) * cp + c] = mrtq__fc_wat(s, wd, 1, c, 0, ky, kx);
+        for (kx = 0; kx < s->kw; kx++) wdw[(ky * s->kw + kx) * cp + c] = mrtq__fast_wat(s, wd, 1, c, 0, ky, kx);
     p->wdw = wdw, p->wsum = NULL, p->w = NULL;
     return MRTQ_OK;
   }
   {
-    int8_t *pw = (int8_t *)mrtq__fc_align(mem);
+    int8_t *pw = (int8_t *)mrtq__fast_align(mem);
     size_t blocks = s->groups * p->ob;
-    int32_t *ws = (int32_t *)mrtq__fc_align(pw + blocks * p->kp * MRTQ__FC_NB);
-    memset(pw, 0, blocks * p->kp * MRTQ__FC_NB);
-    memset(ws, 0, blocks * MRTQ__FC_NB * sizeof(int32_t));
+    int32_t *ws = (int32_t *)mrtq__fast_align(pw + blocks * p->kp * MRTQ__FAST_NB);
+    memset(pw, 0, blocks * p->kp * MRTQ__FAST_NB);
+    memset(ws, 0, blocks * MRTQ__FAST_NB * sizeof(int32_t));
     for (g = 0; g < s->groups; g++)
       for (o = 0; o < p->og; o++) {
-        size_t b = g * p->ob + o / MRTQ__FC_NB, lane = o % MRTQ__FC_NB;
-        int8_t *blk = pw + b * p->kp * MRTQ__FC_NB;
+        size_t b = g * p->ob + o / MRTQ__FAST_NB, lane = o % MRTQ__FAST_NB;
+        int8_t *blk = pw + b * p->kp * MRTQ__FAST_NB;
         for (ky = 0; ky < s->kh; ky++)
           for (kx = 0; kx < s->kw; kx++)
             for (c = 0; c < p->cg; c++) {
-              int32_t v = mrtq__fc_wat(s, wd, p->cg, g * p->og + o, c, ky, kx);
+              int32_t v = mrtq__fast_wat(s, wd, p->cg, g * p->og + o, c, ky, kx);
               t = (ky * s->kw + kx) * p->cg + c; /* the reduction index */
-              blk[(t / 4 * MRTQ__FC_NB + lane) * 4 + t % 4] = (int8_t)v;
-              ws[b * MRTQ__FC_NB + lane] += v;
+              blk[(t / 4 * MRTQ__FAST_NB + lane) * 4 + t % 4] = (int8_t)v;
+              ws[b * MRTQ__FAST_NB + lane] += v;
             }
       }
     p->w = pw, p->wsum = ws, p->wdw = NULL;
@@ -160,14 +204,10 @@ MRTQ_API mrtq_status mrtq_fastconv_init(mrtq_fastconv *p, const mrtq_conv2d_shap
   return MRTQ_OK;
 }
 
-/* The inner product's packing: rows x k src, o x k weights (as
- * mrtq_fc_onednn); sizes from mrtq_fastconv_sizes(&s) with s =
- * mrtq_fc_shape(rows, k, o). */
-MRTQ_API mrtq_conv2d_shape mrtq_fc_shape(size_t rows, size_t k, size_t o) { return mrtq__fc_shape(rows, k, o); }
-MRTQ_API mrtq_status mrtq_fastconv_init_fc(mrtq_fastconv *p, size_t rows, size_t k, size_t o, const mrtq_qoperand *w,
-                                           void *mem, size_t mem_bytes) {
-  mrtq_conv2d_shape s = mrtq__fc_shape(rows, k, o);
-  mrtq_status st = mrtq_fastconv_init(p, &s, w, mem, mem_bytes);
+MRTQ_API mrtq_status mrtq_fastconv_init_fc(size_t rows, size_t k, size_t o, const mrtq_qoperand *w, void *mem,
+                                           size_t mem_bytes, mrtq_fastconv *p) {
+  mrtq_conv2d_shape s = mrtq_fc_shape(rows, k, o);
+  mrtq_status st = mrtq_fastconv_init(&s, w, mem, mem_bytes, p);
   if (st == MRTQ_OK) p->fc = 1;
   return st;
 }
@@ -175,49 +215,48 @@ MRTQ_API mrtq_status mrtq_fastconv_init_fc(mrtq_fastconv *p, size_t rows, size_t
 /* ---- run time ---- */
 
 /* What the store of one output needs. */
-typedef struct mrtq__fc_ctx {
+typedef struct mrtq__fast_ctx {
   const mrtq_fastconv *p;
   const mrtq_onednn_attr *a;
   const int32_t *bias;
   uint8_t *dst;
-  int dst_unsigned, vec; /* vec: the vector epilogue applies */
+  int du, vec; /* du: a u8 dst; vec: the vector epilogue applies */
   int32_t lo, hi;
   size_t d[4];
-} mrtq__fc_ctx;
+} mrtq__fast_ctx;
 
 /* Output pixel m (in n, oy, ox order) as logical dst coordinates c[0] = n,
  * c[2] = oy, c[3] = ox (c[1], the channel, is left alone). */
-MRTQ_API void mrtq__fc_pixel(const mrtq_fastconv *p, size_t m, size_t c[4]) {
+MRTQ__PRIV void mrtq__fast_pixel(const mrtq_fastconv *p, size_t m, size_t c[4]) {
   c[3] = m % p->wo, c[2] = m / p->wo % p->ho, c[0] = m / p->wo / p->ho;
 }
 
 /* The scalar epilogue of count outputs of pixel m (n, oy, ox), channels oc0.. */
-MRTQ_API void mrtq__fc_store_scalar(const mrtq__fc_ctx *x, const int32_t *acc, size_t count, size_t m, size_t oc0) {
+MRTQ__PRIV void mrtq__fast_store_scalar(const mrtq__fast_ctx *x, const int32_t *acc, size_t count, size_t m, size_t oc0) {
   const mrtq_fastconv *p = x->p;
   size_t c[4], i;
   mrtq_onednn_pos at;
-  mrtq__fc_pixel(p, m, c);
+  mrtq__fast_pixel(p, m, c);
   for (i = 0; i < count; i++) {
     c[1] = oc0 + i;
     at.at = mrtq__conv_out_at(&p->s, p->ho, p->wo, c[0], c[1], c[2], c[3]);
     at.oc = c[1], at.si = mrtq__mask_index(x->a->oscale_mask, 4, x->d, c);
-    x->dst[at.at] = (uint8_t)mrtq_onednn_epilogue(x->a, &at, acc[i], x->bias, mrtq__q8(x->dst, at.at, x->dst_unsigned),
-                                                  x->lo, x->hi);
+    x->dst[at.at] = (uint8_t)mrtq__onednn_epilogue(x->a, &at, acc[i], x->bias, mrtq__q8(x->dst, at.at, x->du), x->lo, x->hi);
   }
 }
 
 /* The im2col rows of pixels m0 .. m0 + mt - 1, group g: kp bytes each, u8
  * (s8 src moved by 128), padding = zu, k padding = 0. */
-MRTQ_API void mrtq__fc_im2col(const mrtq_fastconv *p, const mrtq_qoperand *x, size_t g, size_t m0, size_t mt, int32_t zu,
+MRTQ__PRIV void mrtq__fast_im2col(const mrtq_fastconv *p, const mrtq_qoperand *x, size_t g, size_t m0, size_t mt, int32_t zu,
                               uint8_t *tile) {
   const mrtq_conv2d_shape *s = &p->s;
   const uint8_t *xd = (const uint8_t *)x->data;
-  uint8_t flip = x->is_unsigned ? 0 : 0x80;
+  uint8_t flip = x->type == MRTQ_U8 ? 0 : 0x80;
   size_t r, ky, kx, c, i, px[4];
   for (r = 0; r < mt; r++) {
     size_t n, oy, ox;
     uint8_t *row = tile + r * p->kp;
-    mrtq__fc_pixel(p, m0 + r, px);
+    mrtq__fast_pixel(p, m0 + r, px);
     n = px[0], oy = px[2], ox = px[3];
     for (ky = 0; ky < s->kh; ky++)
       for (kx = 0; kx < s->kw; kx++) {
@@ -225,7 +264,7 @@ MRTQ_API void mrtq__fc_im2col(const mrtq_fastconv *p, const mrtq_qoperand *x, si
         uint8_t *d = row + (ky * s->kw + kx) * p->cg;
         if (mrtq__conv_pad(s, iy, ix)) {
           memset(d, (int)zu, p->cg);
-        } else if (s->layout == MRTQ_CONV_NHWC) {
+        } else if (s->layout == MRTQ_NHWC) {
           const uint8_t *src = xd + ((n * s->h + iy - s->pad_top) * s->w + ix - s->pad_left) * s->c + g * p->cg;
           for (i = 0; i + 64 <= p->cg; i += 64) memcpy(d + i, src + i, 64);
           for (; i < p->cg; i++) d[i] = src[i];
@@ -244,7 +283,7 @@ MRTQ_API void mrtq__fc_im2col(const mrtq_fastconv *p, const mrtq_qoperand *x, si
 #ifdef __cplusplus
 }
 #endif
-#if MRTQ__FASTCONV_VNNI
+#if MRTQ__FAST_VNNI
 #include "fastconv_avx512vnni.h"
 #endif
 #ifdef __cplusplus
@@ -253,10 +292,10 @@ extern "C" {
 
 /* Store count (<= 64) sums of each of rows pixels m.. (rows of acc lda
  * apart), channels oc0.. (consecutive). */
-MRTQ_API void mrtq__fc_store(const mrtq__fc_ctx *x, const int32_t *acc, size_t lda, size_t rows, size_t count, size_t m,
+MRTQ__PRIV void mrtq__fast_store(const mrtq__fast_ctx *x, const int32_t *acc, size_t lda, size_t rows, size_t count, size_t m,
                              size_t oc0) {
   size_t r;
-#if MRTQ__FASTCONV_VNNI
+#if MRTQ__FAST_VNNI
   if (x->vec) {
     size_t i, c[4];
     const mrtq_fastconv *p = x->p;
@@ -266,54 +305,55 @@ MRTQ_API void mrtq__fc_store(const mrtq__fc_ctx *x, const int32_t *acc, size_t l
     for (i = 0; i < count; i += 16) {
       size_t nn = count - i < 16 ? count - i : 16;
       __mmask16 mk = (__mmask16)((1u << nn) - 1);
-      mrtq__fc_epv e;
-      if (kept) mrtq__fc_epv_init(&e, a, mk, oc0 + i, a->oscale_mask & 2 ? oc0 + i : 0, x->bias, x->dst_unsigned);
+      mrtq__fast_epv e;
+      if (kept) mrtq__fast_epv_init(&e, a, mk, oc0 + i, a->oscale_mask & 2 ? oc0 + i : 0, x->bias, x->du);
       else memset(&e, 0, sizeof e);
       for (r = 0; r < rows; r++) {
         __m512i v = _mm512_maskz_loadu_epi32(mk, acc + r * lda + i);
         if (kept) {
-          mrtq__fc_epv_run(&e, v, mk, (m + r) * p->s.o + oc0 + i, x->dst);
+          mrtq__fast_epv_run(&e, v, mk, (m + r) * p->s.o + oc0 + i, x->dst);
         } else {
-          mrtq__fc_pixel(p, m + r, c);
+          mrtq__fast_pixel(p, m + r, c);
           c[1] = oc0 + i;
-          mrtq__fc_epi16(a, v, mk, oc0 + i, mrtq__mask_index(a->oscale_mask, 4, x->d, c), (m + r) * p->s.o + oc0 + i,
-                         x->bias, x->dst_unsigned, x->dst);
+          mrtq__fast_epi16(a, v, mk, oc0 + i, mrtq__mask_index(a->oscale_mask, 4, x->d, c), (m + r) * p->s.o + oc0 + i,
+                         x->bias, x->du, x->dst);
         }
       }
     }
     return;
   }
 #endif
-  for (r = 0; r < rows; r++) mrtq__fc_store_scalar(x, acc + r * lda, count, m + r, oc0);
+  for (r = 0; r < rows; r++) mrtq__fast_store_scalar(x, acc + r * lda, count, m + r, oc0);
 }
 
-#if !MRTQ__FASTCONV_VNNI
+#if !MRTQ__FAST_VNNI
 /* The micro-kernel in C: ct[r][j] = sum_k a[r][k] w[k][j] - zu wsum[j] for
  * r < 6 (rows past mr repeat the last) and nr blocks of 16 channels, every
  * sum modulo 2^32. */
-MRTQ_API void mrtq__fc_kernel(const uint8_t *a, size_t lda, size_t mr, const int8_t *w, size_t nr, size_t kp,
+MRTQ__PRIV void mrtq__fast_kernel(const uint8_t *a, size_t lda, size_t mr, const int8_t *w, size_t nr, size_t kp,
                               const int32_t *ws, int32_t zu, int32_t *ct) {
   size_t r, j, t;
   for (r = 0; r < mr; r++)
-    for (j = 0; j < nr * MRTQ__FC_NB; j++) {
-      const int8_t *blk = w + j / MRTQ__FC_NB * kp * MRTQ__FC_NB;
+    for (j = 0; j < nr * MRTQ__FAST_NB; j++) {
+      const int8_t *blk = w + j / MRTQ__FAST_NB * kp * MRTQ__FAST_NB;
       uint32_t sum = 0;
       for (t = 0; t < kp; t++)
-        sum += (uint32_t)((int32_t)a[r * lda + t] * blk[(t / 4 * MRTQ__FC_NB + j % MRTQ__FC_NB) * 4 + t % 4]);
-      ct[r * MRTQ__FC_NB * MRTQ__FC_NR + j] = mrtq__wrap32(sum - (uint32_t)zu * (uint32_t)ws[j]);
+        sum += (uint32_t)((int32_t)a[r * lda + t] * blk[(t / 4 * MRTQ__FAST_NB + j % MRTQ__FAST_NB) * 4 + t % 4]);
+      ct[r * MRTQ__FAST_NB * MRTQ__FAST_NR + j] = mrtq__wrap32(sum - (uint32_t)zu * (uint32_t)ws[j]);
     }
 }
 
 /* Depthwise in C: sum over the in-bounds taps of (x - zx) w, one channel at a
  * time, into the scalar epilogue. */
-MRTQ_API void mrtq__fc_dw(const mrtq__fc_ctx *x, const mrtq_qoperand *src) {
+MRTQ__PRIV void mrtq__fast_dw(const mrtq__fast_ctx *x, const mrtq_qoperand *src) {
   const mrtq_fastconv *p = x->p;
   const mrtq_conv2d_shape *s = &p->s;
-  size_t m, c, ky, kx, cp = mrtq__fc_up(s->c, MRTQ__FC_NB), M = s->n * p->ho * p->wo, px[4];
+  size_t m, c, ky, kx, cp = mrtq__fast_up(s->c, MRTQ__FAST_NB), M = s->n * p->ho * p->wo, px[4];
   int32_t acc[64];
+  int su = src->type == MRTQ_U8;
   for (m = 0; m < M; m++) {
     size_t n, oy, ox;
-    mrtq__fc_pixel(p, m, px);
+    mrtq__fast_pixel(p, m, px);
     n = px[0], oy = px[2], ox = px[3];
     for (c = 0; c < s->c; c++) {
       int32_t sum = 0;
@@ -321,78 +361,70 @@ MRTQ_API void mrtq__fc_dw(const mrtq__fc_ctx *x, const mrtq_qoperand *src) {
         for (kx = 0; kx < s->kw; kx++) {
           size_t iy = oy * s->stride_h + ky * s->dil_h, ix = ox * s->stride_w + kx * s->dil_w;
           if (mrtq__conv_pad(s, iy, ix)) continue;
-          sum += (mrtq__q8(src->data, ((n * s->h + iy - s->pad_top) * s->w + ix - s->pad_left) * s->c + c,
-                           src->is_unsigned) - src->zp) * p->wdw[(ky * s->kw + kx) * cp + c];
+          sum += (mrtq__q8(src->data, ((n * s->h + iy - s->pad_top) * s->w + ix - s->pad_left) * s->c + c, su) - src->zp) *
+                 p->wdw[(ky * s->kw + kx) * cp + c];
         }
       acc[c % 64] = sum;
-      if (c % 64 == 63 || c + 1 == s->c) mrtq__fc_store(x, acc, 0, 1, c % 64 + 1, m, c - c % 64);
+      if (c % 64 == 63 || c + 1 == s->c) mrtq__fast_store(x, acc, 0, 1, c % 64 + 1, m, c - c % 64);
     }
   }
 }
 #endif
 
-/* oneDNN's int8 convolution from packed weights: the bytes of
- * mrtq_conv2d_onednn(&p->s, x, w, bias, a, dst_unsigned, dst) for the weights
- * p was packed from (or of mrtq_fc_onednn after mrtq_fastconv_init_fc).
- * scratch: sbytes from mrtq_fastconv_sizes. Errors: NULL p, x, data, dst or
- * scratch, attributes invalid (as mrtq_conv2d_onednn; inner product: scale
- * masks over (n, oc) only), x->zp != a->src_zp, an int32 bias with NEW,
- * per-channel src zero points (a->src_zp_ch: oneDNN runs them on its
- * reference implementation only; use mrtq_conv2d_onednn) -> MRTQ_EINVAL, as
- * is scratch_bytes smaller than sbytes; terms that could overflow int32 ->
- * MRTQ_EOVERFLOW. Per-channel dst zero points are taken. Nothing is written
- * on error. */
-MRTQ_API mrtq_status mrtq_fastconv_onednn(const mrtq_fastconv *p, const mrtq_qoperand *x, const int32_t *bias,
-                                          const mrtq_onednn_attr *a, int dst_unsigned, void *dst, void *scratch,
-                                          size_t scratch_bytes) {
-  mrtq__fc_ctx cx;
-  mrtq_qoperand wq;
+MRTQ_API mrtq_status mrtq_fastconv_onednn(const mrtq_fastconv *p, const mrtq_onednn_attr *attr, const mrtq_qoperand *x,
+                                          const int32_t *bias, mrtq_dtype dst_type, void *scratch, size_t scratch_bytes,
+                                          void *dst) {
+  mrtq__fast_ctx cx;
+  const mrtq_onednn_attr *a = attr;
   size_t wb, sb, M, g, m0, ob0, r0;
   uint8_t *tile;
-  int32_t *ct, zu, zmax;
+  int32_t *ct, zu;
   mrtq_status st;
-  if (!p || !x || !x->data || !dst || !scratch) return MRTQ_EINVAL;
+  if (!p) return MRTQ__ERR(MRTQ_EINVAL, "p: NULL");
+  if (!x) return MRTQ__ERR(MRTQ_EINVAL, "x: NULL");
+  if (!x->data) return MRTQ__ERR(MRTQ_EINVAL, "x->data: NULL");
+  if ((st = MRTQ__Q8_TYPE(x->type, "x->type")) != MRTQ_OK) return st;
+  if ((st = MRTQ__Q8_TYPE(dst_type, "dst_type")) != MRTQ_OK) return st;
+  if (!scratch) return MRTQ__ERR(MRTQ_EINVAL, "scratch: NULL");
+  if (!dst) return MRTQ__ERR(MRTQ_EINVAL, "dst: NULL");
   if ((st = mrtq_fastconv_sizes(&p->s, &wb, &sb)) != MRTQ_OK) return st;
-  if (!mrtq__onednn_attr_ok(a, dst_unsigned, 4) || (p->fc && a->oscale_mask > 3) || x->zp != a->src_zp ||
-      (bias && a->scheme == MRTQ_ONEDNN_NEW) || a->src_zp_ch ||
-      !mrtq__onednn_zp_ok(a, 0, x->zp, x->is_unsigned, p->s.o, dst_unsigned, &zmax))
-    return MRTQ_EINVAL;
-  if (scratch_bytes < sb) return MRTQ_EINVAL;
-  memset(&wq, 0, sizeof wq);
-  wq.data = scratch; /* s8 weights, zero point 0: only their type enters the bound */
-  if ((st = mrtq__dot_check((uint64_t)p->k, x, &wq, 1, NULL, 0)) != MRTQ_OK) return st;
-  cx.p = p, cx.a = a, cx.bias = bias, cx.dst = (uint8_t *)dst, cx.dst_unsigned = dst_unsigned;
-  cx.lo = dst_unsigned ? 0 : -128, cx.hi = dst_unsigned ? 255 : 127;
+  if ((st = mrtq__onednn_conv_ok(attr, p->fc ? 2 : 4, x, NULL, bias, 0, p->s.o, (uint64_t)p->k, dst_type)) != MRTQ_OK)
+    return st;
+  if (scratch_bytes < sb) return MRTQ__ERR(MRTQ_EINVAL, "scratch_bytes: smaller than sbytes from mrtq_fastconv_sizes");
+  cx.p = p, cx.a = a, cx.bias = bias, cx.dst = (uint8_t *)dst, cx.du = dst_type == MRTQ_U8;
+  cx.lo = cx.du ? 0 : -128, cx.hi = cx.du ? 255 : 127;
   cx.d[0] = p->s.n, cx.d[1] = p->s.o, cx.d[2] = p->ho, cx.d[3] = p->wo;
   /* vector epilogue: dst channels consecutive, and the scale index, if it
      follows the channel, moving by one per channel */
-  cx.vec = (p->s.layout == MRTQ_CONV_NHWC || p->ho * p->wo == 1) && !a->ref_rounding &&
+  cx.vec = (p->s.layout == MRTQ_NHWC || p->ho * p->wo == 1) && !a->ref_rounding &&
            (!(a->oscale_mask & 2) || ((!(a->oscale_mask & 4) || p->ho == 1) && (!(a->oscale_mask & 8) || p->wo == 1)));
   M = p->s.n * p->ho * p->wo;
   if (p->dw) {
-    mrtq__fc_dw(&cx, x); /* the C loops, or their AVX512-VNNI twin */
+    mrtq__fast_dw(&cx, x); /* the C loops, or their AVX512-VNNI twin */
     return MRTQ_OK;
   }
-  tile = (uint8_t *)mrtq__fc_align(scratch);
-  ct = (int32_t *)mrtq__fc_align(tile + p->mt * p->kp);
-  zu = x->zp + (x->is_unsigned ? 0 : 128);
+  tile = (uint8_t *)mrtq__fast_align(scratch);
+  ct = (int32_t *)mrtq__fast_align(tile + p->mt * p->kp);
+  zu = x->zp + (x->type == MRTQ_U8 ? 0 : 128);
   for (g = 0; g < p->s.groups; g++)
     for (m0 = 0; m0 < M; m0 += p->mt) {
       size_t mt = M - m0 < p->mt ? M - m0 : p->mt;
-      mrtq__fc_im2col(p, x, g, m0, mt, zu, tile);
-      for (ob0 = 0; ob0 < p->ob; ob0 += MRTQ__FC_NR) {
-        size_t nr = p->ob - ob0 < MRTQ__FC_NR ? p->ob - ob0 : MRTQ__FC_NR, oc0 = ob0 * MRTQ__FC_NB;
-        size_t nc = p->og - oc0 < nr * MRTQ__FC_NB ? p->og - oc0 : nr * MRTQ__FC_NB, blk = g * p->ob + ob0;
-        for (r0 = 0; r0 < mt; r0 += MRTQ__FC_MR) {
-          size_t mr = mt - r0 < MRTQ__FC_MR ? mt - r0 : MRTQ__FC_MR;
-          mrtq__fc_kernel(tile + r0 * p->kp, p->kp, mr, p->w + blk * p->kp * MRTQ__FC_NB, nr, p->kp,
-                          p->wsum + blk * MRTQ__FC_NB, zu, ct);
-          mrtq__fc_store(&cx, ct, MRTQ__FC_NB * MRTQ__FC_NR, mr, nc, m0 + r0, g * p->og + oc0);
+      mrtq__fast_im2col(p, x, g, m0, mt, zu, tile);
+      for (ob0 = 0; ob0 < p->ob; ob0 += MRTQ__FAST_NR) {
+        size_t nr = p->ob - ob0 < MRTQ__FAST_NR ? p->ob - ob0 : MRTQ__FAST_NR, oc0 = ob0 * MRTQ__FAST_NB;
+        size_t nc = p->og - oc0 < nr * MRTQ__FAST_NB ? p->og - oc0 : nr * MRTQ__FAST_NB, blk = g * p->ob + ob0;
+        for (r0 = 0; r0 < mt; r0 += MRTQ__FAST_MR) {
+          size_t mr = mt - r0 < MRTQ__FAST_MR ? mt - r0 : MRTQ__FAST_MR;
+          mrtq__fast_kernel(tile + r0 * p->kp, p->kp, mr, p->w + blk * p->kp * MRTQ__FAST_NB, nr, p->kp,
+                          p->wsum + blk * MRTQ__FAST_NB, zu, ct);
+          mrtq__fast_store(&cx, ct, MRTQ__FAST_NB * MRTQ__FAST_NR, mr, nc, m0 + r0, g * p->og + oc0);
         }
       }
     }
   return MRTQ_OK;
 }
+
+#endif /* MRTQ__BODIES */
 
 #ifdef __cplusplus
 }

@@ -1,7 +1,8 @@
 /* mrtq/fastconv_avx512vnni.h -- AVX512-VNNI twin of the loops in
  * mrtq/fastconv.h (the micro-kernel, the depthwise path, the epilogue of 16
- * outputs). Included only by fastconv.h, when MRTQ_SIMD is MRTQ_SIMD_AVX512
- * and the target has AVX512-VNNI. Bit-exact with the C loops and with
+ * outputs). Included only by fastconv.h, from its bodies section, when
+ * MRTQ_SIMD is MRTQ_SIMD_AVX512 and the target has AVX512-VNNI. Everything
+ * here is private (MRTQ__PRIV). Bit-exact with the C loops and with
  * mrtq_conv2d_onednn (tests/test_fastconv.c).
  *
  * Integer sums: vpdpbusd adds four u8 x s8 products to each 32-bit lane
@@ -9,7 +10,7 @@
  * Float epilogue: the same operations in the same order as
  * mrtq_onednn_epilogue, one IEEE operation per C operation (vfmadd for
  * mrtq__fmaf, which rounds once; no other product fused, whatever the
- * contraction setting: MRTQ__FC_ROUNDED); NaN becomes 0 and the value is clamped to
+ * contraction setting: MRTQ__FAST_ROUNDED); NaN becomes 0 and the value is clamped to
  * the dst range in float before the round to nearest even, which is what
  * mrtq__rne_f32 + mrtq__clamp64 give (the bounds are integers). */
 #ifndef MRTQ_FASTCONV_AVX512VNNI_H
@@ -21,7 +22,7 @@
 extern "C" {
 #endif
 
-MRTQ_API int32_t mrtq__ld32(const uint8_t *p) {
+MRTQ__PRIV int32_t mrtq__ld32(const uint8_t *p) {
   int32_t v;
   memcpy(&v, p, sizeof v);
   return v;
@@ -32,54 +33,57 @@ MRTQ_API int32_t mrtq__ld32(const uint8_t *p) {
  * -ffp-contract=fast; the empty asm makes the rounded product a value of its
  * own so that no compiler may. */
 #if defined(__GNUC__)
-#define MRTQ__FC_ROUNDED(v) __asm__("" : "+v"(v))
+#define MRTQ__FAST_ROUNDED(v) __asm__("" : "+v"(v))
 #else
-#define MRTQ__FC_ROUNDED(v) ((void)0)
+#define MRTQ__FAST_ROUNDED(v) ((void)0)
 #endif
 
 /* The epilogue and the depthwise taps run once per 16 outputs: inlined
  * into their loops where the compiler allows asking. */
 #if defined(__GNUC__)
-#define MRTQ__FC_HOT __attribute__((always_inline)) MRTQ_API
+#define MRTQ__FAST_HOT __attribute__((always_inline)) MRTQ__PRIV
 #else
-#define MRTQ__FC_HOT MRTQ_API
+#define MRTQ__FAST_HOT MRTQ__PRIV
 #endif
 /* The micro-kernel is kept a call of its own: inlined into the tile loops,
  * gcc 12 (-O3, and -O2 in larger callers) copies and spills its 24
- * accumulators inside the k loop, at half the speed. */
+ * accumulators inside the k loop, at half the speed. (gcc warns that an
+ * inline function is given noinline, and still keeps the call: the warning
+ * is silenced around the four kernels below.) */
 #if defined(__GNUC__)
-#define MRTQ__FC_KERNEL_API __attribute__((noinline, unused)) static
+#define MRTQ__FAST_KERNEL_API __attribute__((noinline, unused)) MRTQ__PRIV
 #else
-#define MRTQ__FC_KERNEL_API MRTQ_API
+#define MRTQ__FAST_KERNEL_API MRTQ__PRIV
 #endif
 
 /* 16 bytes at p (lanes under m) widened to 32-bit lanes. */
-MRTQ_API __m512i mrtq__fc_ld8x16(const void *p, __mmask16 m, int is_unsigned) {
+MRTQ__PRIV __m512i mrtq__fast_ld8x16(const void *p, __mmask16 m, int is_unsigned) {
   __m128i b = m == 0xFFFF ? _mm_loadu_si128((const __m128i *)p)
                           : _mm512_castsi512_si128(_mm512_maskz_loadu_epi8((__mmask64)m, p));
   return is_unsigned ? _mm512_cvtepu8_epi32(b) : _mm512_cvtepi8_epi32(b);
 }
 
 /* 16 floats: p[0] in every lane (lane = 0) or p[0..15] under m (lane = 1). */
-MRTQ_API __m512 mrtq__fc_ldf(const float *p, int lane, __mmask16 m) {
+MRTQ__PRIV __m512 mrtq__fast_ldf(const float *p, int lane, __mmask16 m) {
   return lane ? _mm512_maskz_loadu_ps(m, p) : _mm512_set1_ps(p[0]);
 }
 
-/* mrtq_onednn_epilogue for 16 lanes, in two halves: mrtq__fc_epv_init reads
+/* mrtq_onednn_epilogue for 16 lanes, in two halves: mrtq__fast_epv_init reads
  * the attributes once for channels oc0.. (lanes under m) and OLD scale index
  * si0 (si0 + lane when the mask has the channel bit, which the caller has
- * made the last one set); mrtq__fc_epv_run then stores the outputs of one
+ * made the last one set); mrtq__fast_epv_run then stores the outputs of one
  * pixel (dst offsets at0.., consecutive) from its sums. The values kept are
  * the same single IEEE operations the scalar epilogue performs per output
  * (the NEW scale product, a binary post-op's scaled operand), so keeping
  * them changes no rounding. ref_rounding is 0 here (the caller checks). */
-typedef struct mrtq__fc_epv {
-  __m512 scale, add, div, zp, lo, hi, pa[MRTQ_ONEDNN_MAX_PO], pb[MRTQ_ONEDNN_MAX_PO];
+typedef struct mrtq__fast_epv {
+  __m512 scale, add, div, zp, lo, hi, pa[MRTQ_ONEDNN_MAX_PO], pb[MRTQ_ONEDNN_MAX_PO], ps[MRTQ_ONEDNN_MAX_PO];
   const float *oscale, *src1[MRTQ_ONEDNN_MAX_PO]; /* src1: PER_ELEM operands, else NULL */
   int is_new, has_scale, has_add, has_div, dst_unsigned, n_po, kind[MRTQ_ONEDNN_MAX_PO], relu0[MRTQ_ONEDNN_MAX_PO];
-} mrtq__fc_epv;
+  int scaled[MRTQ_ONEDNN_MAX_PO]; /* an eltwise post-op with a scale other than 1 (ps) */
+} mrtq__fast_epv;
 
-MRTQ__FC_HOT void mrtq__fc_epv_init(mrtq__fc_epv *e, const mrtq_onednn_attr *a, __mmask16 m, size_t oc0, size_t si0,
+MRTQ__FAST_HOT void mrtq__fast_epv_init(mrtq__fast_epv *e, const mrtq_onednn_attr *a, __mmask16 m, size_t oc0, size_t si0,
                                     const int32_t *bias, int dst_unsigned) {
   int i;
   e->dst_unsigned = dst_unsigned, e->is_new = a->scheme == MRTQ_ONEDNN_NEW, e->n_po = a->n_po, e->oscale = a->oscale;
@@ -88,7 +92,7 @@ MRTQ__FC_HOT void mrtq__fc_epv_init(mrtq__fc_epv *e, const mrtq_onednn_attr *a, 
   e->scale = e->add = e->div = _mm512_setzero_ps();
   if (e->is_new) {
     __m512 ss = _mm512_set1_ps(a->src_scale ? a->src_scale[0] : 1.0f);
-    __m512 ws = a->wei_scale ? mrtq__fc_ldf(a->wei_scale + (a->wei_per_oc ? oc0 : 0), a->wei_per_oc, m) : _mm512_set1_ps(1.0f);
+    __m512 ws = a->wei_scale ? mrtq__fast_ldf(a->wei_scale + (a->wei_per_oc ? oc0 : 0), a->wei_per_oc, m) : _mm512_set1_ps(1.0f);
     e->has_scale = 1, e->scale = _mm512_mul_ps(ss, ws);
     e->has_add = a->fbias != NULL;
     if (a->fbias) e->add = _mm512_maskz_loadu_ps(m, a->fbias + oc0);
@@ -98,11 +102,13 @@ MRTQ__FC_HOT void mrtq__fc_epv_init(mrtq__fc_epv *e, const mrtq_onednn_attr *a, 
     e->has_add = bias != NULL, e->has_div = 0;
     if (bias) e->add = _mm512_cvtepi32_ps(_mm512_maskz_loadu_epi32(m, bias + oc0));
     e->has_scale = a->oscale != NULL;
-    if (a->oscale) e->scale = mrtq__fc_ldf(a->oscale + si0, a->oscale_mask & 2, m);
+    if (a->oscale) e->scale = mrtq__fast_ldf(a->oscale + si0, a->oscale_mask & 2, m);
   }
   for (i = 0; i < a->n_po; i++) {
     const mrtq_onednn_po *p = &a->po[i];
     e->kind[i] = p->kind, e->src1[i] = NULL;
+    e->scaled[i] = p->kind >= MRTQ_ONEDNN_RELU && p->kind <= MRTQ_ONEDNN_CLIP && p->scale != 1.0f;
+    e->ps[i] = _mm512_set1_ps(p->scale);
     switch (p->kind) {
       case MRTQ_ONEDNN_SUM: e->pa[i] = _mm512_set1_ps(p->scale); break;
       case MRTQ_ONEDNN_RELU: e->pa[i] = _mm512_set1_ps(p->alpha), e->relu0[i] = p->alpha == 0; break;
@@ -122,17 +128,17 @@ MRTQ__FC_HOT void mrtq__fc_epv_init(mrtq__fc_epv *e, const mrtq_onednn_attr *a, 
 }
 
 /* The OLD scale of another pixel (a scale mask over ow, no channel bit). */
-MRTQ__FC_HOT void mrtq__fc_epv_si(mrtq__fc_epv *e, size_t si) {
+MRTQ__FAST_HOT void mrtq__fast_epv_si(mrtq__fast_epv *e, size_t si) {
   if (!e->is_new && e->has_scale) e->scale = _mm512_set1_ps(e->oscale[si]);
 }
 
-MRTQ__FC_HOT void mrtq__fc_epv_run(const mrtq__fc_epv *e, __m512i acc, __mmask16 m, size_t at0, uint8_t *dst) {
+MRTQ__FAST_HOT void mrtq__fast_epv_run(const mrtq__fast_epv *e, __m512i acc, __mmask16 m, size_t at0, uint8_t *dst) {
   __m512 f = _mm512_cvtepi32_ps(acc);
   __m128i q;
   int i;
   if (e->is_new) {
     f = _mm512_mul_ps(f, e->scale);
-    MRTQ__FC_ROUNDED(f);
+    MRTQ__FAST_ROUNDED(f);
     if (e->has_add) f = _mm512_add_ps(f, e->add);
   } else {
     if (e->has_add) f = _mm512_add_ps(f, e->add);
@@ -143,7 +149,7 @@ MRTQ__FC_HOT void mrtq__fc_epv_run(const mrtq__fc_epv *e, __m512i acc, __mmask16
     __mmask16 gt;
     switch (e->kind[i]) {
       case MRTQ_ONEDNN_SUM:
-        v = _mm512_cvtepi32_ps(mrtq__fc_ld8x16(dst + at0, m, e->dst_unsigned));
+        v = _mm512_cvtepi32_ps(mrtq__fast_ld8x16(dst + at0, m, e->dst_unsigned));
         f = _mm512_fmadd_ps(e->pa[i], v, f);
         break;
       case MRTQ_ONEDNN_RELU: /* alpha 0: max(f, 0), NaN -> 0 (the JIT's; ref_rounding is 0 here) */
@@ -156,10 +162,14 @@ MRTQ__FC_HOT void mrtq__fc_epv_run(const mrtq__fc_epv *e, __m512i acc, __mmask16
         v = e->pa[i];
         if (e->src1[i]) {
           v = _mm512_mul_ps(v, _mm512_maskz_loadu_ps(m, e->src1[i] + at0));
-          MRTQ__FC_ROUNDED(v);
+          MRTQ__FAST_ROUNDED(v);
         }
         f = e->kind[i] == MRTQ_ONEDNN_BIN_ADD ? _mm512_add_ps(f, v) : _mm512_mul_ps(f, v);
         break;
+    }
+    if (e->scaled[i]) { /* the eltwise scale: a product of its own, as mrtq__onednn_tail */
+      f = _mm512_mul_ps(f, e->ps[i]);
+      MRTQ__FAST_ROUNDED(f);
     }
   }
   if (e->has_div) f = _mm512_div_ps(f, e->div);
@@ -176,16 +186,16 @@ MRTQ__FC_HOT void mrtq__fc_epv_run(const mrtq__fc_epv *e, __m512i acc, __mmask16
 }
 
 /* Both halves for one pixel's 16 outputs. */
-MRTQ__FC_HOT void mrtq__fc_epi16(const mrtq_onednn_attr *a, __m512i acc, __mmask16 m, size_t oc0, size_t si0, size_t at0,
+MRTQ__FAST_HOT void mrtq__fast_epi16(const mrtq_onednn_attr *a, __m512i acc, __mmask16 m, size_t oc0, size_t si0, size_t at0,
                                  const int32_t *bias, int dst_unsigned, uint8_t *dst) {
-  mrtq__fc_epv e;
+  mrtq__fast_epv e;
   memset(&e, 0, sizeof e);
-  mrtq__fc_epv_init(&e, a, m, oc0, si0, bias, dst_unsigned);
-  mrtq__fc_epv_run(&e, acc, m, at0, dst);
+  mrtq__fast_epv_init(&e, a, m, oc0, si0, bias, dst_unsigned);
+  mrtq__fast_epv_run(&e, acc, m, at0, dst);
 }
 
 /* The micro-kernel: as the C one in fastconv.h, NR blocks of 16 channels. */
-#define MRTQ__FC_ROW(r)                                                              \
+#define MRTQ__FAST_ROW(r)                                                              \
   do {                                                                               \
     __m512i xa = _mm512_set1_epi32(mrtq__ld32(a##r + t));                            \
     c##r##0 = _mm512_dpbusd_epi32(c##r##0, xa, b0);                                  \
@@ -193,15 +203,15 @@ MRTQ__FC_HOT void mrtq__fc_epi16(const mrtq_onednn_attr *a, __m512i acc, __mmask
     if (nrc > 2) c##r##2 = _mm512_dpbusd_epi32(c##r##2, xa, b2);                      \
     if (nrc > 3) c##r##3 = _mm512_dpbusd_epi32(c##r##3, xa, b3);                      \
   } while (0)
-#define MRTQ__FC_OUT(r)                                                            \
+#define MRTQ__FAST_OUT(r)                                                            \
   do {                                                                             \
     _mm512_storeu_si512(ct + r * 64, c##r##0);                                     \
     if (nrc > 1) _mm512_storeu_si512(ct + r * 64 + 16, c##r##1);                   \
     if (nrc > 2) _mm512_storeu_si512(ct + r * 64 + 32, c##r##2);                   \
     if (nrc > 3) _mm512_storeu_si512(ct + r * 64 + 48, c##r##3);                   \
   } while (0)
-#define MRTQ__FC_KERNEL(NR)                                                                                        \
-  MRTQ__FC_KERNEL_API void mrtq__fc_kernel##NR(const uint8_t *a, size_t lda, size_t mr, const int8_t *w, size_t kp,         \
+#define MRTQ__FAST_KERNEL(NR)                                                                                        \
+  MRTQ__FAST_KERNEL_API void mrtq__fast_kernel##NR(const uint8_t *a, size_t lda, size_t mr, const int8_t *w, size_t kp,         \
                                     const int32_t *ws, int32_t zu, int32_t *ct) {                                 \
     const uint8_t *a0 = a, *a1 = a + (mr > 1 ? 1 : 0) * lda, *a2 = a + (mr > 2 ? 2 : mr - 1) * lda,              \
                   *a3 = a + (mr > 3 ? 3 : mr - 1) * lda, *a4 = a + (mr > 4 ? 4 : mr - 1) * lda,                  \
@@ -219,19 +229,19 @@ MRTQ__FC_HOT void mrtq__fc_epi16(const mrtq_onednn_attr *a, __m512i acc, __mmask
       if (nrc > 1) b1 = _mm512_loadu_si512(w1 + t * 16);                                                          \
       if (nrc > 2) b2 = _mm512_loadu_si512(w2 + t * 16);                                                          \
       if (nrc > 3) b3 = _mm512_loadu_si512(w3 + t * 16);                                                          \
-      MRTQ__FC_ROW(0);                                                                                           \
-      MRTQ__FC_ROW(1);                                                                                           \
-      MRTQ__FC_ROW(2);                                                                                           \
-      MRTQ__FC_ROW(3);                                                                                           \
-      MRTQ__FC_ROW(4);                                                                                           \
-      MRTQ__FC_ROW(5);                                                                                           \
+      MRTQ__FAST_ROW(0);                                                                                           \
+      MRTQ__FAST_ROW(1);                                                                                           \
+      MRTQ__FAST_ROW(2);                                                                                           \
+      MRTQ__FAST_ROW(3);                                                                                           \
+      MRTQ__FAST_ROW(4);                                                                                           \
+      MRTQ__FAST_ROW(5);                                                                                           \
     }                                                                                                            \
-    MRTQ__FC_OUT(0);                                                                                             \
-    MRTQ__FC_OUT(1);                                                                                             \
-    MRTQ__FC_OUT(2);                                                                                             \
-    MRTQ__FC_OUT(3);                                                                                             \
-    MRTQ__FC_OUT(4);                                                                                             \
-    MRTQ__FC_OUT(5);                                                                                             \
+    MRTQ__FAST_OUT(0);                                                                                             \
+    MRTQ__FAST_OUT(1);                                                                                             \
+    MRTQ__FAST_OUT(2);                                                                                             \
+    MRTQ__FAST_OUT(3);                                                                                             \
+    MRTQ__FAST_OUT(4);                                                                                             \
+    MRTQ__FAST_OUT(5);                                                                                             \
     /* zu sum w, subtracted from the stored sums (a use of the accumulators                                      \
        after the loop makes gcc 12 copy and spill them inside it) */                                           \
     for (t = 0; t < nrc * 16; t += 16) {                                                                         \
@@ -240,27 +250,34 @@ MRTQ__FC_HOT void mrtq__fc_epi16(const mrtq_onednn_attr *a, __m512i acc, __mmask
       for (r = 0; r < 6; r++) _mm512_storeu_si512(ct + r * 64 + t, _mm512_sub_epi32(_mm512_loadu_si512(ct + r * 64 + t), zw)); \
     }                                                                                                            \
   }
-MRTQ__FC_KERNEL(1)
-MRTQ__FC_KERNEL(2)
-MRTQ__FC_KERNEL(3)
-MRTQ__FC_KERNEL(4)
-#undef MRTQ__FC_KERNEL
-#undef MRTQ__FC_ROW
-#undef MRTQ__FC_OUT
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wattributes"
+#endif
+MRTQ__FAST_KERNEL(1)
+MRTQ__FAST_KERNEL(2)
+MRTQ__FAST_KERNEL(3)
+MRTQ__FAST_KERNEL(4)
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic pop
+#endif
+#undef MRTQ__FAST_KERNEL
+#undef MRTQ__FAST_ROW
+#undef MRTQ__FAST_OUT
 
-MRTQ_API void mrtq__fc_kernel(const uint8_t *a, size_t lda, size_t mr, const int8_t *w, size_t nr, size_t kp,
+MRTQ__PRIV void mrtq__fast_kernel(const uint8_t *a, size_t lda, size_t mr, const int8_t *w, size_t nr, size_t kp,
                               const int32_t *ws, int32_t zu, int32_t *ct) {
   switch (nr) {
-    case 1: mrtq__fc_kernel1(a, lda, mr, w, kp, ws, zu, ct); break;
-    case 2: mrtq__fc_kernel2(a, lda, mr, w, kp, ws, zu, ct); break;
-    case 3: mrtq__fc_kernel3(a, lda, mr, w, kp, ws, zu, ct); break;
-    default: mrtq__fc_kernel4(a, lda, mr, w, kp, ws, zu, ct); break;
+    case 1: mrtq__fast_kernel1(a, lda, mr, w, kp, ws, zu, ct); break;
+    case 2: mrtq__fast_kernel2(a, lda, mr, w, kp, ws, zu, ct); break;
+    case 3: mrtq__fast_kernel3(a, lda, mr, w, kp, ws, zu, ct); break;
+    default: mrtq__fast_kernel4(a, lda, mr, w, kp, ws, zu, ct); break;
   }
 }
 
 /* 16 src bytes at p (lanes under m) as u8 in the low byte of 32-bit lanes:
  * an s8 src moved by 128 (flip 0x80). */
-MRTQ__FC_HOT __m512i mrtq__fc_dw_ld(const uint8_t *p, __mmask16 m, __m128i flip) {
+MRTQ__FAST_HOT __m512i mrtq__fast_dw_ld(const uint8_t *p, __mmask16 m, __m128i flip) {
   __m128i b = m == 0xFFFF ? _mm_loadu_si128((const __m128i *)p)
                           : _mm512_castsi512_si128(_mm512_maskz_loadu_epi8((__mmask64)m, p));
   return _mm512_cvtepu8_epi32(_mm_xor_si128(b, flip));
@@ -270,7 +287,7 @@ MRTQ__FC_HOT __m512i mrtq__fc_dw_ld(const uint8_t *p, __mmask16 m, __m128i flip)
  * weights) of u w, 16 channels (u in the low byte of each lane, the s8
  * weight w widened to the lane: vpdpbusd meets u times w's low byte and
  * zeros), and the taps' weights' sum into *ws when ws is not NULL. */
-MRTQ__FC_HOT __m512i mrtq__fc_dw_taps(__m512i acc, const uint8_t *xp, size_t xrow, size_t xcol, const int32_t *wp,
+MRTQ__FAST_HOT __m512i mrtq__fast_dw_taps(__m512i acc, const uint8_t *xp, size_t xrow, size_t xcol, const int32_t *wp,
                                       size_t wrow, size_t wcol, size_t nky, size_t nkx, __mmask16 mk, __m128i flip,
                                       __m512i *ws) {
   __m512i sum = _mm512_setzero_si512();
@@ -280,7 +297,7 @@ MRTQ__FC_HOT __m512i mrtq__fc_dw_taps(__m512i acc, const uint8_t *xp, size_t xro
   for (i = 0; i < nky; i++)
     for (j = 0; j < nkx; j++) {
       __m512i wv = _mm512_loadu_si512(wp + i * wrow + j * wcol);
-      acc = _mm512_dpbusd_epi32(acc, mrtq__fc_dw_ld(xp + i * xrow + j * xcol, mk, flip), wv);
+      acc = _mm512_dpbusd_epi32(acc, mrtq__fast_dw_ld(xp + i * xrow + j * xcol, mk, flip), wv);
       if (ws) sum = _mm512_add_epi32(sum, wv);
     }
   if (ws) *ws = sum;
@@ -288,7 +305,7 @@ MRTQ__FC_HOT __m512i mrtq__fc_dw_taps(__m512i acc, const uint8_t *xp, size_t xro
 }
 
 /* The columns ox in [*oxa, *oxb) whose taps are all inside the src row. */
-MRTQ_API void mrtq__fc_dw_cols(const mrtq_fastconv *p, size_t *oxa, size_t *oxb) {
+MRTQ__PRIV void mrtq__fast_dw_cols(const mrtq_fastconv *p, size_t *oxa, size_t *oxb) {
   const mrtq_conv2d_shape *s = &p->s;
   size_t span = (s->kw - 1) * s->dil_w, a = (s->pad_left + s->stride_w - 1) / s->stride_w, b = 0;
   if (s->pad_left + s->w > span) b = (s->pad_left + s->w - 1 - span) / s->stride_w + 1;
@@ -298,29 +315,29 @@ MRTQ_API void mrtq__fc_dw_cols(const mrtq_fastconv *p, size_t *oxa, size_t *oxb)
 
 /* The epilogue of one depthwise pixel m (column c[3] of its row), 16
  * channels c0.. under mk. */
-MRTQ__FC_HOT void mrtq__fc_dw_out(const mrtq__fc_ctx *x, mrtq__fc_epv *e, __m512i acc, __mmask16 mk, size_t m, size_t c0,
+MRTQ__FAST_HOT void mrtq__fast_dw_out(const mrtq__fast_ctx *x, mrtq__fast_epv *e, __m512i acc, __mmask16 mk, size_t m, size_t c0,
                                   size_t c[4]) {
   const mrtq_onednn_attr *a = x->a;
   if (x->vec) {
     /* a scale mask over ow without the channel bit: a scale per pixel */
     if (a->scheme == MRTQ_ONEDNN_OLD && (a->oscale_mask & 8) && !(a->oscale_mask & 2)) {
       c[3] = m % x->p->wo;
-      mrtq__fc_epv_si(e, mrtq__mask_index(a->oscale_mask, 4, x->d, c));
+      mrtq__fast_epv_si(e, mrtq__mask_index(a->oscale_mask, 4, x->d, c));
     }
-    mrtq__fc_epv_run(e, acc, mk, m * x->p->s.o + c0, x->dst);
+    mrtq__fast_epv_run(e, acc, mk, m * x->p->s.o + c0, x->dst);
   } else {
     int32_t tmp[16];
     _mm512_storeu_si512(tmp, acc);
-    mrtq__fc_store_scalar(x, tmp, x->p->s.o - c0 < 16 ? x->p->s.o - c0 : 16, m, c0);
+    mrtq__fast_store_scalar(x, tmp, x->p->s.o - c0 < 16 ? x->p->s.o - c0 : 16, m, c0);
   }
 }
 
 /* An edge column ox of a depthwise row: the taps in bounds (nky rows from
  * xr / wp, the columns found here) minus zu times their weights' sum. */
-MRTQ__FC_HOT void mrtq__fc_dw_edge(const mrtq__fc_ctx *x, mrtq__fc_epv *e, const uint8_t *xr, const int32_t *wp, size_t nky,
+MRTQ__FAST_HOT void mrtq__fast_dw_edge(const mrtq__fast_ctx *x, mrtq__fast_epv *e, const uint8_t *xr, const int32_t *wp, size_t nky,
                                    size_t ox, size_t c0, __mmask16 mk, __m128i flip, __m512i zu, size_t m0, size_t c[4]) {
   const mrtq_conv2d_shape *s = &x->p->s;
-  size_t kx0 = 0, kx1 = 0, kx, cp = mrtq__fc_up(s->c, MRTQ__FC_NB);
+  size_t kx0 = 0, kx1 = 0, kx, cp = mrtq__fast_up(s->c, MRTQ__FAST_NB);
   __m512i ws = _mm512_setzero_si512(), acc = ws;
   for (kx = s->kw; kx-- > 0;) {
     size_t ix = ox * s->stride_w + kx * s->dil_w;
@@ -329,9 +346,9 @@ MRTQ__FC_HOT void mrtq__fc_dw_edge(const mrtq__fc_ctx *x, mrtq__fc_epv *e, const
   if (nky && kx1 > kx0) {
     const uint8_t *xp = xr + (ox * s->stride_w + kx0 * s->dil_w - s->pad_left) * s->c;
     size_t xrow = s->dil_h * s->w * s->c, xcol = s->dil_w * s->c;
-    acc = mrtq__fc_dw_taps(acc, xp, xrow, xcol, wp + kx0 * cp, s->kw * cp, cp, nky, kx1 - kx0, mk, flip, &ws);
+    acc = mrtq__fast_dw_taps(acc, xp, xrow, xcol, wp + kx0 * cp, s->kw * cp, cp, nky, kx1 - kx0, mk, flip, &ws);
   }
-  mrtq__fc_dw_out(x, e, _mm512_sub_epi32(acc, _mm512_mullo_epi32(zu, ws)), mk, m0 + ox, c0, c);
+  mrtq__fast_dw_out(x, e, _mm512_sub_epi32(acc, _mm512_mullo_epi32(zu, ws)), mk, m0 + ox, c0, c);
 }
 
 /* Depthwise (NHWC, one channel per group), 16 channels per vector, one
@@ -341,18 +358,18 @@ MRTQ__FC_HOT void mrtq__fc_dw_edge(const mrtq__fc_ctx *x, mrtq__fc_epv *e, const
  * then the epilogue. Columns whose taps are all in bounds start from
  * -zu sum w over the row's in-bounds kernel rows, kept per row and block;
  * the others (the edges) sum their own rectangle of taps. */
-MRTQ_API void mrtq__fc_dw(const mrtq__fc_ctx *x, const mrtq_qoperand *src) {
+MRTQ__PRIV void mrtq__fast_dw(const mrtq__fast_ctx *x, const mrtq_qoperand *src) {
   const mrtq_fastconv *p = x->p;
   const mrtq_conv2d_shape *s = &p->s;
   const mrtq_onednn_attr *a = x->a;
   const uint8_t *xd = (const uint8_t *)src->data;
-  size_t n, oy, ox, c0, ky, kx, cp = mrtq__fc_up(s->c, MRTQ__FC_NB), oxa, oxb, c[4];
+  size_t n, oy, ox, c0, ky, kx, cp = mrtq__fast_up(s->c, MRTQ__FAST_NB), oxa, oxb, c[4];
   size_t xrow = s->dil_h * s->w * s->c, xcol = s->dil_w * s->c;
-  __m128i flip = _mm_set1_epi8(src->is_unsigned ? 0 : (char)0x80);
-  __m512i zu = _mm512_set1_epi32(src->zp + (src->is_unsigned ? 0 : 128));
-  mrtq__fc_epv e; /* set per row and block when x->vec */
+  __m128i flip = _mm_set1_epi8(src->type == MRTQ_U8 ? 0 : (char)0x80);
+  __m512i zu = _mm512_set1_epi32(src->zp + (src->type == MRTQ_U8 ? 0 : 128));
+  mrtq__fast_epv e; /* set per row and block when x->vec */
   memset(&e, 0, sizeof e);
-  mrtq__fc_dw_cols(p, &oxa, &oxb);
+  mrtq__fast_dw_cols(p, &oxa, &oxb);
   for (n = 0; n < s->n; n++)
     for (oy = 0; oy < p->ho; oy++) {
       size_t ky0 = 0, ky1 = 0, m0 = (n * p->ho + oy) * p->wo;
@@ -368,24 +385,24 @@ MRTQ_API void mrtq__fc_dw(const mrtq__fc_ctx *x, const mrtq_qoperand *src) {
         const uint8_t *xr = xd + ((n * s->h + (ky1 > ky0 ? oy * s->stride_h + ky0 * s->dil_h - s->pad_top : 0)) * s->w) * s->c + c0;
         __m512i base = _mm512_setzero_si512();
         c[0] = n, c[1] = 0, c[2] = oy, c[3] = 0, si = mrtq__mask_index(a->oscale_mask, 4, x->d, c);
-        if (x->vec) mrtq__fc_epv_init(&e, a, mk, c0, si + (a->oscale_mask & 2 ? c0 : 0), x->bias, x->dst_unsigned);
+        if (x->vec) mrtq__fast_epv_init(&e, a, mk, c0, si + (a->oscale_mask & 2 ? c0 : 0), x->bias, x->du);
         for (ky = ky0; ky < ky1; ky++)
           for (kx = 0; kx < s->kw; kx++) base = _mm512_add_epi32(base, _mm512_loadu_si512(p->wdw + (ky * s->kw + kx) * cp + c0));
         base = _mm512_sub_epi32(_mm512_setzero_si512(), _mm512_mullo_epi32(zu, base));
         /* edge columns, then the interior (3x3 over 16 channels unrolled) */
-        for (ox = 0; ox < oxa; ox++) mrtq__fc_dw_edge(x, &e, xr, wp, ky1 - ky0, ox, c0, mk, flip, zu, m0, c);
+        for (ox = 0; ox < oxa; ox++) mrtq__fast_dw_edge(x, &e, xr, wp, ky1 - ky0, ox, c0, mk, flip, zu, m0, c);
         if (ky1 - ky0 == 3 && s->kw == 3 && nn == 16)
           for (; ox < oxb; ox++)
-            mrtq__fc_dw_out(x, &e, mrtq__fc_dw_taps(base, xr + (ox * s->stride_w - s->pad_left) * s->c, xrow, xcol, wp,
+            mrtq__fast_dw_out(x, &e, mrtq__fast_dw_taps(base, xr + (ox * s->stride_w - s->pad_left) * s->c, xrow, xcol, wp,
                                                     3 * cp, cp, 3, 3, 0xFFFF, flip, NULL),
                             mk, m0 + ox, c0, c);
         for (; ox < oxb; ox++)
-          mrtq__fc_dw_out(x, &e,
-                          ky1 > ky0 ? mrtq__fc_dw_taps(base, xr + (ox * s->stride_w - s->pad_left) * s->c, xrow, xcol,
+          mrtq__fast_dw_out(x, &e,
+                          ky1 > ky0 ? mrtq__fast_dw_taps(base, xr + (ox * s->stride_w - s->pad_left) * s->c, xrow, xcol,
                                                        wp, s->kw * cp, cp, ky1 - ky0, s->kw, mk, flip, NULL)
                                     : base,
                           mk, m0 + ox, c0, c);
-        for (; ox < p->wo; ox++) mrtq__fc_dw_edge(x, &e, xr, wp, ky1 - ky0, ox, c0, mk, flip, zu, m0, c);
+        for (; ox < p->wo; ox++) mrtq__fast_dw_edge(x, &e, xr, wp, ky1 - ky0, ox, c0, mk, flip, zu, m0, c);
       }
     }
 }
