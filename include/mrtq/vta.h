@@ -1817,6 +1817,28 @@ MRTQ_API mrtq_status mrtq_vta_add_run(const mrtq_vta_add_params *p, int rounding
   return MRTQ_OK;
 }
 
+/* Bits the instruction form of `opcode` needs with depths d (a field that
+ * would cross bit 64 starts there), as the encoder lays it out. */
+MRTQ__PRIV int mrtq__vta_form_bits(uint32_t opcode, const mrtq_vta_depths *d) {
+  mrtq__vta_field f[24];
+  int n = mrtq__vta_fields(opcode, d, f), i, pos = 0;
+  for (i = 0; i < n; i++) {
+    if ((pos % 64) + f[i].width > 64) pos = (pos / 64 + 1) * 64;
+    pos += f[i].width;
+  }
+  return pos;
+}
+
+/* The checks the conv packers and the reference share. */
+MRTQ__PRIV mrtq_status mrtq__vta_conv_args(const mrtq_vta_conv_plan *p, const mrtq_vta_conv_quant *q, mrtq_layout layout) {
+  if (!p) return MRTQ__ERR(MRTQ_EINVAL, "p: NULL");
+  if (!q) return MRTQ__ERR(MRTQ_EINVAL, "q: NULL");
+  if (layout != MRTQ_NCHW && layout != MRTQ_NHWC) return MRTQ__ERR(MRTQ_EINVAL, "layout: must be MRTQ_NCHW or MRTQ_NHWC");
+  if (!mrtq__dtype_q8(q->x_type)) return MRTQ__ERR(MRTQ_EUNSUPPORTED, "q->x_type: must be MRTQ_S8 or MRTQ_U8");
+  if (!mrtq__dtype_q8(q->w_type)) return MRTQ__ERR(MRTQ_EUNSUPPORTED, "q->w_type: must be MRTQ_S8 or MRTQ_U8");
+  return MRTQ_OK;
+}
+
 MRTQ__PRIV int mrtq__vta_log2_ceil(uint64_t v) {
   int k = 0;
   while (((uint64_t)1 << k) < v && k < 63) k++;
@@ -1825,7 +1847,7 @@ MRTQ__PRIV int mrtq__vta_log2_ceil(uint64_t v) {
 
 MRTQ_API mrtq_status mrtq_vta_conv_plan_build(const mrtq_vta_config *cfg, mrtq_vta_profile target,
                                               const mrtq_vta_conv_shape *s, const mrtq_vta_conv_quant *q,
-                                              const int8_t *w_any, mrtq_vta_conv_plan *plan) {
+                                              const void *w_any, mrtq_vta_conv_plan *plan) {
   mrtq_vta_conv_plan p;
   mrtq_vta_depths d;
   mrtq_vta_rq_opts o = mrtq_vta_rq_opts_default();
@@ -1833,34 +1855,60 @@ MRTQ_API mrtq_status mrtq_vta_conv_plan_build(const mrtq_vta_config *cfg, mrtq_v
   uint64_t bound, wmax;
   mrtq__buf b;
   mrtq_status st;
-  if (!cfg || !s || !q || !plan || !q->m || (q->nm != 1 && q->nm != s->o)) return MRTQ_EINVAL;
-  if (mrtq_vta_depths_of(cfg, &d) != MRTQ_OK) return MRTQ_EINVAL;
-  if (mrtq_vta_sim_scratch_bytes(cfg) == 0) return MRTQ_EUNSUPPORTED;
-  if (!s->n || !s->c || !s->h || !s->w || !s->o || !s->kh || !s->kw || !s->stride_h || !s->stride_w || !s->dil_h ||
-      !s->dil_w || s->h > 65535 || s->w > 65535 || s->c > 65535 || s->o > 65535 || s->n > 65535 || s->kh > 255 ||
-      s->kw > 255 || s->pad_h > 255 || s->pad_w > 255 || s->stride_h > 255 || s->stride_w > 255 || s->dil_h > 255 ||
-      s->dil_w > 255)
-    return MRTQ_ESHAPE;
+  const uint8_t *wb = (const uint8_t *)w_any;
+  int sw;
+  if (!cfg) return MRTQ__ERR(MRTQ_EINVAL, "cfg: NULL");
+  if (!s) return MRTQ__ERR(MRTQ_EINVAL, "s: NULL");
+  if (!q) return MRTQ__ERR(MRTQ_EINVAL, "q: NULL");
+  if (!plan) return MRTQ__ERR(MRTQ_EINVAL, "plan: NULL");
+  if (!q->m) return MRTQ__ERR(MRTQ_EINVAL, "q->m: NULL");
+  if (q->nm != 1 && q->nm != s->o) return MRTQ__ERR(MRTQ_EINVAL, "q->nm: must be 1 or s->o");
+  if (!mrtq__dtype_q8(q->x_type)) return MRTQ__ERR(MRTQ_EUNSUPPORTED, "q->x_type: must be MRTQ_S8 or MRTQ_U8");
+  if (!mrtq__dtype_q8(q->w_type)) return MRTQ__ERR(MRTQ_EUNSUPPORTED, "q->w_type: must be MRTQ_S8 or MRTQ_U8");
+  if ((st = mrtq_vta_depths_of(cfg, &d)) != MRTQ_OK) return st;
+  if (mrtq_vta_sim_scratch_bytes(cfg) == 0)
+    return MRTQ__ERR(MRTQ_EUNSUPPORTED, "cfg: VTA CONV2D takes 8-bit inputs, weights and outputs with 32-bit accumulators only");
+  if (mrtq__vta_form_bits(MRTQ_VTA_GEMM, &d) > 128 || mrtq__vta_form_bits(MRTQ_VTA_ALU, &d) > 128)
+    return MRTQ__ERR(MRTQ_EUNSUPPORTED, "cfg: the GEMM or ALU instruction's fields exceed 128 bits in this configuration");
+  sw = d.acc > d.inp ? d.acc : d.inp;
+  if (d.acc + sw + d.wgt > 32)
+    return MRTQ__ERR(MRTQ_EUNSUPPORTED, "cfg: a micro-op needs more than 32 bits (log2 ACC + max(ACC, INP) + WGT depths)");
+  if (s->n < 1 || s->n > 65535) return MRTQ__ERR(MRTQ_ESHAPE, "s->n: must be in [1, 65535]");
+  if (s->c < 1 || s->c > 65535) return MRTQ__ERR(MRTQ_ESHAPE, "s->c: must be in [1, 65535]");
+  if (s->h < 1 || s->h > 65535) return MRTQ__ERR(MRTQ_ESHAPE, "s->h: must be in [1, 65535]");
+  if (s->w < 1 || s->w > 65535) return MRTQ__ERR(MRTQ_ESHAPE, "s->w: must be in [1, 65535]");
+  if (s->o < 1 || s->o > 65535) return MRTQ__ERR(MRTQ_ESHAPE, "s->o: must be in [1, 65535]");
+  if (s->kh < 1 || s->kh > 255) return MRTQ__ERR(MRTQ_ESHAPE, "s->kh: must be in [1, 255]");
+  if (s->kw < 1 || s->kw > 255) return MRTQ__ERR(MRTQ_ESHAPE, "s->kw: must be in [1, 255]");
+  if (s->stride_h < 1 || s->stride_h > 255) return MRTQ__ERR(MRTQ_ESHAPE, "s->stride_h: must be in [1, 255]");
+  if (s->stride_w < 1 || s->stride_w > 255) return MRTQ__ERR(MRTQ_ESHAPE, "s->stride_w: must be in [1, 255]");
+  if (s->dil_h < 1 || s->dil_h > 255) return MRTQ__ERR(MRTQ_ESHAPE, "s->dil_h: must be in [1, 255]");
+  if (s->dil_w < 1 || s->dil_w > 255) return MRTQ__ERR(MRTQ_ESHAPE, "s->dil_w: must be in [1, 255]");
+  if (s->pad_h > 255) return MRTQ__ERR(MRTQ_ESHAPE, "s->pad_h: must be in [0, 255]");
+  if (s->pad_w > 255) return MRTQ__ERR(MRTQ_ESHAPE, "s->pad_w: must be in [0, 255]");
   memset(&p, 0, sizeof p);
   p.s = *s;
   p.hp = s->h + 2 * s->pad_h, p.wp = s->w + 2 * s->pad_w;
-  if ((s->kh - 1) * s->dil_h + 1 > p.hp || (s->kw - 1) * s->dil_w + 1 > p.wp) return MRTQ_ESHAPE;
+  if ((s->kh - 1) * s->dil_h + 1 > p.hp)
+    return MRTQ__ERR(MRTQ_ESHAPE, "s->kh, s->dil_h: the dilated kernel is taller than the padded input");
+  if ((s->kw - 1) * s->dil_w + 1 > p.wp)
+    return MRTQ__ERR(MRTQ_ESHAPE, "s->kw, s->dil_w: the dilated kernel is wider than the padded input");
   p.ho = (p.hp - (s->kh - 1) * s->dil_h - 1) / s->stride_h + 1;
   p.wo = (p.wp - (s->kw - 1) * s->dil_w - 1) / s->stride_w + 1;
-  if ((q->x_unsigned ? q->zx < 0 || q->zx > 255 : q->zx < -128 || q->zx > 127) ||
-      (q->w_unsigned ? q->zw < 0 || q->zw > 255 : q->zw < -128 || q->zw > 127))
-    return MRTQ_EINVAL;
+  if (!mrtq__in_type(q->x_zp, q->x_type)) return MRTQ__ERR(MRTQ_EINVAL, "q->x_zp: must be a value of q->x_type");
+  if (!mrtq__in_type(q->w_zp, q->w_type)) return MRTQ__ERR(MRTQ_EINVAL, "q->w_zp: must be a value of q->w_type");
   batch = (size_t)1 << cfg->log_batch, bi = (size_t)1 << cfg->log_block_in, bo = (size_t)1 << cfg->log_block_out;
-  if (batch * bo > 256) return MRTQ_EUNSUPPORTED; /* the parameter rows are packed through a 256-lane buffer */
+  if (batch * bo > 256) /* the parameter rows are packed through a 256-lane buffer */
+    return MRTQ__ERR(MRTQ_EUNSUPPORTED, "cfg->log_batch, cfg->log_block_out: batch * BLOCK_OUT must be <= 256");
   p.nb = (s->n + batch - 1) / batch, p.cb = (s->c + bi - 1) / bi, p.ob = (s->o + bo - 1) / bo;
   p.k = s->c * s->kh * s->kw;
   /* the weights must be representable as W - zw in int8 (checked on the data when given) */
   wmax = 0;
-  if (w_any) {
+  if (wb) {
     size_t nw = s->o * s->c * s->kh * s->kw;
     for (i = 0; i < nw; i++) {
-      int32_t v = (q->w_unsigned ? (int32_t)(uint8_t)w_any[i] : (int32_t)w_any[i]) - q->zw;
-      if (v < -128 || v > 127) return MRTQ_ERANGE;
+      int32_t v = (q->w_type == MRTQ_U8 ? (int32_t)wb[i] : (int32_t)(int8_t)wb[i]) - q->w_zp;
+      if (v < -128 || v > 127) return MRTQ__ERR(MRTQ_ERANGE, "w_any: some W - q->w_zp is outside int8");
       if ((uint64_t)(v < 0 ? -v : v) > wmax) wmax = (uint64_t)(v < 0 ? -v : v);
     }
   } else {
@@ -1877,14 +1925,15 @@ MRTQ_API mrtq_status mrtq_vta_conv_plan_build(const mrtq_vta_config *cfg, mrtq_v
       }
     bound += bmax + (uint64_t)p.k * 128u * 256u; /* + |zx' sum W'| <= K * 256 * 128 */
   }
-  if (bound >= ((uint64_t)1 << 31)) return MRTQ_EOVERFLOW;
+  if (bound >= ((uint64_t)1 << 31))
+    return MRTQ__ERR(MRTQ_EOVERFLOW, "s, q->bias: the accumulator could overflow int32 (K * 255 * max|W'| + |bias| + K * 32768 >= 2^31)");
   p.in_bits = mrtq__vta_log2_ceil(bound + 1) + 1;
   /* the requant plan (per tensor or per channel) */
   o.target = target;
   o.rounding = q->rounding;
   o.in_bits = p.in_bits;
   o.allow_pow2 = 0;
-  st = mrtq_vta_rq_plan_build(q->m, q->nm, q->zp, q->qmin, q->qmax, &o, &p.rq);
+  st = mrtq_vta_rq_plan_build(&o, q->m, q->nm, q->zp, q->qmin, q->qmax, &p.rq);
   if (st != MRTQ_OK) return st;
   /* tiles */
   p.inp_half = p.cb * s->kh * p.wp;
@@ -1916,7 +1965,7 @@ MRTQ_API mrtq_status mrtq_vta_conv_plan_build(const mrtq_vta_config *cfg, mrtq_v
     mrtq__put_int(&b, lu > cfg->log_uop_buff_size ? lu : cfg->log_uop_buff_size);
     p.why[b.len < sizeof p.why ? b.len : sizeof p.why - 1] = 0;
     *plan = p;
-    return MRTQ_ERANGE;
+    return MRTQ__ERR(MRTQ_ERANGE, "cfg: the layer's tiles do not fit the SRAMs or the instruction fields (plan->why names the sizes that would)");
   }
   /* DRAM layout: micro-ops, input [nb][cb][hp][wp][batch][bi], weights [ob][cb][kh][kw][bo][bi],
    * parameter rows [ob][param_rows][batch][bo] int32, output [nb][ob][ho][wo][batch][bo] */
@@ -1932,7 +1981,8 @@ MRTQ_API mrtq_status mrtq_vta_conv_plan_build(const mrtq_vta_config *cfg, mrtq_v
     p.p_off = (p.w_off + p.w_bytes + al - 1) / al * al;
     p.y_off = (p.p_off + p.p_bytes + al - 1) / al * al;
     p.dram_bytes = p.y_off + p.y_bytes;
-    if ((uint64_t)p.dram_bytes > 0xffffffffu) return MRTQ_ERANGE; /* DRAM addresses are 32-bit element indices */
+    if ((uint64_t)p.dram_bytes > 0xffffffffu) /* DRAM addresses are 32-bit element indices */
+      return MRTQ__ERR(MRTQ_ERANGE, "s: the packed DRAM image exceeds 2^32 bytes");
   }
   /* program size and cost */
   {
@@ -1952,13 +2002,19 @@ MRTQ_API mrtq_status mrtq_vta_conv_plan_build(const mrtq_vta_config *cfg, mrtq_v
 }
 
 MRTQ_API mrtq_status mrtq_vta_conv_pack_input(const mrtq_vta_config *cfg, const mrtq_vta_conv_plan *p,
-                                              const mrtq_vta_conv_quant *q, const void *x, int layout, int8_t *dst) {
+                                              const mrtq_vta_conv_quant *q, mrtq_layout layout, const void *x,
+                                              int8_t *dst) {
   const uint8_t *xb = (const uint8_t *)x;
   size_t batch, bi, nb, cb, yy, xx, bb, ii;
-  int off;
-  if (!cfg || !p || !q || !x || !dst || (layout != MRTQ_VTA_NCHW && layout != MRTQ_VTA_NHWC)) return MRTQ_EINVAL;
+  int off, xu;
+  mrtq_status st;
+  if (!cfg) return MRTQ__ERR(MRTQ_EINVAL, "cfg: NULL");
+  if ((st = mrtq__vta_conv_args(p, q, layout)) != MRTQ_OK) return st;
+  if (!x) return MRTQ__ERR(MRTQ_EINVAL, "x: NULL");
+  if (!dst) return MRTQ__ERR(MRTQ_EINVAL, "dst: NULL");
   batch = (size_t)1 << cfg->log_batch, bi = (size_t)1 << cfg->log_block_in;
-  off = q->x_unsigned ? 128 : 0;
+  xu = q->x_type == MRTQ_U8;
+  off = xu ? 128 : 0;
   for (nb = 0; nb < p->nb; nb++)
     for (cb = 0; cb < p->cb; cb++)
       for (yy = 0; yy < p->hp; yy++)
@@ -1969,12 +2025,12 @@ MRTQ_API mrtq_status mrtq_vta_conv_pack_input(const mrtq_vta_config *cfg, const 
               int32_t v = 0;
               if (n < p->s.n && c < p->s.c) {
                 if (yy < p->s.pad_h || yy >= p->s.pad_h + p->s.h || xx < p->s.pad_w || xx >= p->s.pad_w + p->s.w) {
-                  v = q->zx - off;
+                  v = q->x_zp - off;
                 } else {
                   size_t y0 = yy - p->s.pad_h, x0 = xx - p->s.pad_w;
-                  size_t at = layout == MRTQ_VTA_NCHW ? ((n * p->s.c + c) * p->s.h + y0) * p->s.w + x0
-                                                      : ((n * p->s.h + y0) * p->s.w + x0) * p->s.c + c;
-                  v = (q->x_unsigned ? (int32_t)xb[at] : (int32_t)(int8_t)xb[at]) - off;
+                  size_t at = layout == MRTQ_NCHW ? ((n * p->s.c + c) * p->s.h + y0) * p->s.w + x0
+                                                  : ((n * p->s.h + y0) * p->s.w + x0) * p->s.c + c;
+                  v = (xu ? (int32_t)xb[at] : (int32_t)(int8_t)xb[at]) - off;
                 }
               }
               *dst++ = (int8_t)v;
@@ -1983,10 +2039,22 @@ MRTQ_API mrtq_status mrtq_vta_conv_pack_input(const mrtq_vta_config *cfg, const 
 }
 
 MRTQ_API mrtq_status mrtq_vta_conv_pack_weights(const mrtq_vta_config *cfg, const mrtq_vta_conv_plan *p,
-                                                const mrtq_vta_conv_quant *q, const void *w, int layout, int8_t *dst) {
+                                                const mrtq_vta_conv_quant *q, mrtq_layout layout, const void *w,
+                                                int8_t *dst) {
   const uint8_t *wb = (const uint8_t *)w;
-  size_t bi, bo, ob, cb, ky, kx, oo, ii;
-  if (!cfg || !p || !q || !w || !dst || (layout != MRTQ_VTA_NCHW && layout != MRTQ_VTA_NHWC)) return MRTQ_EINVAL;
+  size_t bi, bo, ob, cb, ky, kx, oo, ii, nw;
+  int wu;
+  mrtq_status st;
+  if (!cfg) return MRTQ__ERR(MRTQ_EINVAL, "cfg: NULL");
+  if ((st = mrtq__vta_conv_args(p, q, layout)) != MRTQ_OK) return st;
+  if (!w) return MRTQ__ERR(MRTQ_EINVAL, "w: NULL");
+  if (!dst) return MRTQ__ERR(MRTQ_EINVAL, "dst: NULL");
+  wu = q->w_type == MRTQ_U8;
+  nw = p->s.o * p->s.c * p->s.kh * p->s.kw;
+  for (oo = 0; oo < nw; oo++) { /* every weight first: a refusal writes nothing */
+    int32_t v = (wu ? (int32_t)wb[oo] : (int32_t)(int8_t)wb[oo]) - q->w_zp;
+    if (v < -128 || v > 127) return MRTQ__ERR(MRTQ_ERANGE, "w: some W - q->w_zp is outside int8");
+  }
   bi = (size_t)1 << cfg->log_block_in, bo = (size_t)1 << cfg->log_block_out;
   for (ob = 0; ob < p->ob; ob++)
     for (cb = 0; cb < p->cb; cb++)
@@ -1997,10 +2065,9 @@ MRTQ_API mrtq_status mrtq_vta_conv_pack_weights(const mrtq_vta_config *cfg, cons
               size_t o = ob * bo + oo, c = cb * bi + ii;
               int32_t v = 0;
               if (o < p->s.o && c < p->s.c) {
-                size_t at = layout == MRTQ_VTA_NCHW ? ((o * p->s.c + c) * p->s.kh + ky) * p->s.kw + kx
-                                                    : ((o * p->s.kh + ky) * p->s.kw + kx) * p->s.c + c;
-                v = (q->w_unsigned ? (int32_t)wb[at] : (int32_t)(int8_t)wb[at]) - q->zw;
-                if (v < -128 || v > 127) return MRTQ_ERANGE;
+                size_t at = layout == MRTQ_NCHW ? ((o * p->s.c + c) * p->s.kh + ky) * p->s.kw + kx
+                                                : ((o * p->s.kh + ky) * p->s.kw + kx) * p->s.c + c;
+                v = (wu ? (int32_t)wb[at] : (int32_t)(int8_t)wb[at]) - q->w_zp;
               }
               *dst++ = (int8_t)v;
             }
@@ -2008,14 +2075,33 @@ MRTQ_API mrtq_status mrtq_vta_conv_pack_weights(const mrtq_vta_config *cfg, cons
 }
 
 MRTQ_API mrtq_status mrtq_vta_conv_pack_params(const mrtq_vta_config *cfg, const mrtq_vta_conv_plan *p,
-                                               const mrtq_vta_conv_quant *q, const void *w, int layout,
+                                               const mrtq_vta_conv_quant *q, mrtq_layout layout, const void *w,
                                                uint8_t *dst) {
   const uint8_t *wb = (const uint8_t *)w;
-  size_t bo, lanes, ob, l, c, t, kk = p ? p->s.kh * p->s.kw : 0;
+  size_t bo, lanes, ob, l, c, t, kk;
   int32_t rows[3 * 256];
-  if (!cfg || !p || !q || !w || !dst || (layout != MRTQ_VTA_NCHW && layout != MRTQ_VTA_NHWC)) return MRTQ_EINVAL;
+  int wu;
+  mrtq_status st;
+  if (!cfg) return MRTQ__ERR(MRTQ_EINVAL, "cfg: NULL");
+  if ((st = mrtq__vta_conv_args(p, q, layout)) != MRTQ_OK) return st;
+  if (!w) return MRTQ__ERR(MRTQ_EINVAL, "w: NULL");
+  if (!dst) return MRTQ__ERR(MRTQ_EINVAL, "dst: NULL");
+  if (!q->m) return MRTQ__ERR(MRTQ_EINVAL, "q->m: NULL");
+  kk = p->s.kh * p->s.kw, wu = q->w_type == MRTQ_U8;
   bo = (size_t)1 << cfg->log_block_out, lanes = bo << cfg->log_batch;
-  if (lanes > 256 || p->param_rows > 3) return MRTQ_EUNSUPPORTED; /* bias + at most 2 plan rows */
+  if (lanes > 256) return MRTQ__ERR(MRTQ_EUNSUPPORTED, "cfg->log_batch, cfg->log_block_out: batch * BLOCK_OUT must be <= 256");
+  if (p->param_rows > 3) return MRTQ__ERR(MRTQ_EUNSUPPORTED, "p->param_rows: at most 3 (bias + 2 plan rows)");
+  if (p->rq.per_channel) { /* every channel first: a refusal writes nothing */
+    for (ob = 0; ob < p->ob; ob++) {
+      size_t first = ob * bo, nch = p->s.o - first < bo ? p->s.o - first : bo;
+      for (l = 0; l < nch; l++) {
+        int r = 0, k = 0;
+        int32_t mm = 0;
+        if (mrtq__vta_rq_chan(&p->rq.opts, p->rq.method, 1, p->rq.wide, q->m[first + l], &r, &mm, &k) != 0)
+          return MRTQ__ERR(MRTQ_ERANGE, "q->m: a channel's multiplier cannot be carried by p->rq");
+      }
+    }
+  }
   for (ob = 0; ob < p->ob; ob++) {
     for (l = 0; l < lanes; l++) {
       size_t o = ob * bo + l % bo;
@@ -2023,16 +2109,16 @@ MRTQ_API mrtq_status mrtq_vta_conv_pack_params(const mrtq_vta_config *cfg, const
       if (o < p->s.o) {
         for (c = 0; c < p->s.c; c++)
           for (t = 0; t < kk; t++) {
-            size_t at = layout == MRTQ_VTA_NCHW ? (o * p->s.c + c) * kk + t : (o * kk + t) * p->s.c + c;
-            sw += (q->w_unsigned ? (int32_t)wb[at] : (int32_t)(int8_t)wb[at]) - q->zw;
+            size_t at = layout == MRTQ_NCHW ? (o * p->s.c + c) * kk + t : (o * kk + t) * p->s.c + c;
+            sw += (wu ? (int32_t)wb[at] : (int32_t)(int8_t)wb[at]) - q->w_zp;
           }
-        v = (q->bias ? q->bias[o] : 0) - (int64_t)(q->zx - (q->x_unsigned ? 128 : 0)) * sw;
+        v = (q->bias ? q->bias[o] : 0) - (int64_t)(q->x_zp - (q->x_type == MRTQ_U8 ? 128 : 0)) * sw;
       }
       rows[l] = (int32_t)v; /* within int32: the plan's overflow bound covers it */
     }
     if (p->rq.per_channel) {
       size_t first = ob * bo, nch = p->s.o - first < bo ? p->s.o - first : bo;
-      mrtq_status st = mrtq_vta_rq_param_rows(&p->rq, cfg, q->m + first, nch, rows + lanes);
+      st = mrtq_vta_rq_param_rows(cfg, &p->rq, q->m + first, nch, rows + lanes);
       if (st != MRTQ_OK) return st;
     }
     memcpy(dst + ob * p->param_rows * lanes * 4, rows, p->param_rows * lanes * 4);
@@ -2041,17 +2127,21 @@ MRTQ_API mrtq_status mrtq_vta_conv_pack_params(const mrtq_vta_config *cfg, const
 }
 
 MRTQ_API mrtq_status mrtq_vta_conv_unpack_output(const mrtq_vta_config *cfg, const mrtq_vta_conv_plan *p,
-                                                 const uint8_t *src, int layout, void *y) {
+                                                 mrtq_layout layout, const uint8_t *src, void *y) {
   uint8_t *yb = (uint8_t *)y;
   size_t batch, bo, n, o, yy, xx;
-  if (!cfg || !p || !src || !y || (layout != MRTQ_VTA_NCHW && layout != MRTQ_VTA_NHWC)) return MRTQ_EINVAL;
+  if (!cfg) return MRTQ__ERR(MRTQ_EINVAL, "cfg: NULL");
+  if (!p) return MRTQ__ERR(MRTQ_EINVAL, "p: NULL");
+  if (layout != MRTQ_NCHW && layout != MRTQ_NHWC) return MRTQ__ERR(MRTQ_EINVAL, "layout: must be MRTQ_NCHW or MRTQ_NHWC");
+  if (!src) return MRTQ__ERR(MRTQ_EINVAL, "src: NULL");
+  if (!y) return MRTQ__ERR(MRTQ_EINVAL, "y: NULL");
   batch = (size_t)1 << cfg->log_batch, bo = (size_t)1 << cfg->log_block_out;
   for (n = 0; n < p->s.n; n++)
     for (o = 0; o < p->s.o; o++)
       for (yy = 0; yy < p->ho; yy++)
         for (xx = 0; xx < p->wo; xx++) {
           size_t from = ((((n / batch) * p->ob + o / bo) * p->ho + yy) * p->wo + xx) * batch * bo + (n % batch) * bo + o % bo;
-          size_t to = layout == MRTQ_VTA_NCHW ? ((n * p->s.o + o) * p->ho + yy) * p->wo + xx
+          size_t to = layout == MRTQ_NCHW ? ((n * p->s.o + o) * p->ho + yy) * p->wo + xx
                                               : ((n * p->ho + yy) * p->wo + xx) * p->s.o + o;
           yb[to] = src[from];
         }
@@ -2064,8 +2154,12 @@ MRTQ__PRIV uint32_t mrtq__vta_uop_append(mrtq_vta_prog *p, uint32_t dst, uint32_
   uint32_t w = 0;
   if (p->status != MRTQ_OK) return 0;
   u.dst = dst, u.src = src, u.wgt = wgt;
-  if (p->nuop >= p->uop_cap || p->nuop >= ((size_t)1 << (p->cfg.log_uop_buff_size - 2))) {
-    p->status = MRTQ_ERANGE;
+  if (p->nuop >= p->uop_cap) {
+    p->status = MRTQ__ERR(MRTQ_ERANGE, "p->uop_cap: the micro-op table is full");
+    return 0;
+  }
+  if (p->nuop >= ((size_t)1 << (p->cfg.log_uop_buff_size - 2))) {
+    p->status = MRTQ__ERR(MRTQ_ERANGE, "p->cfg.log_uop_buff_size: the micro-op table exceeds the UOP SRAM");
     return 0;
   }
   p->status = mrtq_vta_uop_encode(&p->cfg, &u, &w);
@@ -2073,15 +2167,18 @@ MRTQ__PRIV uint32_t mrtq__vta_uop_append(mrtq_vta_prog *p, uint32_t dst, uint32_
   return (uint32_t)p->nuop++;
 }
 
-MRTQ_API mrtq_status mrtq_vta_conv_build(mrtq_vta_prog *p, const mrtq_vta_conv_plan *cp, uint8_t *dram,
+MRTQ_API mrtq_status mrtq_vta_conv_build(const mrtq_vta_conv_plan *cp, mrtq_vta_prog *p, uint8_t *dram,
                                          size_t dram_bytes) {
   const mrtq_vta_conv_shape *s;
   size_t batch, bi, bo, eb_inp, eb_wgt, eb_acc, eb_out, blk, y, c, h, a;
   uint32_t gemm_uop[2][2], wo, pb, cbase;
   mrtq_vta_insn in;
-  if (!p || !cp || !dram) return MRTQ_EINVAL;
+  if (!cp) return MRTQ__ERR(MRTQ_EINVAL, "cp: NULL");
+  if (!p) return MRTQ__ERR(MRTQ_EINVAL, "p: NULL");
+  if (!dram) return MRTQ__ERR(MRTQ_EINVAL, "dram: NULL");
   if (p->status != MRTQ_OK) return p->status;
-  if (cp->dram_bytes > dram_bytes || p->cap < cp->insns) return MRTQ_ERANGE;
+  if (cp->dram_bytes > dram_bytes) return MRTQ__ERR(MRTQ_ERANGE, "dram_bytes: below cp->dram_bytes");
+  if (p->cap < cp->insns) return MRTQ__ERR(MRTQ_ERANGE, "p->cap: below cp->insns");
   s = &cp->s;
   batch = (size_t)1 << p->cfg.log_batch, bi = (size_t)1 << p->cfg.log_block_in, bo = (size_t)1 << p->cfg.log_block_out;
   eb_inp = batch * bi, eb_wgt = bo * bi, eb_acc = 4 * batch * bo, eb_out = batch * bo;
@@ -2155,35 +2252,50 @@ MRTQ_API mrtq_status mrtq_vta_conv_build(mrtq_vta_prog *p, const mrtq_vta_conv_p
   memset(&in, 0, sizeof in);
   in.opcode = MRTQ_VTA_FINISH;
   mrtq_vta_prog_push(&in, p);
-  return mrtq_vta_prog_finish(p, dram, dram_bytes, 0);
+  return mrtq_vta_prog_finish(0, p, dram, dram_bytes);
 }
 
-MRTQ_API mrtq_status mrtq_vta_conv_run(mrtq_vta_sim *sim, const mrtq_vta_conv_plan *cp, const mrtq_vta_conv_quant *q,
-                                       const void *x, const void *w, int layout, void *y, mrtq_vta_word *words,
-                                       size_t cap, uint32_t *uops, size_t uop_cap) {
+MRTQ_API mrtq_status mrtq_vta_conv_run(const mrtq_vta_conv_plan *cp, const mrtq_vta_conv_quant *q, mrtq_layout layout,
+                                       const void *x, const void *w, mrtq_vta_word *words, size_t cap, uint32_t *uops,
+                                       size_t uop_cap, mrtq_vta_sim *sim, void *y) {
   mrtq_vta_prog prog;
   mrtq_status st;
-  if (!sim || !cp || !q || !x || !w || !y || !words || !uops) return MRTQ_EINVAL;
-  if (cp->dram_bytes > sim->dram_bytes || cap < cp->insns || uop_cap < cp->uops) return MRTQ_ERANGE;
+  if ((st = mrtq__vta_conv_args(cp, q, layout)) != MRTQ_OK) return st;
+  if (!x) return MRTQ__ERR(MRTQ_EINVAL, "x: NULL");
+  if (!w) return MRTQ__ERR(MRTQ_EINVAL, "w: NULL");
+  if (!words) return MRTQ__ERR(MRTQ_EINVAL, "words: NULL");
+  if (!uops) return MRTQ__ERR(MRTQ_EINVAL, "uops: NULL");
+  if (!sim) return MRTQ__ERR(MRTQ_EINVAL, "sim: NULL");
+  if (!y) return MRTQ__ERR(MRTQ_EINVAL, "y: NULL");
+  if (cp->dram_bytes > sim->dram_bytes) return MRTQ__ERR(MRTQ_ERANGE, "sim->dram_bytes: below cp->dram_bytes");
+  if (cap < cp->insns) return MRTQ__ERR(MRTQ_ERANGE, "cap: below cp->insns");
+  if (uop_cap < cp->uops) return MRTQ__ERR(MRTQ_ERANGE, "uop_cap: below cp->uops");
   memset(&prog, 0, sizeof prog);
   memset(sim->dram, 0, cp->dram_bytes);
-  st = mrtq_vta_conv_pack_input(&sim->cfg, cp, q, x, layout, (int8_t *)(void *)(sim->dram + cp->x_off));
-  if (st == MRTQ_OK) st = mrtq_vta_conv_pack_weights(&sim->cfg, cp, q, w, layout, (int8_t *)(void *)(sim->dram + cp->w_off));
-  if (st == MRTQ_OK) st = mrtq_vta_conv_pack_params(&sim->cfg, cp, q, w, layout, sim->dram + cp->p_off);
-  if (st == MRTQ_OK) st = mrtq_vta_prog_init(&prog, &sim->cfg, words, cap, uops, uop_cap);
-  if (st == MRTQ_OK) st = mrtq_vta_conv_build(&prog, cp, sim->dram, sim->dram_bytes);
-  if (st == MRTQ_OK) st = mrtq_vta_sim_run(sim, words, prog.n);
-  if (st == MRTQ_OK) st = mrtq_vta_conv_unpack_output(&sim->cfg, cp, sim->dram + cp->y_off, layout, y);
+  st = mrtq_vta_conv_pack_input(&sim->cfg, cp, q, layout, x, (int8_t *)(void *)(sim->dram + cp->x_off));
+  if (st == MRTQ_OK) st = mrtq_vta_conv_pack_weights(&sim->cfg, cp, q, layout, w, (int8_t *)(void *)(sim->dram + cp->w_off));
+  if (st == MRTQ_OK) st = mrtq_vta_conv_pack_params(&sim->cfg, cp, q, layout, w, sim->dram + cp->p_off);
+  if (st == MRTQ_OK) st = mrtq_vta_prog_init(&sim->cfg, words, cap, uops, uop_cap, &prog);
+  if (st == MRTQ_OK) st = mrtq_vta_conv_build(cp, &prog, sim->dram, sim->dram_bytes);
+  if (st == MRTQ_OK) st = mrtq_vta_sim_run(words, prog.n, sim);
+  if (st == MRTQ_OK) st = mrtq_vta_conv_unpack_output(&sim->cfg, cp, layout, sim->dram + cp->y_off, y);
   return st;
 }
 
-MRTQ_API mrtq_status mrtq_vta_conv_ref(const mrtq_vta_conv_plan *cp, const mrtq_vta_conv_quant *q, const void *x,
-                                       const void *w, int layout, void *y) {
+MRTQ_API mrtq_status mrtq_vta_conv_ref(const mrtq_vta_conv_plan *cp, const mrtq_vta_conv_quant *q, mrtq_layout layout,
+                                       const void *x, const void *w, void *y) {
   const uint8_t *xb = (const uint8_t *)x, *wb = (const uint8_t *)w;
   uint8_t *yb = (uint8_t *)y;
   const mrtq_vta_conv_shape *s;
   size_t n, o, oy, ox, c, ky, kx;
-  if (!cp || !q || !x || !w || !y || (layout != MRTQ_VTA_NCHW && layout != MRTQ_VTA_NHWC)) return MRTQ_EINVAL;
+  int xu, wu;
+  mrtq_status st;
+  if ((st = mrtq__vta_conv_args(cp, q, layout)) != MRTQ_OK) return st;
+  if (!x) return MRTQ__ERR(MRTQ_EINVAL, "x: NULL");
+  if (!w) return MRTQ__ERR(MRTQ_EINVAL, "w: NULL");
+  if (!y) return MRTQ__ERR(MRTQ_EINVAL, "y: NULL");
+  if (!q->m) return MRTQ__ERR(MRTQ_EINVAL, "q->m: NULL");
+  xu = q->x_type == MRTQ_U8, wu = q->w_type == MRTQ_U8;
   s = &cp->s;
   for (n = 0; n < s->n; n++)
     for (o = 0; o < s->o; o++)
@@ -2198,13 +2310,13 @@ MRTQ_API mrtq_status mrtq_vta_conv_ref(const mrtq_vta_conv_plan *cp, const mrtq_
                 int32_t xv, wv;
                 if (iy < s->pad_h || iy >= s->pad_h + s->h || ix < s->pad_w || ix >= s->pad_w + s->w) continue;
                 iy -= s->pad_h, ix -= s->pad_w;
-                xa = layout == MRTQ_VTA_NCHW ? ((n * s->c + c) * s->h + iy) * s->w + ix : ((n * s->h + iy) * s->w + ix) * s->c + c;
-                wa = layout == MRTQ_VTA_NCHW ? ((o * s->c + c) * s->kh + ky) * s->kw + kx : ((o * s->kh + ky) * s->kw + kx) * s->c + c;
-                xv = q->x_unsigned ? (int32_t)xb[xa] : (int32_t)(int8_t)xb[xa];
-                wv = q->w_unsigned ? (int32_t)wb[wa] : (int32_t)(int8_t)wb[wa];
-                acc += (int64_t)(xv - q->zx) * (wv - q->zw);
+                xa = layout == MRTQ_NCHW ? ((n * s->c + c) * s->h + iy) * s->w + ix : ((n * s->h + iy) * s->w + ix) * s->c + c;
+                wa = layout == MRTQ_NCHW ? ((o * s->c + c) * s->kh + ky) * s->kw + kx : ((o * s->kh + ky) * s->kw + kx) * s->c + c;
+                xv = xu ? (int32_t)xb[xa] : (int32_t)(int8_t)xb[xa];
+                wv = wu ? (int32_t)wb[wa] : (int32_t)(int8_t)wb[wa];
+                acc += (int64_t)(xv - q->x_zp) * (wv - q->w_zp);
               }
-          to = layout == MRTQ_VTA_NCHW ? ((n * s->o + o) * cp->ho + oy) * cp->wo + ox : ((n * cp->ho + oy) * cp->wo + ox) * s->o + o;
+          to = layout == MRTQ_NCHW ? ((n * s->o + o) * cp->ho + oy) * cp->wo + ox : ((n * cp->ho + oy) * cp->wo + ox) * s->o + o;
           yb[to] = (uint8_t)mrtq_vta_rq_ref(&cp->rq, q->m[q->nm == 1 ? 0 : o], (int32_t)acc);
         }
   return MRTQ_OK;
