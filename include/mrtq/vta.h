@@ -1180,6 +1180,16 @@ MRTQ_API mrtq_status mrtq_vta_sim_run(const mrtq_vta_word *prog, size_t n, mrtq_
   return MRTQ_OK;
 }
 
+MRTQ_API mrtq_vta_rq_opts mrtq_vta_rq_opts_default(void) {
+  mrtq_vta_rq_opts o;
+  o.target = MRTQ_VTA_PROFILE_SIM;
+  o.rounding = MRTQ_VTA_ROUND_FLOOR;
+  o.in_bits = 32;
+  o.allow_pow2 = 0;
+  o.delegate = 0;
+  return o;
+}
+
 MRTQ__PRIV int mrtq__vta_has_mul(mrtq_vta_profile t) { return t == MRTQ_VTA_PROFILE_SIM || t == MRTQ_VTA_PROFILE_OPENCL; }
 
 /* The per-channel quantities of a plan for multiplier m: pre-shift r, applied
