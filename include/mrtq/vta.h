@@ -290,8 +290,8 @@ MRTQ_API mrtq_vta_rq_opts mrtq_vta_rq_opts_default(void);
  * [-128, 127] or [0, 255], zp outside 16 bits, a multiplier outside
  * [16384, 32767] or shift outside [-15, 15] (mrtq_mult_q15 of scales in
  * [2^-16, 2^15)), a scale the plan cannot carry (a shift that would have to
- * turn left after the pre-shift; a left POW2 shift that could wrap), channels
- * that need different pre-shifts, a step that could wrap (above), more than
+ * turn left after the pre-shift; a left POW2 shift that could wrap), a step
+ * that could wrap (above), more than
  * MRTQ_VTA_MAX_STEPS steps -> MRTQ_ERANGE; `delegate` on a target without MUL,
  * per channel or with nudge, per channel without MUL or allow_pow2 ->
  * MRTQ_EUNSUPPORTED. */
@@ -1325,8 +1325,8 @@ MRTQ_API mrtq_status mrtq_vta_rq_plan_build(const mrtq_vta_rq_opts *o, const mrt
     e = mrtq__vta_rq_chan(o, p.method, p.per_channel, 0, m[c], &r, &mm, &k);
     if (e) return mrtq__vta_rq_chan_err(e);
     if (c == 0) p.pre_shift = r, p.mult = mm, p.shift = k;
-    if (r != p.pre_shift) /* per channel r only depends on the accumulator */
-      return MRTQ__ERR(MRTQ_ERANGE, "m: the channels need different pre-shifts");
+    /* per channel r is the same for every channel: it depends only on in_bits
+     * and bitlen(M) = 15 (no folding per channel; POW2: r = 0) */
   }
   if (!o->delegate && p.method == MRTQ_VTA_BY_MUL && p.pre_shift > 0) { /* exact instead, where the shift allows */
     int ok = 1;
@@ -1753,9 +1753,9 @@ MRTQ_API mrtq_status mrtq_vta_add_build(const mrtq_vta_rq_plan *plan, size_t n, 
   if (!dram) return MRTQ__ERR(MRTQ_EINVAL, "dram: NULL");
   if (p->status != MRTQ_OK) return p->status;
   if ((st = mrtq_vta_add_layout_of(&p->cfg, plan, n, &l)) != MRTQ_OK) return st;
+  if (l.b_off / (4 * l.lanes) + l.vecs > 0xffffffffu) return MRTQ__ERR(MRTQ_ERANGE, "n: DRAM element indices beyond 32 bits");
   if (l.dram_bytes > dram_bytes) return MRTQ__ERR(MRTQ_ERANGE, "dram_bytes: below the layout's dram_bytes");
   if (l.insns > p->cap) return MRTQ__ERR(MRTQ_ERANGE, "p->cap: below the layout's insns");
-  if (l.b_off / (4 * l.lanes) + l.vecs > 0xffffffffu) return MRTQ__ERR(MRTQ_ERANGE, "n: DRAM element indices beyond 32 bits");
   for (c = 0; c < l.chunks; c++) {
     uint32_t L = (uint32_t)l.rows_per_chunk, base = (uint32_t)((c % 2) * 2 * L);
     uint32_t rows = (uint32_t)(c + 1 < l.chunks ? L : l.vecs - c * L);
