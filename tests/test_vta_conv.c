@@ -324,7 +324,11 @@ static void test_refusals(void) {
   CHECK_REFUSED(mrtq_vta_conv_plan_build(&cfg, MRTQ_VTA_PROFILE_SIM, &L.s, &L.q, NULL, &p), MRTQ_EINVAL, "q->nm");
   L.q.nm = 1, L.q.m = NULL;
   CHECK_REFUSED(mrtq_vta_conv_plan_build(&cfg, MRTQ_VTA_PROFILE_SIM, &L.s, &L.q, NULL, &p), MRTQ_EINVAL, "q->m: NULL");
-  L.q.m = L.m, L.q.x_type = MRTQ_S16;
+  L.q.m = L.m;
+  CHECK_REFUSED(mrtq_vta_conv_plan_build(&cfg, (mrtq_vta_profile)4, &L.s, &L.q, NULL, &p), MRTQ_EINVAL, "target");
+  L.q.rounding = 2;
+  CHECK_REFUSED(mrtq_vta_conv_plan_build(&cfg, MRTQ_VTA_PROFILE_SIM, &L.s, &L.q, NULL, &p), MRTQ_EINVAL, "q->rounding");
+  L.q.rounding = MRTQ_VTA_ROUND_FLOOR, L.q.x_type = MRTQ_S16;
   CHECK_REFUSED(mrtq_vta_conv_plan_build(&cfg, MRTQ_VTA_PROFILE_SIM, &L.s, &L.q, NULL, &p), MRTQ_EUNSUPPORTED, "q->x_type");
   L.q.x_type = (mrtq_dtype)0; /* a zero-initialised operand is no type */
   CHECK_REFUSED(mrtq_vta_conv_plan_build(&cfg, MRTQ_VTA_PROFILE_SIM, &L.s, &L.q, NULL, &p), MRTQ_EUNSUPPORTED, "q->x_type");

@@ -508,8 +508,9 @@ typedef struct mrtq_vta_conv_plan {
  * weights (o*c*kh*kw elements of q->w_type, either layout) to check W - w_zp
  * and bound the sum with the real weights, or NULL for the worst case
  * |W'| = 128.
- * Errors: cfg, s, q, q->m or plan NULL, q->nm not 1 or s->o, a zero point
- * outside its operand's type, an invalid configuration -> MRTQ_EINVAL;
+ * Errors: cfg, s, q, q->m or plan NULL, q->nm not 1 or s->o, target or
+ * q->rounding outside their enums, a zero point outside its operand's type,
+ * an invalid configuration -> MRTQ_EINVAL;
  * q->x_type / q->w_type not S8 or U8, data widths other than 8-bit with 32-bit
  * accumulators, batch * BLOCK_OUT > 256, a configuration whose instructions
  * exceed 128 bits or whose micro-ops exceed 32 bits -> MRTQ_EUNSUPPORTED; a
@@ -1873,6 +1874,9 @@ MRTQ_API mrtq_status mrtq_vta_conv_plan_build(const mrtq_vta_config *cfg, mrtq_v
   if (!plan) return MRTQ__ERR(MRTQ_EINVAL, "plan: NULL");
   if (!q->m) return MRTQ__ERR(MRTQ_EINVAL, "q->m: NULL");
   if (q->nm != 1 && q->nm != s->o) return MRTQ__ERR(MRTQ_EINVAL, "q->nm: must be 1 or s->o");
+  if ((int)target < 0 || (int)target > 3) return MRTQ__ERR(MRTQ_EINVAL, "target: not an mrtq_vta_profile");
+  if (q->rounding != MRTQ_VTA_ROUND_FLOOR && q->rounding != MRTQ_VTA_ROUND_NUDGE)
+    return MRTQ__ERR(MRTQ_EINVAL, "q->rounding: must be MRTQ_VTA_ROUND_FLOOR or MRTQ_VTA_ROUND_NUDGE");
   if (!mrtq__dtype_q8(q->x_type)) return MRTQ__ERR(MRTQ_EUNSUPPORTED, "q->x_type: must be MRTQ_S8 or MRTQ_U8");
   if (!mrtq__dtype_q8(q->w_type)) return MRTQ__ERR(MRTQ_EUNSUPPORTED, "q->w_type: must be MRTQ_S8 or MRTQ_U8");
   if ((st = mrtq_vta_depths_of(cfg, &d)) != MRTQ_OK) return st;
