@@ -452,6 +452,9 @@ static void test_driver_refusals(void) {
   CHECK_REFUSED(mrtq_vta_conv_unpack_output(&cfg, NULL, MRTQ_NCHW, dram_buf, y), MRTQ_EINVAL, "p: NULL");
   CHECK_REFUSED(mrtq_vta_conv_unpack_output(NULL, &p, MRTQ_NCHW, dram_buf, y), MRTQ_EINVAL, "cfg: NULL");
   CHECK_REFUSED(mrtq_vta_conv_ref(&p, &L.q, MRTQ_NHWC, x, w, NULL), MRTQ_EINVAL, "y: NULL");
+  CHECK_REFUSED(mrtq_vta_conv_ref(NULL, &L.q, MRTQ_NHWC, x, w, y), MRTQ_EINVAL, "cp: NULL");
+  CHECK_REFUSED(mrtq_vta_conv_run(NULL, &L.q, MRTQ_NCHW, x, w, words, 1, uops, 1, &sim, y), MRTQ_EINVAL, "cp: NULL");
+  CHECK_REFUSED(mrtq_vta_conv_ref(&p, NULL, MRTQ_NHWC, x, w, y), MRTQ_EINVAL, "q: NULL");
   CHECK_REFUSED(mrtq_vta_conv_ref(&p, &L.q, MRTQ_NHWC, x, NULL, y), MRTQ_EINVAL, "w: NULL");
   L.q.m = NULL;
   CHECK_REFUSED(mrtq_vta_conv_ref(&p, &L.q, MRTQ_NHWC, x, w, y), MRTQ_EINVAL, "q->m: NULL");

@@ -87,12 +87,12 @@ typedef struct mrtq_vta_uop {
  * BLOCK_IN = BLOCK_OUT = 16, SRAM depths UOP 8192, INP 2048, WGT 1024, ACC 2048. */
 MRTQ_API mrtq_vta_config mrtq_vta_config_default(void);
 
-/* The SRAM depths of c into *d: uop = log_uop_buff_size - 2, inp =
+/* The SRAM depths of cfg into *d: uop = log_uop_buff_size - 2, inp =
  * log_inp_buff_size - log_batch - log_block_in - log_inp_width + 3, wgt and
- * acc likewise. Errors (MRTQ_EINVAL): c or d NULL; a width outside [0, 5]; a
+ * acc likewise. Errors (MRTQ_EINVAL): cfg or d NULL; a width outside [0, 5]; a
  * log_batch / log_block_in / log_block_out outside [0, 8]; a depth below 1
  * entry or above 2^16. */
-MRTQ_API mrtq_status mrtq_vta_depths_of(const mrtq_vta_config *c, mrtq_vta_depths *d);
+MRTQ_API mrtq_status mrtq_vta_depths_of(const mrtq_vta_config *cfg, mrtq_vta_depths *d);
 
 /* Encode an instruction. Errors: cfg, in or out NULL, an invalid
  * configuration (as mrtq_vta_depths_of), opcode > 4, a field the opcode's
@@ -598,21 +598,21 @@ MRTQ_API mrtq_vta_config mrtq_vta_config_default(void) {
   c.log_acc_buff_size = 17;
   return c;
 }
-MRTQ_API mrtq_status mrtq_vta_depths_of(const mrtq_vta_config *c, mrtq_vta_depths *d) {
+MRTQ_API mrtq_status mrtq_vta_depths_of(const mrtq_vta_config *cfg, mrtq_vta_depths *d) {
   mrtq_vta_depths r;
-  if (!c) return MRTQ__ERR(MRTQ_EINVAL, "cfg: NULL");
+  if (!cfg) return MRTQ__ERR(MRTQ_EINVAL, "cfg: NULL");
   if (!d) return MRTQ__ERR(MRTQ_EINVAL, "d: NULL");
-  if (c->log_inp_width < 0 || c->log_inp_width > 5) return MRTQ__ERR(MRTQ_EINVAL, "cfg->log_inp_width: must be in [0, 5]");
-  if (c->log_wgt_width < 0 || c->log_wgt_width > 5) return MRTQ__ERR(MRTQ_EINVAL, "cfg->log_wgt_width: must be in [0, 5]");
-  if (c->log_acc_width < 0 || c->log_acc_width > 5) return MRTQ__ERR(MRTQ_EINVAL, "cfg->log_acc_width: must be in [0, 5]");
-  if (c->log_out_width < 0 || c->log_out_width > 5) return MRTQ__ERR(MRTQ_EINVAL, "cfg->log_out_width: must be in [0, 5]");
-  if (c->log_batch < 0 || c->log_batch > 8) return MRTQ__ERR(MRTQ_EINVAL, "cfg->log_batch: must be in [0, 8]");
-  if (c->log_block_in < 0 || c->log_block_in > 8) return MRTQ__ERR(MRTQ_EINVAL, "cfg->log_block_in: must be in [0, 8]");
-  if (c->log_block_out < 0 || c->log_block_out > 8) return MRTQ__ERR(MRTQ_EINVAL, "cfg->log_block_out: must be in [0, 8]");
-  r.uop = c->log_uop_buff_size - 5 + 3; /* 32-bit micro-ops */
-  r.inp = c->log_inp_buff_size - c->log_batch - c->log_block_in - c->log_inp_width + 3;
-  r.wgt = c->log_wgt_buff_size - c->log_block_out - c->log_block_in - c->log_wgt_width + 3;
-  r.acc = c->log_acc_buff_size - c->log_batch - c->log_block_out - c->log_acc_width + 3;
+  if (cfg->log_inp_width < 0 || cfg->log_inp_width > 5) return MRTQ__ERR(MRTQ_EINVAL, "cfg->log_inp_width: must be in [0, 5]");
+  if (cfg->log_wgt_width < 0 || cfg->log_wgt_width > 5) return MRTQ__ERR(MRTQ_EINVAL, "cfg->log_wgt_width: must be in [0, 5]");
+  if (cfg->log_acc_width < 0 || cfg->log_acc_width > 5) return MRTQ__ERR(MRTQ_EINVAL, "cfg->log_acc_width: must be in [0, 5]");
+  if (cfg->log_out_width < 0 || cfg->log_out_width > 5) return MRTQ__ERR(MRTQ_EINVAL, "cfg->log_out_width: must be in [0, 5]");
+  if (cfg->log_batch < 0 || cfg->log_batch > 8) return MRTQ__ERR(MRTQ_EINVAL, "cfg->log_batch: must be in [0, 8]");
+  if (cfg->log_block_in < 0 || cfg->log_block_in > 8) return MRTQ__ERR(MRTQ_EINVAL, "cfg->log_block_in: must be in [0, 8]");
+  if (cfg->log_block_out < 0 || cfg->log_block_out > 8) return MRTQ__ERR(MRTQ_EINVAL, "cfg->log_block_out: must be in [0, 8]");
+  r.uop = cfg->log_uop_buff_size - 5 + 3; /* 32-bit micro-ops */
+  r.inp = cfg->log_inp_buff_size - cfg->log_batch - cfg->log_block_in - cfg->log_inp_width + 3;
+  r.wgt = cfg->log_wgt_buff_size - cfg->log_block_out - cfg->log_block_in - cfg->log_wgt_width + 3;
+  r.acc = cfg->log_acc_buff_size - cfg->log_batch - cfg->log_block_out - cfg->log_acc_width + 3;
   if (r.uop < 0 || r.uop > 16) return MRTQ__ERR(MRTQ_EINVAL, "cfg->log_uop_buff_size: UOP depth must be 1 to 2^16 entries");
   if (r.inp < 0 || r.inp > 16) return MRTQ__ERR(MRTQ_EINVAL, "cfg->log_inp_buff_size: INP depth must be 1 to 2^16 entries");
   if (r.wgt < 0 || r.wgt > 16) return MRTQ__ERR(MRTQ_EINVAL, "cfg->log_wgt_buff_size: WGT depth must be 1 to 2^16 entries");
@@ -2274,6 +2274,7 @@ MRTQ_API mrtq_status mrtq_vta_conv_run(const mrtq_vta_conv_plan *cp, const mrtq_
                                        size_t uop_cap, mrtq_vta_sim *sim, void *y) {
   mrtq_vta_prog prog;
   mrtq_status st;
+  if (!cp) return MRTQ__ERR(MRTQ_EINVAL, "cp: NULL");
   if ((st = mrtq__vta_conv_args(cp, q, layout)) != MRTQ_OK) return st;
   if (!x) return MRTQ__ERR(MRTQ_EINVAL, "x: NULL");
   if (!w) return MRTQ__ERR(MRTQ_EINVAL, "w: NULL");
@@ -2304,6 +2305,7 @@ MRTQ_API mrtq_status mrtq_vta_conv_ref(const mrtq_vta_conv_plan *cp, const mrtq_
   size_t n, o, oy, ox, c, ky, kx;
   int xu, wu;
   mrtq_status st;
+  if (!cp) return MRTQ__ERR(MRTQ_EINVAL, "cp: NULL");
   if ((st = mrtq__vta_conv_args(cp, q, layout)) != MRTQ_OK) return st;
   if (!x) return MRTQ__ERR(MRTQ_EINVAL, "x: NULL");
   if (!w) return MRTQ__ERR(MRTQ_EINVAL, "w: NULL");
