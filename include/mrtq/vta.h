@@ -602,21 +602,31 @@ MRTQ_API mrtq_status mrtq_vta_depths_of(const mrtq_vta_config *cfg, mrtq_vta_dep
   mrtq_vta_depths r;
   if (!cfg) return MRTQ__ERR(MRTQ_EINVAL, "cfg: NULL");
   if (!d) return MRTQ__ERR(MRTQ_EINVAL, "d: NULL");
-  if (cfg->log_inp_width < 0 || cfg->log_inp_width > 5) return MRTQ__ERR(MRTQ_EINVAL, "cfg->log_inp_width: must be in [0, 5]");
-  if (cfg->log_wgt_width < 0 || cfg->log_wgt_width > 5) return MRTQ__ERR(MRTQ_EINVAL, "cfg->log_wgt_width: must be in [0, 5]");
-  if (cfg->log_acc_width < 0 || cfg->log_acc_width > 5) return MRTQ__ERR(MRTQ_EINVAL, "cfg->log_acc_width: must be in [0, 5]");
-  if (cfg->log_out_width < 0 || cfg->log_out_width > 5) return MRTQ__ERR(MRTQ_EINVAL, "cfg->log_out_width: must be in [0, 5]");
+  if (cfg->log_inp_width < 0 || cfg->log_inp_width > 5)
+    return MRTQ__ERR(MRTQ_EINVAL, "cfg->log_inp_width: must be in [0, 5]");
+  if (cfg->log_wgt_width < 0 || cfg->log_wgt_width > 5)
+    return MRTQ__ERR(MRTQ_EINVAL, "cfg->log_wgt_width: must be in [0, 5]");
+  if (cfg->log_acc_width < 0 || cfg->log_acc_width > 5)
+    return MRTQ__ERR(MRTQ_EINVAL, "cfg->log_acc_width: must be in [0, 5]");
+  if (cfg->log_out_width < 0 || cfg->log_out_width > 5)
+    return MRTQ__ERR(MRTQ_EINVAL, "cfg->log_out_width: must be in [0, 5]");
   if (cfg->log_batch < 0 || cfg->log_batch > 8) return MRTQ__ERR(MRTQ_EINVAL, "cfg->log_batch: must be in [0, 8]");
-  if (cfg->log_block_in < 0 || cfg->log_block_in > 8) return MRTQ__ERR(MRTQ_EINVAL, "cfg->log_block_in: must be in [0, 8]");
-  if (cfg->log_block_out < 0 || cfg->log_block_out > 8) return MRTQ__ERR(MRTQ_EINVAL, "cfg->log_block_out: must be in [0, 8]");
+  if (cfg->log_block_in < 0 || cfg->log_block_in > 8)
+    return MRTQ__ERR(MRTQ_EINVAL, "cfg->log_block_in: must be in [0, 8]");
+  if (cfg->log_block_out < 0 || cfg->log_block_out > 8)
+    return MRTQ__ERR(MRTQ_EINVAL, "cfg->log_block_out: must be in [0, 8]");
   r.uop = cfg->log_uop_buff_size - 5 + 3; /* 32-bit micro-ops */
   r.inp = cfg->log_inp_buff_size - cfg->log_batch - cfg->log_block_in - cfg->log_inp_width + 3;
   r.wgt = cfg->log_wgt_buff_size - cfg->log_block_out - cfg->log_block_in - cfg->log_wgt_width + 3;
   r.acc = cfg->log_acc_buff_size - cfg->log_batch - cfg->log_block_out - cfg->log_acc_width + 3;
-  if (r.uop < 0 || r.uop > 16) return MRTQ__ERR(MRTQ_EINVAL, "cfg->log_uop_buff_size: UOP depth must be 1 to 2^16 entries");
-  if (r.inp < 0 || r.inp > 16) return MRTQ__ERR(MRTQ_EINVAL, "cfg->log_inp_buff_size: INP depth must be 1 to 2^16 entries");
-  if (r.wgt < 0 || r.wgt > 16) return MRTQ__ERR(MRTQ_EINVAL, "cfg->log_wgt_buff_size: WGT depth must be 1 to 2^16 entries");
-  if (r.acc < 0 || r.acc > 16) return MRTQ__ERR(MRTQ_EINVAL, "cfg->log_acc_buff_size: ACC depth must be 1 to 2^16 entries");
+  if (r.uop < 0 || r.uop > 16)
+    return MRTQ__ERR(MRTQ_EINVAL, "cfg->log_uop_buff_size: UOP depth must be 1 to 2^16 entries");
+  if (r.inp < 0 || r.inp > 16)
+    return MRTQ__ERR(MRTQ_EINVAL, "cfg->log_inp_buff_size: INP depth must be 1 to 2^16 entries");
+  if (r.wgt < 0 || r.wgt > 16)
+    return MRTQ__ERR(MRTQ_EINVAL, "cfg->log_wgt_buff_size: WGT depth must be 1 to 2^16 entries");
+  if (r.acc < 0 || r.acc > 16)
+    return MRTQ__ERR(MRTQ_EINVAL, "cfg->log_acc_buff_size: ACC depth must be 1 to 2^16 entries");
   *d = r;
   return MRTQ_OK;
 }
@@ -697,14 +707,16 @@ MRTQ_API mrtq_status mrtq_vta_encode(const mrtq_vta_config *cfg, const mrtq_vta_
   for (i = 0; i < n; i++) {
     uint64_t v, mask = ((uint64_t)1 << f[i].width) - 1u;
     if ((pos % 64) + f[i].width > 64) pos = (pos / 64 + 1) * 64; /* no field crosses a word */
-    if (pos + f[i].width > 128) return MRTQ__ERR(MRTQ_ERANGE, "cfg: the instruction's fields exceed 128 bits in this configuration");
+    if (pos + f[i].width > 128)
+      return MRTQ__ERR(MRTQ_ERANGE, "cfg: the instruction's fields exceed 128 bits in this configuration");
     if (f[i].member == offsetof(mrtq_vta_insn, imm)) {
       if (in->imm < -32768 || in->imm > 32767) return MRTQ__ERR(MRTQ_ERANGE, "in->imm: must be in [-32768, 32767]");
       v = (uint64_t)(uint32_t)in->imm & mask;
     } else {
       uint32_t u;
       memcpy(&u, (const char *)in + f[i].member, sizeof u);
-      if ((uint64_t)u > mask) return MRTQ__ERR(MRTQ_ERANGE, "in: a field value exceeds its bit width (hw_spec.h widths; loop fields per mrtq_vta_depths_of)");
+      if ((uint64_t)u > mask)
+        return MRTQ__ERR(MRTQ_ERANGE, "in: a field value exceeds its bit width (hw_spec.h; loop fields per depths)");
       v = u;
     }
     w.w[pos / 64] |= v << (pos % 64);
@@ -766,9 +778,11 @@ MRTQ_API mrtq_status mrtq_vta_uop_encode(const mrtq_vta_config *cfg, const mrtq_
   if (!out) return MRTQ__ERR(MRTQ_EINVAL, "out: NULL");
   if ((st = mrtq_vta_depths_of(cfg, &d)) != MRTQ_OK) return st;
   sw = d.acc > d.inp ? d.acc : d.inp;
-  if (d.acc + sw + d.wgt > 32) return MRTQ__ERR(MRTQ_EINVAL, "cfg: a micro-op needs more than 32 bits (log2 ACC + max(ACC, INP) + WGT depths)");
+  if (d.acc + sw + d.wgt > 32)
+    return MRTQ__ERR(MRTQ_EINVAL, "cfg: a micro-op needs more than 32 bits (log2 ACC + max(ACC, INP) + WGT depths)");
   if ((uint64_t)u->dst >> d.acc) return MRTQ__ERR(MRTQ_ERANGE, "u->dst: must be below the ACC depth");
-  if ((uint64_t)u->src >> sw) return MRTQ__ERR(MRTQ_ERANGE, "u->src: must be below the larger of the ACC and INP depths");
+  if ((uint64_t)u->src >> sw)
+    return MRTQ__ERR(MRTQ_ERANGE, "u->src: must be below the larger of the ACC and INP depths");
   if ((uint64_t)u->wgt >> d.wgt) return MRTQ__ERR(MRTQ_ERANGE, "u->wgt: must be below the WGT depth");
   *out = (uint32_t)((uint64_t)u->dst | ((uint64_t)u->src << d.acc) | ((uint64_t)u->wgt << (d.acc + sw)));
   return MRTQ_OK;
@@ -780,7 +794,8 @@ MRTQ_API mrtq_status mrtq_vta_uop_decode(const mrtq_vta_config *cfg, uint32_t in
   if (!u) return MRTQ__ERR(MRTQ_EINVAL, "u: NULL");
   if ((st = mrtq_vta_depths_of(cfg, &d)) != MRTQ_OK) return st;
   sw = d.acc > d.inp ? d.acc : d.inp;
-  if (d.acc + sw + d.wgt > 32) return MRTQ__ERR(MRTQ_EINVAL, "cfg: a micro-op needs more than 32 bits (log2 ACC + max(ACC, INP) + WGT depths)");
+  if (d.acc + sw + d.wgt > 32)
+    return MRTQ__ERR(MRTQ_EINVAL, "cfg: a micro-op needs more than 32 bits (log2 ACC + max(ACC, INP) + WGT depths)");
   if (d.acc + sw + d.wgt < 32 && (in >> (d.acc + sw + d.wgt)))
     return MRTQ__ERR(MRTQ_EINVAL, "in: a bit above the micro-op's dst, src and wgt fields is set");
   u->dst = in & (uint32_t)(((uint64_t)1 << d.acc) - 1u);
@@ -892,7 +907,8 @@ MRTQ_API size_t mrtq_vta_disasm(const mrtq_vta_insn *in, char *buf, size_t cap) 
 
 /* The configuration's depths, where the simulator models it (no report). */
 MRTQ__PRIV int mrtq__vta_sim_cfg_ok(const mrtq_vta_config *cfg, mrtq_vta_depths *d) {
-  if (!cfg || cfg->log_inp_width != 3 || cfg->log_wgt_width != 3 || cfg->log_out_width != 3 || cfg->log_acc_width != 5 ||
+  if (!cfg || cfg->log_inp_width != 3 || cfg->log_wgt_width != 3 || cfg->log_out_width != 3 ||
+      cfg->log_acc_width != 5 ||
       cfg->log_batch < 0 || cfg->log_batch > 8 || cfg->log_block_in < 0 || cfg->log_block_in > 8 ||
       cfg->log_block_out < 0 || cfg->log_block_out > 8)
     return 0;
@@ -925,7 +941,8 @@ MRTQ_API mrtq_status mrtq_vta_sim_init(const mrtq_vta_config *cfg, mrtq_vta_prof
   if ((st = mrtq_vta_depths_of(cfg, &d)) != MRTQ_OK) return st;
   need = mrtq_vta_sim_scratch_bytes(cfg);
   if (need == 0)
-    return MRTQ__ERR(MRTQ_EUNSUPPORTED, "cfg: the simulator models 8-bit inputs, weights and outputs with 32-bit accumulators only");
+    return MRTQ__ERR(MRTQ_EUNSUPPORTED,
+          "cfg: the simulator models 8-bit inputs, weights and outputs with 32-bit accumulators only");
   if (scratch_bytes < need) return MRTQ__ERR(MRTQ_EINVAL, "scratch_bytes: below mrtq_vta_sim_scratch_bytes(cfg)");
   memset(sim, 0, sizeof *sim);
   memset(scratch, 0, need);
@@ -990,7 +1007,8 @@ MRTQ__PRIV mrtq_status mrtq__vta_load(mrtq_vta_sim *s, const mrtq_vta_insn *op, 
     case MRTQ_VTA_MEM_ACC: case MRTQ_VTA_MEM_ACC_8BIT: depth = (size_t)1 << s->d.acc, lanes = (size_t)s->batch * (size_t)s->block_out; break;
     default: return MRTQ__VTA_FAIL(s, at, MRTQ_EINVAL, "prog: LOAD memory_type must be UOP, WGT, INP, ACC or ACC_8BIT");
   }
-  if (sram + xt * yt > depth) return MRTQ__VTA_FAIL(s, at, MRTQ_ERANGE, "prog: LOAD writes past the end of its SRAM (sram_base + padded rows)");
+  if (sram + xt * yt > depth)
+    return MRTQ__VTA_FAIL(s, at, MRTQ_ERANGE, "prog: LOAD writes past the end of its SRAM (sram_base + padded rows)");
   if (op->y_size) {
     last = ((uint64_t)op->dram_base + (uint64_t)(op->y_size - 1) * op->x_stride + op->x_size) * eb;
     if (last > s->dram_bytes) return MRTQ__VTA_FAIL(s, at, MRTQ_ERANGE, "prog: LOAD reads past sim->dram_bytes");
@@ -1028,7 +1046,8 @@ MRTQ__PRIV mrtq_status mrtq__vta_store(mrtq_vta_sim *s, const mrtq_vta_insn *op,
   size_t lanes = (size_t)s->batch * (size_t)s->block_out, y, x, k;
   uint64_t last;
   if (op->x_size == 0) return MRTQ_OK;
-  if (op->memory_type != MRTQ_VTA_MEM_OUT) return MRTQ__VTA_FAIL(s, at, MRTQ_EINVAL, "prog: STORE memory_type must be OUT");
+  if (op->memory_type != MRTQ_VTA_MEM_OUT)
+    return MRTQ__VTA_FAIL(s, at, MRTQ_EINVAL, "prog: STORE memory_type must be OUT");
   if (op->x_pad_0 || op->x_pad_1 || op->y_pad_0 || op->y_pad_1)
     return MRTQ__VTA_FAIL(s, at, MRTQ_EINVAL, "prog: STORE padding must be 0");
   if ((uint64_t)op->sram_base + (uint64_t)op->x_size * op->y_size > ((uint64_t)1 << s->d.acc))
@@ -1067,7 +1086,8 @@ MRTQ__PRIV mrtq_status mrtq__vta_compute(mrtq_vta_sim *s, const mrtq_vta_insn *o
   uint32_t yo, xi, k;
   if (op->uop_end > uop_depth || op->uop_bgn > op->uop_end)
     return MRTQ__VTA_FAIL(s, at, MRTQ_ERANGE, "prog: micro-op range [uop_bgn, uop_end) outside the UOP SRAM");
-  if (alu && op->alu_opcode > MRTQ_VTA_ALU_MUL) return MRTQ__VTA_FAIL(s, at, MRTQ_EINVAL, "prog: ALU alu_opcode must be MIN, MAX, ADD, SHR or MUL");
+  if (alu && op->alu_opcode > MRTQ_VTA_ALU_MUL)
+    return MRTQ__VTA_FAIL(s, at, MRTQ_EINVAL, "prog: ALU alu_opcode must be MIN, MAX, ADD, SHR or MUL");
   if (alu && op->alu_opcode == MRTQ_VTA_ALU_MUL &&
       (s->profile == MRTQ_VTA_PROFILE_HLS || s->profile == MRTQ_VTA_PROFILE_CHISEL))
     return MRTQ__VTA_FAIL(s, at, MRTQ_EUNSUPPORTED, "prog: ALU MUL on a target without a multiplier (HLS, CHISEL)");
@@ -1086,7 +1106,8 @@ MRTQ__PRIV mrtq_status mrtq__vta_compute(mrtq_vta_sim *s, const mrtq_vta_insn *o
           int32_t *a = s->acc + dst * lanes;
           const int32_t *b = s->acc + src * lanes;
           size_t l;
-          if (!op->use_imm && src >= acc_depth) return MRTQ__VTA_FAIL(s, at, MRTQ_ERANGE, "prog: ALU ACC source index out of bounds");
+          if (!op->use_imm && src >= acc_depth)
+            return MRTQ__VTA_FAIL(s, at, MRTQ_ERANGE, "prog: ALU ACC source index out of bounds");
           s->alu_ops++;
           for (l = 0; l < lanes; l++) {
             int32_t x = a[l], y = op->use_imm ? op->imm : b[l];
@@ -1139,7 +1160,8 @@ MRTQ_API mrtq_status mrtq_vta_sim_run(const mrtq_vta_word *prog, size_t n, mrtq_
     if (mrtq__vta_unpack(&s->d, &prog[i], &in) != 0)
       return MRTQ__VTA_FAIL(s, i, MRTQ_EINVAL, "prog: undecodable instruction");
     if (mrtq__vta_module(&in) == 0 && (in.pop_prev || in.push_prev))
-      return MRTQ__VTA_FAIL(s, i, MRTQ_EINVAL, "prog: a load-module instruction pops or pushes prev (no previous stage)");
+      return MRTQ__VTA_FAIL(s, i, MRTQ_EINVAL,
+            "prog: a load-module instruction pops or pushes prev (no previous stage)");
     if (mrtq__vta_module(&in) == 2 && (in.pop_next || in.push_next))
       return MRTQ__VTA_FAIL(s, i, MRTQ_EINVAL, "prog: a store-module instruction pops or pushes next (no next stage)");
   }
@@ -1231,8 +1253,10 @@ MRTQ__PRIV mrtq_status mrtq__vta_rq_chan_err(int e) {
   switch (e) {
     case 1: return MRTQ__ERR(MRTQ_ERANGE, "m: delegate mode needs 15 - m->shift in [-31, 31]");
     case 2: return MRTQ__ERR(MRTQ_ERANGE, "m: mult must be in [16384, 32767] and shift in [-15, 15] (mrtq_mult_q15)");
-    case 3: return MRTQ__ERR(MRTQ_ERANGE, "m: the nearest power of two 2^e, e > 0, would wrap (per channel, or o->in_bits - 1 + e > 30)");
-    case 4: return MRTQ__ERR(MRTQ_ERANGE, "m: the shift would have to turn left after the pre-shift (scale too large for o->in_bits)");
+    case 3: return MRTQ__ERR(MRTQ_ERANGE,
+          "m: the nearest power of two 2^e, e > 0, would wrap (per channel, or o->in_bits - 1 + e > 30)");
+    case 4: return MRTQ__ERR(MRTQ_ERANGE,
+          "m: the shift would have to turn left after the pre-shift (scale too large for o->in_bits)");
     default: return MRTQ__ERR(MRTQ_ERANGE, "m: per channel the shift k' must be >= 1 (nudge) or >= 0 (floor)");
   }
 }
@@ -1303,13 +1327,16 @@ MRTQ_API mrtq_status mrtq_vta_rq_plan_build(const mrtq_vta_rq_opts *o, const mrt
   if (qmin > qmax) return MRTQ__ERR(MRTQ_EINVAL, "qmin, qmax: qmin > qmax");
   has_mul = mrtq__vta_has_mul(o->target);
   if (o->allow_pow2 && has_mul)
-    return MRTQ__ERR(MRTQ_EINVAL, "o->allow_pow2: must be 0 on a target with MUL (SIM, OPENCL), where it has no effect");
+    return MRTQ__ERR(MRTQ_EINVAL,
+          "o->allow_pow2: must be 0 on a target with MUL (SIM, OPENCL), where it has no effect");
   if (o->delegate && o->in_bits != 32)
-    return MRTQ__ERR(MRTQ_EINVAL, "o->in_bits: must be 32 in delegate mode (the delegate's sequence takes every int32)");
+    return MRTQ__ERR(MRTQ_EINVAL,
+          "o->in_bits: must be 32 in delegate mode (the delegate's sequence takes every int32)");
   if (!((qmin >= -128 && qmax <= 127) || (qmin >= 0 && qmax <= 255)))
     return MRTQ__ERR(MRTQ_ERANGE, "qmin, qmax: must lie within [-128, 127] or [0, 255] (STORE keeps the low byte)");
   if (zp < -32768 || zp > 32767) return MRTQ__ERR(MRTQ_ERANGE, "zp: must be in [-32768, 32767] (ALU immediate)");
-  if (o->delegate && !has_mul) return MRTQ__ERR(MRTQ_EUNSUPPORTED, "o->delegate: needs a target with MUL (SIM, OPENCL)");
+  if (o->delegate && !has_mul)
+    return MRTQ__ERR(MRTQ_EUNSUPPORTED, "o->delegate: needs a target with MUL (SIM, OPENCL)");
   if (o->delegate && nch != 1) return MRTQ__ERR(MRTQ_EUNSUPPORTED, "o->delegate: per tensor only (nch == 1)");
   if (o->delegate && o->rounding != MRTQ_VTA_ROUND_FLOOR)
     return MRTQ__ERR(MRTQ_EUNSUPPORTED, "o->delegate: floor rounding only");
@@ -1419,14 +1446,16 @@ MRTQ_API mrtq_status mrtq_vta_rq_plan_build(const mrtq_vta_rq_opts *o, const mrt
       if (p.per_channel) mrtq__vta_rq_chan(o, p.method, 1, 0, m[c], &r, &mm, &k);
       e = mrtq__vta_rq_wraps(&p, r, mm, k, zp);
       if (e == 1)
-        return MRTQ__ERR(MRTQ_ERANGE, "o->in_bits: the nudge step ADD 1 could wrap at the top of int32 for this multiplier; use a smaller in_bits");
+        return MRTQ__ERR(MRTQ_ERANGE,
+                         "o->in_bits: the nudge step ADD 1 could wrap at the top of int32 (use fewer bits)");
       if (e == 2)
-        return MRTQ__ERR(MRTQ_ERANGE, "zp: y + zp could wrap at the ends of int32 for this multiplier and o->in_bits; use a smaller in_bits");
+        return MRTQ__ERR(MRTQ_ERANGE, "zp: y + zp could wrap at an end of int32 (use a smaller o->in_bits)");
     }
   if (zp || o->delegate) mrtq__vta_step(&p, MRTQ_VTA_STEP_ALU, MRTQ_VTA_ALU_ADD, MRTQ_VTA_OPND_IMM, zp);
   mrtq__vta_step(&p, MRTQ_VTA_STEP_ALU, MRTQ_VTA_ALU_MIN, MRTQ_VTA_OPND_IMM, qmax);
   mrtq__vta_step(&p, MRTQ_VTA_STEP_ALU, MRTQ_VTA_ALU_MAX, MRTQ_VTA_OPND_IMM, qmin);
-  if (p.nsteps > MRTQ_VTA_MAX_STEPS) return MRTQ__ERR(MRTQ_ERANGE, "m: the plan needs more than MRTQ_VTA_MAX_STEPS steps");
+  if (p.nsteps > MRTQ_VTA_MAX_STEPS)
+    return MRTQ__ERR(MRTQ_ERANGE, "m: the plan needs more than MRTQ_VTA_MAX_STEPS steps");
   *plan = p;
   return MRTQ_OK;
 }
@@ -1725,8 +1754,10 @@ MRTQ_API mrtq_status mrtq_vta_add_layout_of(const mrtq_vta_config *cfg, const mr
   if (!plan) return MRTQ__ERR(MRTQ_EINVAL, "plan: NULL");
   if ((st = mrtq_vta_depths_of(cfg, &d)) != MRTQ_OK) return st;
   if (mrtq_vta_sim_scratch_bytes(cfg) == 0)
-    return MRTQ__ERR(MRTQ_EUNSUPPORTED, "cfg: the ADD driver takes 8-bit inputs, weights and outputs with 32-bit accumulators only");
-  if (d.acc < 2) return MRTQ__ERR(MRTQ_EUNSUPPORTED, "cfg->log_acc_buff_size: the ADD driver needs at least 4 ACC rows");
+    return MRTQ__ERR(MRTQ_EUNSUPPORTED,
+          "cfg: the ADD driver takes 8-bit inputs, weights and outputs with 32-bit accumulators only");
+  if (d.acc < 2)
+    return MRTQ__ERR(MRTQ_EUNSUPPORTED, "cfg->log_acc_buff_size: the ADD driver needs at least 4 ACC rows");
   l->lanes = (size_t)1 << (cfg->log_batch + cfg->log_block_out);
   l->vecs = n / l->lanes + (n % l->lanes != 0);
   l->rows_per_chunk = ((size_t)1 << d.acc) / 4; /* two virtual threads, two operands each */
@@ -1754,7 +1785,8 @@ MRTQ_API mrtq_status mrtq_vta_add_build(const mrtq_vta_rq_plan *plan, size_t n, 
   if (!dram) return MRTQ__ERR(MRTQ_EINVAL, "dram: NULL");
   if (p->status != MRTQ_OK) return p->status;
   if ((st = mrtq_vta_add_layout_of(&p->cfg, plan, n, &l)) != MRTQ_OK) return st;
-  if (l.b_off / (4 * l.lanes) + l.vecs > 0xffffffffu) return MRTQ__ERR(MRTQ_ERANGE, "n: DRAM element indices beyond 32 bits");
+  if (l.b_off / (4 * l.lanes) + l.vecs > 0xffffffffu)
+    return MRTQ__ERR(MRTQ_ERANGE, "n: DRAM element indices beyond 32 bits");
   if (l.dram_bytes > dram_bytes) return MRTQ__ERR(MRTQ_ERANGE, "dram_bytes: below the layout's dram_bytes");
   if (l.insns > p->cap) return MRTQ__ERR(MRTQ_ERANGE, "p->cap: below the layout's insns");
   for (c = 0; c < l.chunks; c++) {
@@ -1810,7 +1842,8 @@ MRTQ_API mrtq_status mrtq_vta_add_run(const mrtq_vta_add_params *p, int rounding
   st = mrtq_vta_add_plan(p, rounding, sim->profile, &plan);
   if (st == MRTQ_OK) st = mrtq_vta_add_layout_of(&sim->cfg, &plan, n, &l);
   if (st != MRTQ_OK) return st;
-  if (l.dram_bytes > sim->dram_bytes) return MRTQ__ERR(MRTQ_ERANGE, "sim->dram_bytes: below the ADD layout's dram_bytes");
+  if (l.dram_bytes > sim->dram_bytes)
+    return MRTQ__ERR(MRTQ_ERANGE, "sim->dram_bytes: below the ADD layout's dram_bytes");
   if (l.insns > cap) return MRTQ__ERR(MRTQ_ERANGE, "cap: below the ADD layout's insns");
   st = mrtq_vta_prog_init(&sim->cfg, words, cap, uops, MRTQ_VTA_ADD_UOPS, &prog);
   if (st != MRTQ_OK) return st;
@@ -1841,10 +1874,12 @@ MRTQ__PRIV int mrtq__vta_form_bits(uint32_t opcode, const mrtq_vta_depths *d) {
 }
 
 /* The checks the conv packers and the reference share. */
-MRTQ__PRIV mrtq_status mrtq__vta_conv_args(const mrtq_vta_conv_plan *p, const mrtq_vta_conv_quant *q, mrtq_layout layout) {
+MRTQ__PRIV mrtq_status mrtq__vta_conv_args(const mrtq_vta_conv_plan *p, const mrtq_vta_conv_quant *q,
+                                           mrtq_layout layout) {
   if (!p) return MRTQ__ERR(MRTQ_EINVAL, "p: NULL");
   if (!q) return MRTQ__ERR(MRTQ_EINVAL, "q: NULL");
-  if (layout != MRTQ_NCHW && layout != MRTQ_NHWC) return MRTQ__ERR(MRTQ_EINVAL, "layout: must be MRTQ_NCHW or MRTQ_NHWC");
+  if (layout != MRTQ_NCHW && layout != MRTQ_NHWC)
+    return MRTQ__ERR(MRTQ_EINVAL, "layout: must be MRTQ_NCHW or MRTQ_NHWC");
   if (!mrtq__dtype_q8(q->x_type)) return MRTQ__ERR(MRTQ_EUNSUPPORTED, "q->x_type: must be MRTQ_S8 or MRTQ_U8");
   if (!mrtq__dtype_q8(q->w_type)) return MRTQ__ERR(MRTQ_EUNSUPPORTED, "q->w_type: must be MRTQ_S8 or MRTQ_U8");
   return MRTQ_OK;
@@ -1881,12 +1916,15 @@ MRTQ_API mrtq_status mrtq_vta_conv_plan_build(const mrtq_vta_config *cfg, mrtq_v
   if (!mrtq__dtype_q8(q->w_type)) return MRTQ__ERR(MRTQ_EUNSUPPORTED, "q->w_type: must be MRTQ_S8 or MRTQ_U8");
   if ((st = mrtq_vta_depths_of(cfg, &d)) != MRTQ_OK) return st;
   if (mrtq_vta_sim_scratch_bytes(cfg) == 0)
-    return MRTQ__ERR(MRTQ_EUNSUPPORTED, "cfg: VTA CONV2D takes 8-bit inputs, weights and outputs with 32-bit accumulators only");
+    return MRTQ__ERR(MRTQ_EUNSUPPORTED,
+          "cfg: VTA CONV2D takes 8-bit inputs, weights and outputs with 32-bit accumulators only");
   if (mrtq__vta_form_bits(MRTQ_VTA_GEMM, &d) > 128 || mrtq__vta_form_bits(MRTQ_VTA_ALU, &d) > 128)
-    return MRTQ__ERR(MRTQ_EUNSUPPORTED, "cfg: the GEMM or ALU instruction's fields exceed 128 bits in this configuration");
+    return MRTQ__ERR(MRTQ_EUNSUPPORTED,
+          "cfg: the GEMM or ALU instruction's fields exceed 128 bits in this configuration");
   sw = d.acc > d.inp ? d.acc : d.inp;
   if (d.acc + sw + d.wgt > 32)
-    return MRTQ__ERR(MRTQ_EUNSUPPORTED, "cfg: a micro-op needs more than 32 bits (log2 ACC + max(ACC, INP) + WGT depths)");
+    return MRTQ__ERR(MRTQ_EUNSUPPORTED,
+          "cfg: a micro-op needs more than 32 bits (log2 ACC + max(ACC, INP) + WGT depths)");
   if (s->n < 1 || s->n > 65535) return MRTQ__ERR(MRTQ_ESHAPE, "s->n: must be in [1, 65535]");
   if (s->c < 1 || s->c > 65535) return MRTQ__ERR(MRTQ_ESHAPE, "s->c: must be in [1, 65535]");
   if (s->h < 1 || s->h > 65535) return MRTQ__ERR(MRTQ_ESHAPE, "s->h: must be in [1, 65535]");
@@ -1940,7 +1978,8 @@ MRTQ_API mrtq_status mrtq_vta_conv_plan_build(const mrtq_vta_config *cfg, mrtq_v
     bound += bmax + (uint64_t)p.k * 128u * 256u; /* + |zx' sum W'| <= K * 256 * 128 */
   }
   if (bound >= ((uint64_t)1 << 31))
-    return MRTQ__ERR(MRTQ_EOVERFLOW, "s, q->bias: the accumulator could overflow int32 (K * 255 * max|W'| + |bias| + K * 32768 >= 2^31)");
+    return MRTQ__ERR(MRTQ_EOVERFLOW,
+          "s, q->bias: the accumulator could overflow int32 (K * 255 * max|W'| + |bias| + K * 32768 >= 2^31)");
   p.in_bits = mrtq__vta_log2_ceil(bound + 1) + 1;
   /* the requant plan (per tensor or per channel) */
   o.target = target;
@@ -1979,7 +2018,8 @@ MRTQ_API mrtq_status mrtq_vta_conv_plan_build(const mrtq_vta_config *cfg, mrtq_v
     mrtq__put_int(&b, lu > cfg->log_uop_buff_size ? lu : cfg->log_uop_buff_size);
     p.why[b.len < sizeof p.why ? b.len : sizeof p.why - 1] = 0;
     *plan = p;
-    return MRTQ__ERR(MRTQ_ERANGE, "cfg: the layer's tiles do not fit the SRAMs or the instruction fields (plan->why names the sizes that would)");
+    return MRTQ__ERR(MRTQ_ERANGE,
+                     "cfg: the layer's tiles do not fit the SRAMs or the instruction fields (see plan->why)");
   }
   /* DRAM layout: micro-ops, input [nb][cb][hp][wp][batch][bi], weights [ob][cb][kh][kw][bo][bi],
    * parameter rows [ob][param_rows][batch][bo] int32, output [nb][ob][ho][wo][batch][bo] */
@@ -2103,7 +2143,8 @@ MRTQ_API mrtq_status mrtq_vta_conv_pack_params(const mrtq_vta_config *cfg, const
   if (!q->m) return MRTQ__ERR(MRTQ_EINVAL, "q->m: NULL");
   kk = p->s.kh * p->s.kw, wu = q->w_type == MRTQ_U8;
   bo = (size_t)1 << cfg->log_block_out, lanes = bo << cfg->log_batch;
-  if (lanes > 256) return MRTQ__ERR(MRTQ_EUNSUPPORTED, "cfg->log_batch, cfg->log_block_out: batch * BLOCK_OUT must be <= 256");
+  if (lanes > 256)
+    return MRTQ__ERR(MRTQ_EUNSUPPORTED, "cfg->log_batch, cfg->log_block_out: batch * BLOCK_OUT must be <= 256");
   if (p->param_rows > 3) return MRTQ__ERR(MRTQ_EUNSUPPORTED, "p->param_rows: at most 3 (bias + 2 plan rows)");
   if (p->rq.per_channel) { /* every channel first: a refusal writes nothing */
     for (ob = 0; ob < p->ob; ob++) {
@@ -2146,7 +2187,8 @@ MRTQ_API mrtq_status mrtq_vta_conv_unpack_output(const mrtq_vta_config *cfg, con
   size_t batch, bo, n, o, yy, xx;
   if (!cfg) return MRTQ__ERR(MRTQ_EINVAL, "cfg: NULL");
   if (!p) return MRTQ__ERR(MRTQ_EINVAL, "p: NULL");
-  if (layout != MRTQ_NCHW && layout != MRTQ_NHWC) return MRTQ__ERR(MRTQ_EINVAL, "layout: must be MRTQ_NCHW or MRTQ_NHWC");
+  if (layout != MRTQ_NCHW && layout != MRTQ_NHWC)
+    return MRTQ__ERR(MRTQ_EINVAL, "layout: must be MRTQ_NCHW or MRTQ_NHWC");
   if (!src) return MRTQ__ERR(MRTQ_EINVAL, "src: NULL");
   if (!y) return MRTQ__ERR(MRTQ_EINVAL, "y: NULL");
   batch = (size_t)1 << cfg->log_batch, bo = (size_t)1 << cfg->log_block_out;
