@@ -124,7 +124,8 @@ static mrtq_status run_layer(const mrtq_vta_config *cfg, mrtq_vta_profile prof, 
     cs.n = L->s.n, cs.c = L->s.c, cs.h = L->s.h, cs.w = L->s.w, cs.o = L->s.o, cs.kh = L->s.kh, cs.kw = L->s.kw;
     cs.stride_h = L->s.stride_h, cs.stride_w = L->s.stride_w, cs.pad_top = cs.pad_bottom = L->s.pad_h, cs.pad_left = cs.pad_right = L->s.pad_w;
     /* conv.h's API as it is on this branch (is_unsigned flags, its own layout enum) */
-    cs.dil_h = L->s.dil_h, cs.dil_w = L->s.dil_w, cs.groups = 1, cs.layout = L->layout == MRTQ_NHWC ? MRTQ_CONV_NHWC : MRTQ_CONV_NCHW;
+    cs.dil_h = L->s.dil_h, cs.dil_w = L->s.dil_w, cs.groups = 1;
+    cs.layout = L->layout == MRTQ_NHWC ? MRTQ_CONV_NHWC : MRTQ_CONV_NCHW;
     qx.data = x, qx.is_unsigned = L->q.x_type == MRTQ_U8, qx.zp = L->q.x_zp;
     qw.data = w, qw.is_unsigned = L->q.w_type == MRTQ_U8, qw.zp = L->q.w_zp;
     for (o = 0; o < L->q.nm; o++)
@@ -271,7 +272,8 @@ static void test_refusals(void) {
   memset(&p, 0, sizeof p);
   base_layer(&L);
   /* 4 channel blocks x 3 rows x 602 columns = 7224 INP entries > 2048 */
-  CHECK_REFUSED(mrtq_vta_conv_plan_build(&cfg, MRTQ_VTA_PROFILE_SIM, &L.s, &L.q, NULL, &p), MRTQ_ERANGE, "tiles do not fit");
+  CHECK_REFUSED(mrtq_vta_conv_plan_build(&cfg, MRTQ_VTA_PROFILE_SIM, &L.s, &L.q, NULL, &p),
+                MRTQ_ERANGE, "tiles do not fit");
   CHECK(strstr(p.why, "log_inp_buff_size 17") != NULL);
   fit = cfg;
   fit.log_inp_buff_size = 17; /* the size the message names is enough for the tiles */
@@ -282,14 +284,17 @@ static void test_refusals(void) {
   fit.log_wgt_buff_size = 14; /* 64 WGT entries (36 needed): 2 (11 + 13 + 6) = 60 bits, micro-op 30 */
   CHECK_EQ(mrtq_vta_conv_plan_build(&fit, MRTQ_VTA_PROFILE_SIM, &L.s, &L.q, NULL, &p), MRTQ_OK, "fits");
   fit.log_inp_buff_size = 16; /* and one less is not */
-  CHECK_REFUSED(mrtq_vta_conv_plan_build(&fit, MRTQ_VTA_PROFILE_SIM, &L.s, &L.q, NULL, &p), MRTQ_ERANGE, "tiles do not fit");
+  CHECK_REFUSED(mrtq_vta_conv_plan_build(&fit, MRTQ_VTA_PROFILE_SIM, &L.s, &L.q, NULL, &p),
+                MRTQ_ERANGE, "tiles do not fit");
   /* weights of a 16-channel block: 2000 channels x 9 > 1024 WGT entries */
   L.s.w = 8, L.s.c = 2000; /* 125 blocks x 9 = 1125 entries */
-  CHECK_REFUSED(mrtq_vta_conv_plan_build(&cfg, MRTQ_VTA_PROFILE_SIM, &L.s, &L.q, NULL, &p), MRTQ_ERANGE, "tiles do not fit");
+  CHECK_REFUSED(mrtq_vta_conv_plan_build(&cfg, MRTQ_VTA_PROFILE_SIM, &L.s, &L.q, NULL, &p),
+                MRTQ_ERANGE, "tiles do not fit");
   CHECK(strstr(p.why, "log_wgt_buff_size 19") != NULL);
   /* the accumulator could overflow */
   L.s.c = 40000, L.s.kh = L.s.kw = 1, L.s.pad_h = L.s.pad_w = 0;
-  CHECK_REFUSED(mrtq_vta_conv_plan_build(&cfg, MRTQ_VTA_PROFILE_SIM, &L.s, &L.q, NULL, &p), MRTQ_EOVERFLOW, "overflow int32");
+  CHECK_REFUSED(mrtq_vta_conv_plan_build(&cfg, MRTQ_VTA_PROFILE_SIM, &L.s, &L.q, NULL, &p),
+                MRTQ_EOVERFLOW, "overflow int32");
   /* shapes: every field's own reason */
   {
     static const struct {
@@ -309,9 +314,11 @@ static void test_refusals(void) {
       L.s.w = 8, L.s.pad_h = L.s.pad_w = 0;
       sh = L.s;
       f[0] = &sh.n, f[1] = &sh.c, f[2] = &sh.h, f[3] = &sh.w, f[4] = &sh.o, f[5] = &sh.kh, f[6] = &sh.kw;
-      f[7] = &sh.stride_h, f[8] = &sh.stride_w, f[9] = &sh.dil_h, f[10] = &sh.dil_w, f[11] = &sh.pad_h, f[12] = &sh.pad_w;
+      f[7] = &sh.stride_h, f[8] = &sh.stride_w, f[9] = &sh.dil_h, f[10] = &sh.dil_w, f[11] = &sh.pad_h;
+      f[12] = &sh.pad_w;
       *f[cases[i].field] = cases[i].value;
-      CHECK_REFUSED(mrtq_vta_conv_plan_build(&cfg, MRTQ_VTA_PROFILE_SIM, &sh, &L.q, NULL, &p), MRTQ_ESHAPE, cases[i].why);
+      CHECK_REFUSED(mrtq_vta_conv_plan_build(&cfg, MRTQ_VTA_PROFILE_SIM, &sh, &L.q, NULL, &p), MRTQ_ESHAPE,
+                    cases[i].why);
     }
   }
   base_layer(&L);
@@ -319,7 +326,8 @@ static void test_refusals(void) {
   CHECK_REFUSED(mrtq_vta_conv_plan_build(NULL, MRTQ_VTA_PROFILE_SIM, &L.s, &L.q, NULL, &p), MRTQ_EINVAL, "cfg: NULL");
   CHECK_REFUSED(mrtq_vta_conv_plan_build(&cfg, MRTQ_VTA_PROFILE_SIM, NULL, &L.q, NULL, &p), MRTQ_EINVAL, "s: NULL");
   CHECK_REFUSED(mrtq_vta_conv_plan_build(&cfg, MRTQ_VTA_PROFILE_SIM, &L.s, NULL, NULL, &p), MRTQ_EINVAL, "q: NULL");
-  CHECK_REFUSED(mrtq_vta_conv_plan_build(&cfg, MRTQ_VTA_PROFILE_SIM, &L.s, &L.q, NULL, NULL), MRTQ_EINVAL, "plan: NULL");
+  CHECK_REFUSED(mrtq_vta_conv_plan_build(&cfg, MRTQ_VTA_PROFILE_SIM, &L.s, &L.q, NULL, NULL),
+                MRTQ_EINVAL, "plan: NULL");
   L.q.nm = 3;
   CHECK_REFUSED(mrtq_vta_conv_plan_build(&cfg, MRTQ_VTA_PROFILE_SIM, &L.s, &L.q, NULL, &p), MRTQ_EINVAL, "q->nm");
   L.q.nm = 1, L.q.m = NULL;
@@ -329,11 +337,14 @@ static void test_refusals(void) {
   L.q.rounding = 2;
   CHECK_REFUSED(mrtq_vta_conv_plan_build(&cfg, MRTQ_VTA_PROFILE_SIM, &L.s, &L.q, NULL, &p), MRTQ_EINVAL, "q->rounding");
   L.q.rounding = MRTQ_VTA_ROUND_FLOOR, L.q.x_type = MRTQ_S16;
-  CHECK_REFUSED(mrtq_vta_conv_plan_build(&cfg, MRTQ_VTA_PROFILE_SIM, &L.s, &L.q, NULL, &p), MRTQ_EUNSUPPORTED, "q->x_type");
+  CHECK_REFUSED(mrtq_vta_conv_plan_build(&cfg, MRTQ_VTA_PROFILE_SIM, &L.s, &L.q, NULL, &p),
+                MRTQ_EUNSUPPORTED, "q->x_type");
   L.q.x_type = (mrtq_dtype)0; /* a zero-initialised operand is no type */
-  CHECK_REFUSED(mrtq_vta_conv_plan_build(&cfg, MRTQ_VTA_PROFILE_SIM, &L.s, &L.q, NULL, &p), MRTQ_EUNSUPPORTED, "q->x_type");
+  CHECK_REFUSED(mrtq_vta_conv_plan_build(&cfg, MRTQ_VTA_PROFILE_SIM, &L.s, &L.q, NULL, &p),
+                MRTQ_EUNSUPPORTED, "q->x_type");
   L.q.x_type = MRTQ_U8, L.q.w_type = MRTQ_S4;
-  CHECK_REFUSED(mrtq_vta_conv_plan_build(&cfg, MRTQ_VTA_PROFILE_SIM, &L.s, &L.q, NULL, &p), MRTQ_EUNSUPPORTED, "q->w_type");
+  CHECK_REFUSED(mrtq_vta_conv_plan_build(&cfg, MRTQ_VTA_PROFILE_SIM, &L.s, &L.q, NULL, &p),
+                MRTQ_EUNSUPPORTED, "q->w_type");
   L.q.w_type = MRTQ_S8, L.q.x_zp = 256;
   CHECK_REFUSED(mrtq_vta_conv_plan_build(&cfg, MRTQ_VTA_PROFILE_SIM, &L.s, &L.q, NULL, &p), MRTQ_EINVAL, "q->x_zp");
   L.q.x_type = MRTQ_S8, L.q.x_zp = 200; /* a U8 zero point with S8 data */
@@ -352,16 +363,20 @@ static void test_refusals(void) {
   { /* configurations the simulator and drivers do not model */
     mrtq_vta_config c = cfg;
     c.log_acc_width = 4;
-    CHECK_REFUSED(mrtq_vta_conv_plan_build(&c, MRTQ_VTA_PROFILE_SIM, &L.s, &L.q, NULL, &p), MRTQ_EUNSUPPORTED, "cfg: VTA CONV2D takes 8-bit");
+    CHECK_REFUSED(mrtq_vta_conv_plan_build(&c, MRTQ_VTA_PROFILE_SIM, &L.s, &L.q, NULL, &p),
+                  MRTQ_EUNSUPPORTED, "cfg: VTA CONV2D takes 8-bit");
     c = cfg, c.log_batch = 1, c.log_block_out = 8;
-    CHECK_REFUSED(mrtq_vta_conv_plan_build(&c, MRTQ_VTA_PROFILE_SIM, &L.s, &L.q, NULL, &p), MRTQ_EUNSUPPORTED, "batch * BLOCK_OUT");
+    CHECK_REFUSED(mrtq_vta_conv_plan_build(&c, MRTQ_VTA_PROFILE_SIM, &L.s, &L.q, NULL, &p),
+                  MRTQ_EUNSUPPORTED, "batch * BLOCK_OUT");
     c = cfg, c.log_block_in = 9;
-    CHECK_REFUSED(mrtq_vta_conv_plan_build(&c, MRTQ_VTA_PROFILE_SIM, &L.s, &L.q, NULL, &p), MRTQ_EINVAL, "cfg->log_block_in");
+    CHECK_REFUSED(mrtq_vta_conv_plan_build(&c, MRTQ_VTA_PROFILE_SIM, &L.s, &L.q, NULL, &p),
+                  MRTQ_EINVAL, "cfg->log_block_in");
   }
   { /* a DRAM image beyond 32-bit addresses */
     mrtq_vta_conv_shape big = L.s;
     big.n = 65535, big.c = 16, big.h = 100, big.w = 1000, big.o = 16, big.kh = big.kw = 1, big.pad_h = big.pad_w = 0;
-    CHECK_REFUSED(mrtq_vta_conv_plan_build(&cfg, MRTQ_VTA_PROFILE_SIM, &big, &L.q, NULL, &p), MRTQ_ERANGE, "exceeds 2^32 bytes");
+    CHECK_REFUSED(mrtq_vta_conv_plan_build(&cfg, MRTQ_VTA_PROFILE_SIM, &big, &L.q, NULL, &p),
+                  MRTQ_ERANGE, "exceeds 2^32 bytes");
   }
 }
 
@@ -385,7 +400,8 @@ static void test_unencodable_configs(void) {
   }
   c = mrtq_vta_config_default();
   c.log_acc_buff_size = 18; /* the ALU instruction exceeds 128 bits */
-  CHECK_REFUSED(mrtq_vta_conv_plan_build(&c, MRTQ_VTA_PROFILE_SIM, &L.s, &L.q, NULL, &p), MRTQ_EUNSUPPORTED, "exceed 128 bits");
+  CHECK_REFUSED(mrtq_vta_conv_plan_build(&c, MRTQ_VTA_PROFILE_SIM, &L.s, &L.q, NULL, &p),
+                MRTQ_EUNSUPPORTED, "exceed 128 bits");
   /* the instructions fit 128 bits but the micro-op does not: ACC 11, INP 10, WGT 11 bits -> 11 + 11 + 11 */
   c = mrtq_vta_config_default();
   c.log_inp_buff_size = 14, c.log_wgt_buff_size = 19;
@@ -433,9 +449,11 @@ static void test_driver_refusals(void) {
     mrtq_vta_config c2 = cfg;
     mrtq_vta_conv_plan p4 = p;
     c2.log_batch = 5; /* 512 lanes: not the plan's configuration */
-    CHECK_REFUSED(mrtq_vta_conv_pack_params(&c2, &p, &L.q, MRTQ_NCHW, w, dram_buf), MRTQ_EUNSUPPORTED, "batch * BLOCK_OUT");
+    CHECK_REFUSED(mrtq_vta_conv_pack_params(&c2, &p, &L.q, MRTQ_NCHW, w, dram_buf),
+                  MRTQ_EUNSUPPORTED, "batch * BLOCK_OUT");
     p4.param_rows = 4;
-    CHECK_REFUSED(mrtq_vta_conv_pack_params(&cfg, &p4, &L.q, MRTQ_NCHW, w, dram_buf), MRTQ_EUNSUPPORTED, "p->param_rows");
+    CHECK_REFUSED(mrtq_vta_conv_pack_params(&cfg, &p4, &L.q, MRTQ_NCHW, w, dram_buf),
+                  MRTQ_EUNSUPPORTED, "p->param_rows");
   }
   { /* a per-channel plan handed multipliers it cannot carry */
     layer_t P = L;
@@ -483,7 +501,8 @@ static void test_driver_refusals(void) {
                 "y: NULL");
   CHECK_EQ(mrtq_vta_conv_run(&p, &L.q, MRTQ_NCHW, x, w, words, p.insns, uops, p.uops, &sim, y), MRTQ_OK, "fits");
   CHECK_EQ(mrtq_vta_prog_init(&cfg, words, p.insns, uops, p.uops, &prog), MRTQ_OK, "prog");
-  CHECK_REFUSED(mrtq_vta_conv_build(&p, &prog, dram_buf, p.dram_bytes - 1), MRTQ_ERANGE, "dram_bytes: below cp->dram_bytes");
+  CHECK_REFUSED(mrtq_vta_conv_build(&p, &prog, dram_buf, p.dram_bytes - 1),
+                MRTQ_ERANGE, "dram_bytes: below cp->dram_bytes");
   CHECK_REFUSED(mrtq_vta_conv_build(NULL, &prog, dram_buf, p.dram_bytes), MRTQ_EINVAL, "cp: NULL");
   CHECK_REFUSED(mrtq_vta_conv_build(&p, NULL, dram_buf, p.dram_bytes), MRTQ_EINVAL, "p: NULL");
   CHECK_REFUSED(mrtq_vta_conv_build(&p, &prog, NULL, p.dram_bytes), MRTQ_EINVAL, "dram: NULL");

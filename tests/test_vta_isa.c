@@ -227,10 +227,10 @@ static void test_depths_and_errors(void) {
     static const struct {
       int field, value;
       const char *why;
-    } cases[] = {{0, 6, "cfg->log_inp_width"},         {1, -1, "cfg->log_wgt_width"},        {2, 6, "cfg->log_acc_width"},
-                 {3, -1, "cfg->log_out_width"},        {4, 9, "cfg->log_batch"},             {5, 9, "cfg->log_block_in"},
-                 {6, -1, "cfg->log_block_out"},        {7, 1, "cfg->log_uop_buff_size"},     {8, 40, "cfg->log_inp_buff_size"},
-                 {9, 2, "cfg->log_wgt_buff_size"},     {10, 40, "cfg->log_acc_buff_size"}};
+    } cases[] = {{0, 6, "cfg->log_inp_width"},     {1, -1, "cfg->log_wgt_width"},    {2, 6, "cfg->log_acc_width"},
+                 {3, -1, "cfg->log_out_width"},    {4, 9, "cfg->log_batch"},         {5, 9, "cfg->log_block_in"},
+                 {6, -1, "cfg->log_block_out"},    {7, 1, "cfg->log_uop_buff_size"}, {8, 40, "cfg->log_inp_buff_size"},
+                 {9, 2, "cfg->log_wgt_buff_size"}, {10, 40, "cfg->log_acc_buff_size"}};
     size_t i;
     for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
       int *f[11];

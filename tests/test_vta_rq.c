@@ -360,14 +360,16 @@ static void test_plan_errors(void) {
   o.target = MRTQ_VTA_PROFILE_SIM, o.allow_pow2 = 1; /* has MUL: allow_pow2 would be ignored */
   CHECK_REFUSED(mrtq_vta_rq_plan_build(&o, &m, 1, 0, -128, 127, &plan), MRTQ_EINVAL, "o->allow_pow2");
   o.allow_pow2 = 0, o.delegate = 1, o.in_bits = 17; /* the delegate's sequence does not read in_bits */
-  CHECK_REFUSED(mrtq_vta_rq_plan_build(&o, &m, 1, 0, -128, 127, &plan), MRTQ_EINVAL, "o->in_bits: must be 32 in delegate");
+  CHECK_REFUSED(mrtq_vta_rq_plan_build(&o, &m, 1, 0, -128, 127, &plan),
+                MRTQ_EINVAL, "o->in_bits: must be 32 in delegate");
   o.in_bits = 32;
   CHECK_REFUSED(mrtq_vta_rq_plan_build(&o, two, 2, 0, -128, 127, &plan), MRTQ_EUNSUPPORTED, "o->delegate: per tensor");
   o.rounding = MRTQ_VTA_ROUND_NUDGE;
   CHECK_REFUSED(mrtq_vta_rq_plan_build(&o, &m, 1, 0, -128, 127, &plan), MRTQ_EUNSUPPORTED, "o->delegate: floor");
   o.rounding = MRTQ_VTA_ROUND_FLOOR;
   m.shift = -20; /* 15 - shift = 35 */
-  CHECK_REFUSED(mrtq_vta_rq_plan_build(&o, &m, 1, 0, -128, 127, &plan), MRTQ_ERANGE, "delegate mode needs 15 - m->shift");
+  CHECK_REFUSED(mrtq_vta_rq_plan_build(&o, &m, 1, 0, -128, 127, &plan),
+                MRTQ_ERANGE, "delegate mode needs 15 - m->shift");
   m.shift = -4, o.delegate = 0;
   m.mult = 0;
   CHECK_REFUSED(mrtq_vta_rq_plan_build(&o, &m, 1, 0, -128, 127, &plan), MRTQ_ERANGE, "m: mult must be in");
@@ -377,7 +379,8 @@ static void test_plan_errors(void) {
   CHECK_REFUSED(mrtq_vta_rq_plan_build(&o, &m, 1, 0, -128, 127, &plan), MRTQ_ERANGE, "turn left after the pre-shift");
   m.shift = -4;
   o.target = MRTQ_VTA_PROFILE_HLS, o.delegate = 1;
-  CHECK_REFUSED(mrtq_vta_rq_plan_build(&o, &m, 1, 0, -128, 127, &plan), MRTQ_EUNSUPPORTED, "o->delegate: needs a target with MUL");
+  CHECK_REFUSED(mrtq_vta_rq_plan_build(&o, &m, 1, 0, -128, 127, &plan),
+                MRTQ_EUNSUPPORTED, "o->delegate: needs a target with MUL");
   o.delegate = 0;
   CHECK_REFUSED(mrtq_vta_rq_plan_build(&o, two, 2, 0, -128, 127, &plan), MRTQ_EUNSUPPORTED, "needs o->allow_pow2");
   o.allow_pow2 = 1;
@@ -418,7 +421,8 @@ static void test_plan_no_wrap(void) {
   CHECK(half.mult == 16384 && half.shift == 0 && one.mult == 16384 && one.shift == 1);
   /* (b) nudge, x = 2^31 - 1: SHR 0, ADD 1, SHR 1 wrapped to -128 where the formula gives 127 */
   o.target = MRTQ_VTA_PROFILE_HLS, o.rounding = MRTQ_VTA_ROUND_NUDGE, o.in_bits = 32, o.allow_pow2 = 1;
-  CHECK_REFUSED(mrtq_vta_rq_plan_build(&o, &half, 1, 0, -128, 127, &plan), MRTQ_ERANGE, "o->in_bits: the nudge step ADD 1");
+  CHECK_REFUSED(mrtq_vta_rq_plan_build(&o, &half, 1, 0, -128, 127, &plan),
+                MRTQ_ERANGE, "o->in_bits: the nudge step ADD 1");
   o.in_bits = 31;
   CHECK_EQ(mrtq_vta_rq_plan_build(&o, &half, 1, 0, -128, 127, &plan), MRTQ_OK, "31 bits");
   CHECK_EQ(mrtq_vta_rq_steps_eval(&plan, (1 << 30) - 1, NULL), 127, "top of 31 bits");
@@ -475,7 +479,8 @@ static void test_add_driver(void) {
       CHECK_EQ(mrtq_vta_add_layout_of(&cfg, &plan, n, &lay), MRTQ_OK, "layout");
       CHECK(lay.dram_bytes <= sizeof big && lay.insns <= 4096);
       memset(big, 0xa5, sizeof big); /* sentinel: nothing may be written past the layout */
-      CHECK_EQ(mrtq_vta_sim_init(&cfg, profiles[pi], scratch, sizeof scratch, big, lay.dram_bytes, &s), MRTQ_OK, "init");
+      CHECK_EQ(mrtq_vta_sim_init(&cfg, profiles[pi], scratch, sizeof scratch, big, lay.dram_bytes, &s), MRTQ_OK,
+               "init");
       CHECK_EQ(mrtq_vta_add_run(&p, rnd, a, b, n, words, 4096, &s, got, &ni), MRTQ_OK, "run %zu: %s", n, s.error);
       CHECK_EQ(ni, lay.insns, "instruction count");
       for (i = lay.dram_bytes; i < sizeof big; i++)
@@ -571,7 +576,8 @@ static void test_add_configs(void) {
     cfgs[0].log_acc_buff_size = 7; /* 2 ACC rows */
     CHECK_REFUSED(mrtq_vta_add_layout_of(&cfgs[0], &plan, 100, &lay), MRTQ_EUNSUPPORTED, "at least 4 ACC rows");
     cfgs[0] = mrtq_vta_config_default(), cfgs[0].log_out_width = 4;
-    CHECK_REFUSED(mrtq_vta_add_layout_of(&cfgs[0], &plan, 100, &lay), MRTQ_EUNSUPPORTED, "cfg: the ADD driver takes 8-bit");
+    CHECK_REFUSED(mrtq_vta_add_layout_of(&cfgs[0], &plan, 100, &lay),
+                  MRTQ_EUNSUPPORTED, "cfg: the ADD driver takes 8-bit");
     CHECK_REFUSED(mrtq_vta_add_layout_of(&cfgs[1], NULL, 100, &lay), MRTQ_EINVAL, "plan: NULL");
     CHECK_REFUSED(mrtq_vta_add_layout_of(&cfgs[1], &plan, 100, NULL), MRTQ_EINVAL, "l: NULL");
   }
@@ -624,7 +630,8 @@ static void test_add_errors(void) {
     memset(&pr, 0, sizeof pr);
     CHECK_EQ(mrtq_vta_add_plan(&p, 0, MRTQ_VTA_PROFILE_SIM, &plan), MRTQ_OK, "plan");
     CHECK_EQ(mrtq_vta_prog_init(&cfg, words, 64, uops, MRTQ_VTA_ADD_UOPS, &pr), MRTQ_OK, "prog");
-    CHECK_REFUSED(mrtq_vta_add_build(&plan, (size_t)1 << 40, &pr, dram, sizeof dram), MRTQ_ERANGE, "n: DRAM element indices");
+    CHECK_REFUSED(mrtq_vta_add_build(&plan, (size_t)1 << 40, &pr, dram, sizeof dram),
+                  MRTQ_ERANGE, "n: DRAM element indices");
     CHECK_REFUSED(mrtq_vta_add_build(&plan, 40, &pr, dram, 100), MRTQ_ERANGE, "dram_bytes: below the layout");
     CHECK_EQ(mrtq_vta_prog_init(&cfg, words, 20, uops, MRTQ_VTA_ADD_UOPS, &pr), MRTQ_OK, "prog of 20");
     CHECK_REFUSED(mrtq_vta_add_build(&plan, 40000, &pr, dram, sizeof dram), MRTQ_ERANGE, "p->cap: below the layout");
