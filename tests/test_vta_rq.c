@@ -606,7 +606,9 @@ static void test_add_errors(void) {
   bad = p, bad.zp_out = 128;
   CHECK_REFUSED(mrtq_vta_add_plan(&bad, 0, MRTQ_VTA_PROFILE_SIM, &plan), MRTQ_EINVAL, "p->zp_out");
   CHECK_REFUSED(mrtq_vta_add_plan(NULL, 0, MRTQ_VTA_PROFILE_SIM, &plan), MRTQ_EINVAL, "p: NULL");
-  CHECK_REFUSED(mrtq_vta_add_plan(&p, 3, MRTQ_VTA_PROFILE_SIM, &plan), MRTQ_EINVAL, "o->rounding");
+  CHECK_REFUSED(mrtq_vta_add_plan(&p, 3, MRTQ_VTA_PROFILE_SIM, &plan),
+                MRTQ_EINVAL, "rounding: must be MRTQ_VTA_ROUND_FLOOR or _NUDGE");
+  CHECK_REFUSED(mrtq_vta_add_plan(&p, 0, (mrtq_vta_profile)5, &plan), MRTQ_EINVAL, "target: not");
   CHECK_REFUSED(mrtq_vta_add_ref(&p, 0, NULL, b, 40, o), MRTQ_EINVAL, "a: NULL");
   CHECK_REFUSED(mrtq_vta_add_ref(&p, 0, a, NULL, 40, o), MRTQ_EINVAL, "b: NULL");
   CHECK_REFUSED(mrtq_vta_add_ref(&p, 0, a, b, 40, NULL), MRTQ_EINVAL, "out: NULL");

@@ -412,7 +412,8 @@ MRTQ_API mrtq_status mrtq_vta_add_params_init(double s1, int32_t zp1, double s2,
  * target with MUL is the delegate's sequence; otherwise the plan for a 17-bit
  * sum (|A'|, |B'| <= 2^15), whose floor form gives the delegate's values
  * without MUL (no wrap can occur at that width). Errors: p NULL, p's zero
- * points outside [-128, 127] -> MRTQ_EINVAL; otherwise mrtq_vta_rq_plan_build's. */
+ * points outside [-128, 127], rounding or target outside their enums ->
+ * MRTQ_EINVAL; otherwise mrtq_vta_rq_plan_build's. */
 MRTQ_API mrtq_status mrtq_vta_add_plan(const mrtq_vta_add_params *p, int rounding, mrtq_vta_profile target,
                                        mrtq_vta_rq_plan *plan);
 
@@ -1718,6 +1719,9 @@ MRTQ_API mrtq_status mrtq_vta_add_plan(const mrtq_vta_add_params *p, int roundin
   mrtq_vta_rq_opts o = mrtq_vta_rq_opts_default();
   mrtq_status st = mrtq__vta_add_params_ok(p);
   if (st != MRTQ_OK) return st;
+  if (rounding != MRTQ_VTA_ROUND_FLOOR && rounding != MRTQ_VTA_ROUND_NUDGE)
+    return MRTQ__ERR(MRTQ_EINVAL, "rounding: must be MRTQ_VTA_ROUND_FLOOR or _NUDGE");
+  if ((int)target < 0 || (int)target > 3) return MRTQ__ERR(MRTQ_EINVAL, "target: not an mrtq_vta_profile");
   o.target = target;
   o.rounding = rounding;
   o.delegate = rounding == MRTQ_VTA_ROUND_FLOOR && mrtq__vta_has_mul(target); /* else shift-add, same values */
