@@ -806,17 +806,17 @@ MRTQ_API mrtq_status mrtq_vta_uop_decode(const mrtq_vta_config *cfg, uint32_t in
 }
 
 /* ---- disassembler (no stdio: a tiny appender) ---- */
-typedef struct mrtq__buf {
+typedef struct mrtq__vta_buf {
   char *p;
   size_t cap, len;
-} mrtq__buf;
-MRTQ__PRIV void mrtq__put(mrtq__buf *b, const char *s) {
+} mrtq__vta_buf;
+MRTQ__PRIV void mrtq__vta_put(mrtq__vta_buf *b, const char *s) {
   for (; *s; s++) {
     size_t at = b->len++;
     if (at < b->cap && b->cap - at > 1) b->p[at] = *s; /* keep one byte for the NUL */
   }
 }
-MRTQ__PRIV void mrtq__put_int(mrtq__buf *b, int64_t v) {
+MRTQ__PRIV void mrtq__vta_put_int(mrtq__vta_buf *b, int64_t v) {
   char t[24];
   int i = 23;
   uint64_t u = v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v;
@@ -826,80 +826,80 @@ MRTQ__PRIV void mrtq__put_int(mrtq__buf *b, int64_t v) {
     u /= 10u;
   } while (u);
   if (v < 0) t[--i] = '-';
-  mrtq__put(b, t + i);
+  mrtq__vta_put(b, t + i);
 }
-MRTQ__PRIV void mrtq__put_kv(mrtq__buf *b, const char *k, int64_t v) {
-  mrtq__put(b, " ");
-  mrtq__put(b, k);
-  mrtq__put(b, "=");
-  mrtq__put_int(b, v);
+MRTQ__PRIV void mrtq__vta_put_kv(mrtq__vta_buf *b, const char *k, int64_t v) {
+  mrtq__vta_put(b, " ");
+  mrtq__vta_put(b, k);
+  mrtq__vta_put(b, "=");
+  mrtq__vta_put_int(b, v);
 }
 
 MRTQ_API size_t mrtq_vta_disasm(const mrtq_vta_insn *in, char *buf, size_t cap) {
   static const char *const ops[] = {"LOAD", "STORE", "GEMM", "FINISH", "ALU"};
   static const char *const alus[] = {"MIN", "MAX", "ADD", "SHR", "MUL", "ALU5", "ALU6", "ALU7"};
   static const char *const mems[] = {"UOP", "WGT", "INP", "ACC", "OUT", "ACC8", "MEM6", "MEM7"};
-  mrtq__buf b;
+  mrtq__vta_buf b;
   b.p = buf;
   b.cap = buf ? cap : 0;
   b.len = 0;
   if (!in || in->opcode > 4) {
-    mrtq__put(&b, "INVALID");
+    mrtq__vta_put(&b, "INVALID");
   } else {
-    mrtq__put(&b, ops[in->opcode]);
+    mrtq__vta_put(&b, ops[in->opcode]);
     if (in->opcode <= MRTQ_VTA_STORE) {
-      mrtq__put(&b, " ");
-      mrtq__put(&b, mems[in->memory_type & 7u]);
-      mrtq__put_kv(&b, "sram", in->sram_base);
-      mrtq__put_kv(&b, "dram", in->dram_base);
-      mrtq__put_kv(&b, "y", in->y_size);
-      mrtq__put_kv(&b, "x", in->x_size);
-      mrtq__put_kv(&b, "stride", in->x_stride);
-      mrtq__put(&b, " pad=");
-      mrtq__put_int(&b, in->y_pad_0);
-      mrtq__put(&b, ",");
-      mrtq__put_int(&b, in->y_pad_1);
-      mrtq__put(&b, ",");
-      mrtq__put_int(&b, in->x_pad_0);
-      mrtq__put(&b, ",");
-      mrtq__put_int(&b, in->x_pad_1);
+      mrtq__vta_put(&b, " ");
+      mrtq__vta_put(&b, mems[in->memory_type & 7u]);
+      mrtq__vta_put_kv(&b, "sram", in->sram_base);
+      mrtq__vta_put_kv(&b, "dram", in->dram_base);
+      mrtq__vta_put_kv(&b, "y", in->y_size);
+      mrtq__vta_put_kv(&b, "x", in->x_size);
+      mrtq__vta_put_kv(&b, "stride", in->x_stride);
+      mrtq__vta_put(&b, " pad=");
+      mrtq__vta_put_int(&b, in->y_pad_0);
+      mrtq__vta_put(&b, ",");
+      mrtq__vta_put_int(&b, in->y_pad_1);
+      mrtq__vta_put(&b, ",");
+      mrtq__vta_put_int(&b, in->x_pad_0);
+      mrtq__vta_put(&b, ",");
+      mrtq__vta_put_int(&b, in->x_pad_1);
     } else {
       if (in->opcode == MRTQ_VTA_ALU) {
-        mrtq__put(&b, " ");
-        mrtq__put(&b, alus[in->alu_opcode & 7u]);
-        if (in->use_imm) mrtq__put_kv(&b, "imm", in->imm);
+        mrtq__vta_put(&b, " ");
+        mrtq__vta_put(&b, alus[in->alu_opcode & 7u]);
+        if (in->use_imm) mrtq__vta_put_kv(&b, "imm", in->imm);
       }
-      if (in->reset) mrtq__put(&b, " reset");
-      mrtq__put(&b, " uop=[");
-      mrtq__put_int(&b, in->uop_bgn);
-      mrtq__put(&b, ",");
-      mrtq__put_int(&b, in->uop_end);
-      mrtq__put(&b, ") iter=");
-      mrtq__put_int(&b, in->iter_out);
-      mrtq__put(&b, "x");
-      mrtq__put_int(&b, in->iter_in);
-      mrtq__put(&b, " dst=");
-      mrtq__put_int(&b, in->dst_factor_out);
-      mrtq__put(&b, ",");
-      mrtq__put_int(&b, in->dst_factor_in);
-      mrtq__put(&b, " src=");
-      mrtq__put_int(&b, in->src_factor_out);
-      mrtq__put(&b, ",");
-      mrtq__put_int(&b, in->src_factor_in);
+      if (in->reset) mrtq__vta_put(&b, " reset");
+      mrtq__vta_put(&b, " uop=[");
+      mrtq__vta_put_int(&b, in->uop_bgn);
+      mrtq__vta_put(&b, ",");
+      mrtq__vta_put_int(&b, in->uop_end);
+      mrtq__vta_put(&b, ") iter=");
+      mrtq__vta_put_int(&b, in->iter_out);
+      mrtq__vta_put(&b, "x");
+      mrtq__vta_put_int(&b, in->iter_in);
+      mrtq__vta_put(&b, " dst=");
+      mrtq__vta_put_int(&b, in->dst_factor_out);
+      mrtq__vta_put(&b, ",");
+      mrtq__vta_put_int(&b, in->dst_factor_in);
+      mrtq__vta_put(&b, " src=");
+      mrtq__vta_put_int(&b, in->src_factor_out);
+      mrtq__vta_put(&b, ",");
+      mrtq__vta_put_int(&b, in->src_factor_in);
       if (in->opcode != MRTQ_VTA_ALU) {
-        mrtq__put(&b, " wgt=");
-        mrtq__put_int(&b, in->wgt_factor_out);
-        mrtq__put(&b, ",");
-        mrtq__put_int(&b, in->wgt_factor_in);
+        mrtq__vta_put(&b, " wgt=");
+        mrtq__vta_put_int(&b, in->wgt_factor_out);
+        mrtq__vta_put(&b, ",");
+        mrtq__vta_put_int(&b, in->wgt_factor_in);
       }
     }
     if (in->pop_prev || in->pop_next || in->push_prev || in->push_next) {
       int first = 1;
-      mrtq__put(&b, " deps=");
-      if (in->pop_prev) mrtq__put(&b, "pop_prev"), first = 0;
-      if (in->pop_next) mrtq__put(&b, first ? "pop_next" : "|pop_next"), first = 0;
-      if (in->push_prev) mrtq__put(&b, first ? "push_prev" : "|push_prev"), first = 0;
-      if (in->push_next) mrtq__put(&b, first ? "push_next" : "|push_next");
+      mrtq__vta_put(&b, " deps=");
+      if (in->pop_prev) mrtq__vta_put(&b, "pop_prev"), first = 0;
+      if (in->pop_next) mrtq__vta_put(&b, first ? "pop_next" : "|pop_next"), first = 0;
+      if (in->push_prev) mrtq__vta_put(&b, first ? "push_prev" : "|push_prev"), first = 0;
+      if (in->push_next) mrtq__vta_put(&b, first ? "push_next" : "|push_next");
     }
   }
   if (b.cap) b.p[b.len < b.cap ? b.len : b.cap - 1] = 0;
@@ -1903,7 +1903,7 @@ MRTQ_API mrtq_status mrtq_vta_conv_plan_build(const mrtq_vta_config *cfg, mrtq_v
   mrtq_vta_rq_opts o = mrtq_vta_rq_opts_default();
   size_t bo, bi, batch, rows, i, nsave = 0, extra;
   uint64_t bound, wmax;
-  mrtq__buf b;
+  mrtq__vta_buf b;
   mrtq_status st;
   const uint8_t *wb = (const uint8_t *)w_any;
   int sw;
@@ -2012,14 +2012,14 @@ MRTQ_API mrtq_status mrtq_vta_conv_plan_build(const mrtq_vta_config *cfg, mrtq_v
     int lw = mrtq__vta_log2_ceil((uint64_t)p.wgt_entries * bo * bi);
     int la = mrtq__vta_log2_ceil((uint64_t)(p.wo + extra) * 4u * batch * bo);
     int lu = mrtq__vta_log2_ceil((uint64_t)(s->kh * s->kw + 6 + 2 * (size_t)p.rq.nparams) * 4u);
-    mrtq__put(&b, "layer does not fit: needs at least log_inp_buff_size ");
-    mrtq__put_int(&b, li > cfg->log_inp_buff_size ? li : cfg->log_inp_buff_size);
-    mrtq__put(&b, ", log_wgt_buff_size ");
-    mrtq__put_int(&b, lw > cfg->log_wgt_buff_size ? lw : cfg->log_wgt_buff_size);
-    mrtq__put(&b, ", log_acc_buff_size ");
-    mrtq__put_int(&b, la > cfg->log_acc_buff_size ? la : cfg->log_acc_buff_size);
-    mrtq__put(&b, ", log_uop_buff_size ");
-    mrtq__put_int(&b, lu > cfg->log_uop_buff_size ? lu : cfg->log_uop_buff_size);
+    mrtq__vta_put(&b, "layer does not fit: needs at least log_inp_buff_size ");
+    mrtq__vta_put_int(&b, li > cfg->log_inp_buff_size ? li : cfg->log_inp_buff_size);
+    mrtq__vta_put(&b, ", log_wgt_buff_size ");
+    mrtq__vta_put_int(&b, lw > cfg->log_wgt_buff_size ? lw : cfg->log_wgt_buff_size);
+    mrtq__vta_put(&b, ", log_acc_buff_size ");
+    mrtq__vta_put_int(&b, la > cfg->log_acc_buff_size ? la : cfg->log_acc_buff_size);
+    mrtq__vta_put(&b, ", log_uop_buff_size ");
+    mrtq__vta_put_int(&b, lu > cfg->log_uop_buff_size ? lu : cfg->log_uop_buff_size);
     p.why[b.len < sizeof p.why ? b.len : sizeof p.why - 1] = 0;
     *plan = p;
     return MRTQ__ERR(MRTQ_ERANGE,
