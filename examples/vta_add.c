@@ -45,8 +45,8 @@ int main(void) {
       int mism = 0, maxerr = 0;
       mrtq_status st;
       mrtq_vta_add_plan(&p, rnd, profs[pi], &plan);
-      mrtq_vta_sim_init(&sim, &cfg, profs[pi], scratch, sizeof scratch, dram, sizeof dram);
-      st = mrtq_vta_add_run(&sim, &p, rnd, a, b, N, got, words, 512, &ninsn);
+      mrtq_vta_sim_init(&cfg, profs[pi], scratch, sizeof scratch, dram, sizeof dram, &sim);
+      st = mrtq_vta_add_run(&p, rnd, a, b, N, words, 512, &sim, got, &ninsn);
       if (st != MRTQ_OK) {
         printf("run failed: %s (%s)\n", mrtq_status_str(st), sim.error);
         return 1;

@@ -54,7 +54,7 @@ int main(void) {
   s.n = 1, s.c = C, s.h = H, s.w = W, s.o = O, s.kh = s.kw = 3;
   s.stride_h = s.stride_w = 1, s.pad_h = s.pad_w = 1, s.dil_h = s.dil_w = 1;
   memset(&q, 0, sizeof q);
-  q.x_unsigned = 1, q.zx = zx, q.zw = 0, q.bias = bias, q.m = m, q.nm = O;
+  q.x_type = MRTQ_U8, q.w_type = MRTQ_S8, q.x_zp = zx, q.w_zp = 0, q.bias = bias, q.m = m, q.nm = O;
   q.zp = zy, q.qmin = -128, q.qmax = 127, q.rounding = MRTQ_VTA_ROUND_NUDGE;
   st = mrtq_vta_conv_plan_build(&cfg, MRTQ_VTA_PROFILE_SIM, &s, &q, w, &p);
   if (st != MRTQ_OK) {
@@ -67,8 +67,8 @@ int main(void) {
          "ACC %zu row set(s) of %zu + %zu parameter rows; accumulator bound %d bits, requant %s (%d ALU steps)\n",
          p.cb, p.ob, p.inp_half, p.inp_bufs, p.wgt_entries, p.acc_sets, p.wo, p.param_rows, p.in_bits,
          p.rq.wide ? "exact two-half product" : p.rq.pre_shift ? "with pre-shift" : "direct", p.rq.nsteps);
-  mrtq_vta_sim_init(&sim, &cfg, MRTQ_VTA_PROFILE_SIM, scratch, sizeof scratch, dram, sizeof dram);
-  st = mrtq_vta_conv_run(&sim, &p, &q, x, w, MRTQ_VTA_NCHW, y, words, 4096, uops, 512);
+  mrtq_vta_sim_init(&cfg, MRTQ_VTA_PROFILE_SIM, scratch, sizeof scratch, dram, sizeof dram, &sim);
+  st = mrtq_vta_conv_run(&p, &q, MRTQ_NCHW, x, w, words, 4096, uops, 512, &sim, y);
   if (st != MRTQ_OK) {
     printf("run: %s (%s)\n", mrtq_status_str(st), sim.error);
     return 1;
@@ -92,7 +92,7 @@ int main(void) {
   printf("  ACC bytes  %9llu   %9llu\n", (unsigned long long)p.load_bytes[MRTQ_VTA_MEM_ACC],
          (unsigned long long)sim.load_bytes[MRTQ_VTA_MEM_ACC]);
   printf("  OUT bytes  %9llu   %9llu\n", (unsigned long long)p.store_bytes, (unsigned long long)sim.store_bytes);
-  mrtq_vta_conv_ref(&p, &q, x, w, MRTQ_VTA_NCHW, yref);
+  mrtq_vta_conv_ref(&p, &q, MRTQ_NCHW, x, w, yref);
   for (i = 0; i < O * H * W; i++) {
     size_t o = i / (H * W), oy = i / W % H, ox = i % W, c, ky, kx;
     double real, acc = bias[o]; /* the bias is in units of sx * sw_o, as the accumulator */

@@ -160,10 +160,17 @@ static void test_uops(void) {
   {
     mrtq_vta_uop u = {2048, 0, 0};
     uint32_t word;
-    CHECK_EQ(mrtq_vta_uop_encode(&cfg, &u, &word), MRTQ_ERANGE, "dst 2048");
+    CHECK_REFUSED(mrtq_vta_uop_encode(&cfg, &u, &word), MRTQ_ERANGE, "u->dst");
     u.dst = 0, u.wgt = 1024;
-    CHECK_EQ(mrtq_vta_uop_encode(&cfg, &u, &word), MRTQ_ERANGE, "wgt 1024");
-    CHECK_EQ(mrtq_vta_uop_encode(NULL, &u, &word), MRTQ_EINVAL, "NULL");
+    CHECK_REFUSED(mrtq_vta_uop_encode(&cfg, &u, &word), MRTQ_ERANGE, "u->wgt");
+    u.wgt = 0, u.src = 2048;
+    CHECK_REFUSED(mrtq_vta_uop_encode(&cfg, &u, &word), MRTQ_ERANGE, "u->src");
+    CHECK_REFUSED(mrtq_vta_uop_encode(NULL, &u, &word), MRTQ_EINVAL, "cfg: NULL");
+    CHECK_REFUSED(mrtq_vta_uop_encode(&cfg, NULL, &word), MRTQ_EINVAL, "u: NULL");
+    CHECK_REFUSED(mrtq_vta_uop_encode(&cfg, &u, NULL), MRTQ_EINVAL, "out: NULL");
+    CHECK_REFUSED(mrtq_vta_uop_decode(&cfg, 0, NULL), MRTQ_EINVAL, "u: NULL");
+    cfg.log_acc_buff_size = 13; /* 28 of 32 bits are fields */
+    CHECK_REFUSED(mrtq_vta_uop_decode(&cfg, 0x80000000u, &u), MRTQ_EINVAL, "above the micro-op's");
   }
 }
 
@@ -178,29 +185,79 @@ static void test_depths_and_errors(void) {
   memset(&in, 0, sizeof in);
   in.opcode = MRTQ_VTA_GEMM;
   in.uop_bgn = 8192; /* 13 bits */
-  CHECK_EQ(mrtq_vta_encode(&cfg, &in, &w), MRTQ_ERANGE, "uop_bgn");
+  CHECK_REFUSED(mrtq_vta_encode(&cfg, &in, &w), MRTQ_ERANGE, "exceeds its bit width");
   in.uop_bgn = 0, in.uop_end = 8192; /* 14 bits: fits */
   CHECK_EQ(mrtq_vta_encode(&cfg, &in, &w), MRTQ_OK, "uop_end");
   in.opcode = MRTQ_VTA_ALU, in.imm = 32768;
-  CHECK_EQ(mrtq_vta_encode(&cfg, &in, &w), MRTQ_ERANGE, "imm");
+  CHECK_REFUSED(mrtq_vta_encode(&cfg, &in, &w), MRTQ_ERANGE, "in->imm");
   in.imm = -32769;
-  CHECK_EQ(mrtq_vta_encode(&cfg, &in, &w), MRTQ_ERANGE, "imm");
+  CHECK_REFUSED(mrtq_vta_encode(&cfg, &in, &w), MRTQ_ERANGE, "in->imm");
   in.imm = 0, in.opcode = 5;
-  CHECK_EQ(mrtq_vta_encode(&cfg, &in, &w), MRTQ_EINVAL, "opcode 5");
+  CHECK_REFUSED(mrtq_vta_encode(&cfg, &in, &w), MRTQ_EINVAL, "in->opcode");
+  memset(&in, 0, sizeof in);
   in.opcode = MRTQ_VTA_LOAD, in.memory_type = 8;
-  CHECK_EQ(mrtq_vta_encode(&cfg, &in, &w), MRTQ_ERANGE, "memory type");
+  CHECK_REFUSED(mrtq_vta_encode(&cfg, &in, &w), MRTQ_ERANGE, "exceeds its bit width");
+  /* a field the opcode's form does not have is refused, not dropped */
+  in.memory_type = MRTQ_VTA_MEM_INP, in.iter_out = 1;
+  CHECK_REFUSED(mrtq_vta_encode(&cfg, &in, &w), MRTQ_EINVAL, "must be 0 for LOAD and STORE");
+  memset(&in, 0, sizeof in);
+  in.opcode = MRTQ_VTA_GEMM, in.x_size = 1;
+  CHECK_REFUSED(mrtq_vta_encode(&cfg, &in, &w), MRTQ_EINVAL, "must be 0 for GEMM, FINISH and ALU");
+  in.x_size = 0, in.imm = 5;
+  CHECK_REFUSED(mrtq_vta_encode(&cfg, &in, &w), MRTQ_EINVAL, "in->alu_opcode, in->use_imm, in->imm");
+  in.opcode = MRTQ_VTA_FINISH, in.imm = 0, in.use_imm = 1;
+  CHECK_REFUSED(mrtq_vta_encode(&cfg, &in, &w), MRTQ_EINVAL, "in->alu_opcode, in->use_imm, in->imm");
+  in.opcode = MRTQ_VTA_ALU, in.use_imm = 0, in.wgt_factor_in = 1;
+  CHECK_REFUSED(mrtq_vta_encode(&cfg, &in, &w), MRTQ_EINVAL, "in->wgt_factor_out, in->wgt_factor_in");
   w.w[0] = 7, w.w[1] = 0;
-  CHECK_EQ(mrtq_vta_decode(&cfg, &w, &in), MRTQ_EINVAL, "decode opcode 7");
-  CHECK_EQ(mrtq_vta_decode(NULL, &w, &in), MRTQ_EINVAL, "NULL config");
-  CHECK_EQ(mrtq_vta_encode(&cfg, NULL, &w), MRTQ_EINVAL, "NULL insn");
+  CHECK_REFUSED(mrtq_vta_decode(&cfg, &w, &in), MRTQ_EINVAL, "opcode field 5..7");
+  w.w[0] = (uint64_t)MRTQ_VTA_LOAD | ((uint64_t)1 << 60); /* bit 60: unused in LOAD */
+  CHECK_REFUSED(mrtq_vta_decode(&cfg, &w, &in), MRTQ_EINVAL, "outside the fields");
+  w.w[0] = (uint64_t)MRTQ_VTA_FINISH | ((uint64_t)1 << 63), w.w[1] = 0; /* GEMM form: bit 63 unused */
+  CHECK_REFUSED(mrtq_vta_decode(&cfg, &w, &in), MRTQ_EINVAL, "outside the fields");
+  CHECK_REFUSED(mrtq_vta_decode(NULL, &w, &in), MRTQ_EINVAL, "cfg: NULL");
+  CHECK_REFUSED(mrtq_vta_decode(&cfg, NULL, &in), MRTQ_EINVAL, "in: NULL");
+  CHECK_REFUSED(mrtq_vta_decode(&cfg, &w, NULL), MRTQ_EINVAL, "out: NULL");
+  CHECK_REFUSED(mrtq_vta_encode(&cfg, NULL, &w), MRTQ_EINVAL, "in: NULL");
+  CHECK_REFUSED(mrtq_vta_encode(&cfg, &in, NULL), MRTQ_EINVAL, "out: NULL");
+  CHECK_REFUSED(mrtq_vta_depths_of(&cfg, NULL), MRTQ_EINVAL, "d: NULL");
   bad.log_block_in = -1;
-  CHECK_EQ(mrtq_vta_depths_of(&bad, &d), MRTQ_EINVAL, "bad config");
+  CHECK_REFUSED(mrtq_vta_depths_of(&bad, &d), MRTQ_EINVAL, "cfg->log_block_in");
+  {
+    static const struct {
+      int field, value;
+      const char *why;
+    } cases[] = {{0, 6, "cfg->log_inp_width"},     {1, -1, "cfg->log_wgt_width"},    {2, 6, "cfg->log_acc_width"},
+                 {3, -1, "cfg->log_out_width"},    {4, 9, "cfg->log_batch"},         {5, 9, "cfg->log_block_in"},
+                 {6, -1, "cfg->log_block_out"},    {7, 1, "cfg->log_uop_buff_size"}, {8, 40, "cfg->log_inp_buff_size"},
+                 {9, 2, "cfg->log_wgt_buff_size"}, {10, 40, "cfg->log_acc_buff_size"}};
+    size_t i;
+    for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+      int *f[11];
+      bad = cfg;
+      f[0] = &bad.log_inp_width, f[1] = &bad.log_wgt_width, f[2] = &bad.log_acc_width, f[3] = &bad.log_out_width;
+      f[4] = &bad.log_batch, f[5] = &bad.log_block_in, f[6] = &bad.log_block_out, f[7] = &bad.log_uop_buff_size;
+      f[8] = &bad.log_inp_buff_size, f[9] = &bad.log_wgt_buff_size, f[10] = &bad.log_acc_buff_size;
+      *f[cases[i].field] = cases[i].value;
+      CHECK_REFUSED(mrtq_vta_depths_of(&bad, &d), MRTQ_EINVAL, cases[i].why);
+      /* every function that takes a configuration passes the reason on, once */
+      CHECK_REFUSED(mrtq_vta_encode(&bad, &in, &w), MRTQ_EINVAL, cases[i].why);
+    }
+  }
   /* SRAMs so deep that the GEMM fields no longer fit in 128 bits */
   big.log_uop_buff_size = 18, big.log_inp_buff_size = 20, big.log_wgt_buff_size = 24, big.log_acc_buff_size = 22;
   CHECK_EQ(mrtq_vta_depths_of(&big, &d), MRTQ_OK, "big depths");
   memset(&in, 0, sizeof in);
   in.opcode = MRTQ_VTA_GEMM;
-  CHECK_EQ(mrtq_vta_encode(&big, &in, &w), MRTQ_ERANGE, "GEMM over 128 bits");
+  CHECK_REFUSED(mrtq_vta_encode(&big, &in, &w), MRTQ_ERANGE, "exceed 128 bits");
+  w.w[0] = MRTQ_VTA_GEMM, w.w[1] = 0;
+  CHECK_REFUSED(mrtq_vta_decode(&big, &w, &in), MRTQ_EINVAL, "exceed 128 bits");
+  {
+    mrtq_vta_uop u = {0, 0, 0};
+    uint32_t word;
+    CHECK_REFUSED(mrtq_vta_uop_encode(&big, &u, &word), MRTQ_EINVAL, "more than 32 bits");
+    CHECK_REFUSED(mrtq_vta_uop_decode(&big, 0, &u), MRTQ_EINVAL, "more than 32 bits");
+  }
 }
 
 static void test_disasm(void) {

@@ -33,7 +33,7 @@ static int bitlen(int64_t v) {
   return n;
 }
 typedef struct {
-  int ok, r, k;
+  int ok, r, k, wide;
   int64_t m;
 } chan_t;
 /* r, M', k' per the doc; ok = 0 where the doc says MRTQ_ERANGE; `mul`: the
@@ -43,7 +43,7 @@ typedef struct {
 static chan_t o_chan(int32_t M, int32_t s, int in_bits, int pow2, int per_channel, int nudge, int mul) {
   chan_t c;
   int k = 15 - s;
-  c.ok = 1;
+  c.ok = 1, c.wide = 0;
   if (pow2) {
     int e = (double)M >= 16384.0 * sqrt(2.0) ? s : s - 1; /* nearest power of two of M 2^(s-15) */
     c.r = 0, c.m = 1, c.k = -e;
@@ -56,10 +56,31 @@ static chan_t o_chan(int32_t M, int32_t s, int in_bits, int pow2, int per_channe
     c.r = in_bits - 32 + bitlen(m) > 0 ? in_bits - 32 + bitlen(m) : 0;
     c.k = k - u - c.r;
     if (c.k < 0) c.ok = 0;
-    if (mul && c.r > 0 && k - u >= 16 + nudge) c.r = 0, c.k = k - u, c.ok = 1; /* exact */
+    if (mul && c.r > 0 && k - u >= 16 + nudge) c.r = 0, c.k = k - u, c.ok = 1, c.wide = 1; /* exact */
   }
   if (per_channel && c.k < (nudge ? 1 : 0)) c.ok = 0;
   return c;
+}
+/* The doc's no-wrap rule: outside the wide form, the nudge `ADD 1` (applied
+ * to floor(x' M' / 2^(k'-1))) and `ADD zp` must stay within int32 for every
+ * b-bit x; the value only grows with x, so the two ends of the range decide. */
+static int o_wraps(chan_t c, int nudge, int per_channel, int in_bits, int32_t zp) {
+  int64_t ends[2], y;
+  int i;
+  if (c.wide) return 0;
+  ends[0] = -((int64_t)1 << (in_bits - 1)), ends[1] = ((int64_t)1 << (in_bits - 1)) - 1;
+  for (i = 0; i < 2; i++) {
+    int64_t prod = floor_div_pow2(ends[i], c.r) * c.m;
+    if (nudge && (per_channel || c.k >= 1)) {
+      int64_t t = floor_div_pow2(prod, c.k - 1);
+      if (t + 1 > INT32_MAX) return 1;
+      y = floor_div_pow2(t + 1, 1);
+    } else {
+      y = c.k >= 0 ? floor_div_pow2(prod, c.k) : prod * ((int64_t)1 << -c.k);
+    }
+    if (zp && (y + zp > INT32_MAX || y + zp < INT32_MIN)) return 2;
+  }
+  return 0;
 }
 static int32_t o_value(chan_t c, int nudge, int32_t zp, int32_t qmin, int32_t qmax, int32_t x) {
   int64_t y = floor_div_pow2(x, c.r) * c.m;
@@ -88,31 +109,31 @@ static mrtq_status sim_plan(mrtq_vta_sim *s, const mrtq_vta_rq_plan *plan, mrtq_
   size_t last = 0, i;
   uint32_t j, per = blocks ? rows / blocks : rows;
   memset(&p, 0, sizeof p);
-  CHECK_EQ(mrtq_vta_sim_init(s, &cfg, prof, scratch, sizeof scratch, dram, sizeof dram), MRTQ_OK, "init");
-  CHECK_EQ(mrtq_vta_prog_init(&p, &cfg, words, 512, uops, 64), MRTQ_OK, "prog");
+  CHECK_EQ(mrtq_vta_sim_init(&cfg, prof, scratch, sizeof scratch, dram, sizeof dram, s), MRTQ_OK, "init");
+  CHECK_EQ(mrtq_vta_prog_init(&cfg, words, 512, uops, 64, &p), MRTQ_OK, "prog");
   memcpy(dram + (size_t)X_DRAM * 64, x, (size_t)rows * 64);
   memset(&in, 0, sizeof in);
   in.opcode = MRTQ_VTA_LOAD, in.memory_type = MRTQ_VTA_MEM_ACC, in.dram_base = X_DRAM;
   in.y_size = 1, in.x_size = rows, in.x_stride = rows;
-  mrtq_vta_prog_push(&p, &in);
+  mrtq_vta_prog_push(&in, &p);
   if (plan->per_channel) {
     memcpy(dram + (size_t)PARAM_DRAM * 64, params, (size_t)blocks * (size_t)plan->nparams * 64);
     in.sram_base = PARAM_ROW, in.dram_base = PARAM_DRAM, in.x_size = in.x_stride = blocks * (uint32_t)plan->nparams;
-    mrtq_vta_prog_push(&p, &in);
+    mrtq_vta_prog_push(&in, &p);
     for (j = 0; j < blocks; j++)
-      last = mrtq_vta_emit_rq(&p, plan, j * per, per, COPY_ROW + j * per, PARAM_ROW + j * (uint32_t)plan->nparams);
+      last = mrtq_vta_emit_rq(plan, j * per, per, COPY_ROW + j * per, PARAM_ROW + j * (uint32_t)plan->nparams, &p);
   } else {
-    last = mrtq_vta_emit_rq(&p, plan, 0, rows, COPY_ROW, 0);
+    last = mrtq_vta_emit_rq(plan, 0, rows, COPY_ROW, 0, &p);
   }
-  mrtq_vta_prog_deps(&p, last, 0, 0, 0, 1);
+  mrtq_vta_prog_deps(last, 0, 0, 0, 1, &p);
   memset(&in, 0, sizeof in);
   in.opcode = MRTQ_VTA_STORE, in.memory_type = MRTQ_VTA_MEM_OUT, in.dram_base = OUT_DRAM;
   in.y_size = 1, in.x_size = rows, in.x_stride = rows, in.pop_prev = 1;
-  mrtq_vta_prog_push(&p, &in);
+  mrtq_vta_prog_push(&in, &p);
   memset(&in, 0, sizeof in);
   in.opcode = MRTQ_VTA_FINISH;
-  mrtq_vta_prog_push(&p, &in);
-  CHECK_EQ(mrtq_vta_prog_finish(&p, dram, sizeof dram, 0), MRTQ_OK, "finish");
+  mrtq_vta_prog_push(&in, &p);
+  CHECK_EQ(mrtq_vta_prog_finish(0, &p, dram, sizeof dram), MRTQ_OK, "finish");
   if (ninsn) *ninsn = p.n;
   for (i = 0; i < p.n; i++) {
     memset(&in, 0, sizeof in);
@@ -124,7 +145,7 @@ static mrtq_status sim_plan(mrtq_vta_sim *s, const mrtq_vta_rq_plan *plan, mrtq_
       if (prof == MRTQ_VTA_PROFILE_HLS || prof == MRTQ_VTA_PROFILE_CHISEL) CHECK(in.alu_opcode != MRTQ_VTA_ALU_MUL);
     }
   }
-  return mrtq_vta_sim_run(s, words, p.n);
+  return mrtq_vta_sim_run(words, p.n, s);
 }
 
 static const mrtq_vta_profile profiles[4] = {MRTQ_VTA_PROFILE_SIM, MRTQ_VTA_PROFILE_HLS, MRTQ_VTA_PROFILE_CHISEL,
@@ -146,7 +167,7 @@ static void test_plans_per_tensor(void) {
   static int32_t x[ROWS_MAX * 16];
   static const int bits_choice[] = {4, 8, 12, 16, 17, 18, 24, 32};
   mrtq_vta_sim s;
-  int trial, refused = 0, built = 0, core = 0;
+  int trial, refused = 0, built = 0, core = 0, wrap_refused = 0;
   cfg = mrtq_vta_config_default();
   for (trial = 0; trial < 400; trial++) {
     mrtq_vta_rq_opts o = mrtq_vta_rq_opts_default();
@@ -160,6 +181,7 @@ static void test_plans_per_tensor(void) {
     o.rounding = nudge = (int)(th_rand32() & 1u);
     o.in_bits = bits_choice[th_rand32() % 8u];
     o.allow_pow2 = (int)(th_rand32() % 3u == 0);
+    if (o.target == MRTQ_VTA_PROFILE_SIM || o.target == MRTQ_VTA_PROFILE_OPENCL) o.allow_pow2 = 0; /* refused there */
     m.mult = rand_mult();
     m.shift = (int32_t)th_range(-15, 15);
     if (th_rand32() & 1u) m.shift = (int32_t)th_range(-15, 0); /* requant scales are mostly < 1 */
@@ -169,7 +191,8 @@ static void test_plans_per_tensor(void) {
     pow2 = o.allow_pow2 && (o.target == MRTQ_VTA_PROFILE_HLS || o.target == MRTQ_VTA_PROFILE_CHISEL);
     c = o_chan(m.mult, m.shift, o.in_bits, pow2, 0, nudge,
                o.target == MRTQ_VTA_PROFILE_SIM || o.target == MRTQ_VTA_PROFILE_OPENCL);
-    st = mrtq_vta_rq_plan_build(&m, 1, zp, qmin, qmax, &o, &plan);
+    if (c.ok && o_wraps(c, nudge, 0, o.in_bits, zp)) c.ok = 0, wrap_refused++;
+    st = mrtq_vta_rq_plan_build(&o, &m, 1, zp, qmin, qmax, &plan);
     CHECK_EQ(st, c.ok ? MRTQ_OK : MRTQ_ERANGE, "trial %d M=%d s=%d bits=%d pow2=%d", trial, m.mult, m.shift,
              o.in_bits, pow2);
     if (st != MRTQ_OK) {
@@ -213,8 +236,8 @@ static void test_plans_per_tensor(void) {
     }
   }
   CHECK(built > 200 && refused > 0 && core > 100000);
-  printf("  per tensor: %d plans built, %d refused as the doc says, %lld lanes compared\n", built, refused,
-         lanes_compared);
+  printf("  per tensor: %d plans built, %d refused as the doc says (%d where a step could wrap), %lld lanes compared\n",
+         built, refused, wrap_refused, lanes_compared);
 }
 
 /* Per channel: multipliers and shifts in parameter rows, 17..48 channels. */
@@ -238,13 +261,16 @@ static void test_plans_per_channel(void) {
     o.in_bits = (int)th_range(8, 32);
     for (ch = 0; ch < nch; ch++) m[ch].mult = rand_mult(), m[ch].shift = (int32_t)th_range(-15, -1);
     if (pow2 && (o.target == MRTQ_VTA_PROFILE_SIM || o.target == MRTQ_VTA_PROFILE_OPENCL)) o.allow_pow2 = 0, pow2 = 0;
-    st = mrtq_vta_rq_plan_build(m, nch, zp, -128, 127, &o, &plan);
+    st = mrtq_vta_rq_plan_build(&o, m, nch, zp, -128, 127, &plan);
     wide = 0;
     if (o.in_bits > 17 && !pow2) { /* exact two-half product if every channel's shift allows, else pre-shift */
       int bad = 0;
       wide = 1;
       for (ch = 0; ch < nch; ch++) wide &= 15 - m[ch].shift >= 16 + nudge;
-      for (ch = 0; ch < nch; ch++) bad |= !o_chan(m[ch].mult, m[ch].shift, o.in_bits, 0, 1, nudge, wide).ok;
+      for (ch = 0; ch < nch; ch++) {
+        chan_t cc = o_chan(m[ch].mult, m[ch].shift, o.in_bits, 0, 1, nudge, wide);
+        bad |= !cc.ok || o_wraps(cc, nudge, 1, o.in_bits, zp);
+      }
       CHECK_EQ(st, bad ? MRTQ_ERANGE : MRTQ_OK, "per-channel status");
       if (bad) continue;
       if (st == MRTQ_OK) CHECK_EQ(plan.wide, wide, "wide");
@@ -253,7 +279,7 @@ static void test_plans_per_channel(void) {
     CHECK_EQ(st, MRTQ_OK, "per-channel plan, trial %d", trial);
     if (st != MRTQ_OK) continue;
     CHECK(plan.per_channel && plan.method == (pow2 ? MRTQ_VTA_BY_POW2 : MRTQ_VTA_BY_MUL));
-    CHECK_EQ(mrtq_vta_rq_param_rows(&plan, &cfg, m, nch, rows), MRTQ_OK, "rows");
+    CHECK_EQ(mrtq_vta_rq_param_rows(&cfg, &plan, m, nch, rows), MRTQ_OK, "rows");
     for (i = 0; i < (int)(blocks * per * 16); i++)
       x[i] = (int32_t)th_range(-((int64_t)1 << (o.in_bits - 1)), ((int64_t)1 << (o.in_bits - 1)) - 1);
     CHECK_EQ(sim_plan(&s, &plan, o.target, x, (uint32_t)(blocks * per), rows, (uint32_t)blocks, NULL), MRTQ_OK,
@@ -296,7 +322,7 @@ static void test_delegate_sequence(void) {
   int i;
   o.delegate = 1;
   m.mult = 21475, m.shift = -3;
-  CHECK_EQ(mrtq_vta_rq_plan_build(&m, 1, -5, -128, 127, &o, &plan), MRTQ_OK, "delegate");
+  CHECK_EQ(mrtq_vta_rq_plan_build(&o, &m, 1, -5, -128, 127, &plan), MRTQ_OK, "delegate");
   CHECK_EQ(plan.nsteps, 5, "five instructions");
   for (i = 0; i < 5; i++) {
     CHECK_EQ(plan.step[i].alu_opcode, want_op[i], "op %d", i);
@@ -317,34 +343,109 @@ static void test_plan_errors(void) {
   mrtq_vta_rq_plan plan;
   mrtq_mult m = {20000, -4}, two[2] = {{20000, -4}, {30000, -6}};
   int32_t rows[64];
-  CHECK_EQ(mrtq_vta_rq_plan_build(NULL, 1, 0, -128, 127, &o, &plan), MRTQ_EINVAL, "NULL m");
-  CHECK_EQ(mrtq_vta_rq_plan_build(&m, 0, 0, -128, 127, &o, &plan), MRTQ_EINVAL, "no channel");
-  CHECK_EQ(mrtq_vta_rq_plan_build(&m, 1, 0, 5, 4, &o, &plan), MRTQ_EINVAL, "qmin > qmax");
-  CHECK_EQ(mrtq_vta_rq_plan_build(&m, 1, 0, -129, 127, &o, &plan), MRTQ_ERANGE, "not 8 bits");
-  CHECK_EQ(mrtq_vta_rq_plan_build(&m, 1, 0, -1, 200, &o, &plan), MRTQ_ERANGE, "neither int8 nor uint8");
-  CHECK_EQ(mrtq_vta_rq_plan_build(&m, 1, 40000, 0, 255, &o, &plan), MRTQ_ERANGE, "zp beyond 16 bits");
+  CHECK_REFUSED(mrtq_vta_rq_plan_build(&o, NULL, 1, 0, -128, 127, &plan), MRTQ_EINVAL, "m: NULL");
+  CHECK_REFUSED(mrtq_vta_rq_plan_build(NULL, &m, 1, 0, -128, 127, &plan), MRTQ_EINVAL, "o: NULL");
+  CHECK_REFUSED(mrtq_vta_rq_plan_build(&o, &m, 1, 0, -128, 127, NULL), MRTQ_EINVAL, "plan: NULL");
+  CHECK_REFUSED(mrtq_vta_rq_plan_build(&o, &m, 0, 0, -128, 127, &plan), MRTQ_EINVAL, "nch");
+  CHECK_REFUSED(mrtq_vta_rq_plan_build(&o, &m, 1, 0, 5, 4, &plan), MRTQ_EINVAL, "qmin > qmax");
+  CHECK_REFUSED(mrtq_vta_rq_plan_build(&o, &m, 1, 0, -129, 127, &plan), MRTQ_ERANGE, "qmin, qmax: must lie within");
+  CHECK_REFUSED(mrtq_vta_rq_plan_build(&o, &m, 1, 0, -1, 200, &plan), MRTQ_ERANGE, "qmin, qmax: must lie within");
+  CHECK_REFUSED(mrtq_vta_rq_plan_build(&o, &m, 1, 40000, 0, 255, &plan), MRTQ_ERANGE, "zp: must be in [-32768");
   o.in_bits = 0;
-  CHECK_EQ(mrtq_vta_rq_plan_build(&m, 1, 0, -128, 127, &o, &plan), MRTQ_EINVAL, "in_bits");
+  CHECK_REFUSED(mrtq_vta_rq_plan_build(&o, &m, 1, 0, -128, 127, &plan), MRTQ_EINVAL, "o->in_bits: must be in [1, 32]");
   o.in_bits = 32, o.rounding = 7;
-  CHECK_EQ(mrtq_vta_rq_plan_build(&m, 1, 0, -128, 127, &o, &plan), MRTQ_EINVAL, "rounding");
+  CHECK_REFUSED(mrtq_vta_rq_plan_build(&o, &m, 1, 0, -128, 127, &plan), MRTQ_EINVAL, "o->rounding");
+  o.rounding = MRTQ_VTA_ROUND_FLOOR, o.target = (mrtq_vta_profile)9;
+  CHECK_REFUSED(mrtq_vta_rq_plan_build(&o, &m, 1, 0, -128, 127, &plan), MRTQ_EINVAL, "o->target");
+  o.target = MRTQ_VTA_PROFILE_SIM, o.allow_pow2 = 1; /* has MUL: allow_pow2 would be ignored */
+  CHECK_REFUSED(mrtq_vta_rq_plan_build(&o, &m, 1, 0, -128, 127, &plan), MRTQ_EINVAL, "o->allow_pow2");
+  o.allow_pow2 = 0, o.delegate = 1, o.in_bits = 17; /* the delegate's sequence does not read in_bits */
+  CHECK_REFUSED(mrtq_vta_rq_plan_build(&o, &m, 1, 0, -128, 127, &plan),
+                MRTQ_EINVAL, "o->in_bits: must be 32 in delegate");
+  o.in_bits = 32;
+  CHECK_REFUSED(mrtq_vta_rq_plan_build(&o, two, 2, 0, -128, 127, &plan), MRTQ_EUNSUPPORTED, "o->delegate: per tensor");
+  o.rounding = MRTQ_VTA_ROUND_NUDGE;
+  CHECK_REFUSED(mrtq_vta_rq_plan_build(&o, &m, 1, 0, -128, 127, &plan), MRTQ_EUNSUPPORTED, "o->delegate: floor");
   o.rounding = MRTQ_VTA_ROUND_FLOOR;
+  m.shift = -20; /* 15 - shift = 35 */
+  CHECK_REFUSED(mrtq_vta_rq_plan_build(&o, &m, 1, 0, -128, 127, &plan),
+                MRTQ_ERANGE, "delegate mode needs 15 - m->shift");
+  m.shift = -4, o.delegate = 0;
   m.mult = 0;
-  CHECK_EQ(mrtq_vta_rq_plan_build(&m, 1, 0, -128, 127, &o, &plan), MRTQ_ERANGE, "flushed multiplier");
+  CHECK_REFUSED(mrtq_vta_rq_plan_build(&o, &m, 1, 0, -128, 127, &plan), MRTQ_ERANGE, "m: mult must be in");
   m.mult = 20000, m.shift = 16;
-  CHECK_EQ(mrtq_vta_rq_plan_build(&m, 1, 0, -128, 127, &o, &plan), MRTQ_ERANGE, "shift 16 turns left");
+  CHECK_REFUSED(mrtq_vta_rq_plan_build(&o, &m, 1, 0, -128, 127, &plan), MRTQ_ERANGE, "m: mult must be in");
   m.shift = 10; /* 32-bit accumulator: r = 32 - 32 + 15 = 15 > k = 5 */
-  CHECK_EQ(mrtq_vta_rq_plan_build(&m, 1, 0, -128, 127, &o, &plan), MRTQ_ERANGE, "no room for the pre-shift");
+  CHECK_REFUSED(mrtq_vta_rq_plan_build(&o, &m, 1, 0, -128, 127, &plan), MRTQ_ERANGE, "turn left after the pre-shift");
   m.shift = -4;
   o.target = MRTQ_VTA_PROFILE_HLS, o.delegate = 1;
-  CHECK_EQ(mrtq_vta_rq_plan_build(&m, 1, 0, -128, 127, &o, &plan), MRTQ_EUNSUPPORTED, "delegate needs MUL");
+  CHECK_REFUSED(mrtq_vta_rq_plan_build(&o, &m, 1, 0, -128, 127, &plan),
+                MRTQ_EUNSUPPORTED, "o->delegate: needs a target with MUL");
   o.delegate = 0;
-  CHECK_EQ(mrtq_vta_rq_plan_build(two, 2, 0, -128, 127, &o, &plan), MRTQ_EUNSUPPORTED, "per channel without MUL");
+  CHECK_REFUSED(mrtq_vta_rq_plan_build(&o, two, 2, 0, -128, 127, &plan), MRTQ_EUNSUPPORTED, "needs o->allow_pow2");
   o.allow_pow2 = 1;
-  CHECK_EQ(mrtq_vta_rq_plan_build(two, 2, 0, -128, 127, &o, &plan), MRTQ_OK, "per channel POW2");
+  m.shift = 3; /* nearest power of two 2^2 or 2^3: a left shift of a 32-bit value */
+  CHECK_REFUSED(mrtq_vta_rq_plan_build(&o, &m, 1, 0, -128, 127, &plan), MRTQ_ERANGE, "nearest power of two");
+  m.shift = -4;
+  CHECK_EQ(mrtq_vta_rq_plan_build(&o, two, 2, 0, -128, 127, &plan), MRTQ_OK, "per channel POW2");
   cfg = mrtq_vta_config_default();
-  CHECK_EQ(mrtq_vta_rq_param_rows(&plan, &cfg, two, 2, NULL), MRTQ_EINVAL, "NULL rows");
-  CHECK_EQ(mrtq_vta_rq_plan_build(&m, 1, 0, -128, 127, &o, &plan), MRTQ_OK, "per tensor POW2");
-  CHECK_EQ(mrtq_vta_rq_param_rows(&plan, &cfg, &m, 1, rows), MRTQ_EINVAL, "per-tensor plan has no rows");
+  CHECK_REFUSED(mrtq_vta_rq_param_rows(&cfg, &plan, two, 2, NULL), MRTQ_EINVAL, "rows: NULL");
+  CHECK_REFUSED(mrtq_vta_rq_param_rows(&cfg, NULL, two, 2, rows), MRTQ_EINVAL, "plan: NULL");
+  CHECK_REFUSED(mrtq_vta_rq_param_rows(&cfg, &plan, NULL, 2, rows), MRTQ_EINVAL, "m: NULL");
+  CHECK_REFUSED(mrtq_vta_rq_param_rows(NULL, &plan, two, 2, rows), MRTQ_EINVAL, "cfg: NULL");
+  {
+    mrtq_mult bad[2] = {{20000, -4}, {1, -6}}; /* not from mrtq_mult_q15 */
+    memset(rows, 0x5a, sizeof rows);
+    CHECK_REFUSED(mrtq_vta_rq_param_rows(&cfg, &plan, bad, 2, rows), MRTQ_ERANGE, "cannot be carried");
+    CHECK(rows[0] == 0x5a5a5a5a && rows[63] == 0x5a5a5a5a); /* nothing written */
+  }
+  CHECK_EQ(mrtq_vta_rq_plan_build(&o, &m, 1, 0, -128, 127, &plan), MRTQ_OK, "per tensor POW2");
+  CHECK_REFUSED(mrtq_vta_rq_param_rows(&cfg, &plan, &m, 1, rows), MRTQ_EINVAL, "per-tensor plan has no parameter rows");
+  { /* per channel, nudge: every k'_c must be >= 1 */
+    mrtq_mult s15[2] = {{20000, 15}, {20000, 15}};
+    o = mrtq_vta_rq_opts_default();
+    o.rounding = MRTQ_VTA_ROUND_NUDGE, o.in_bits = 8;
+    CHECK_REFUSED(mrtq_vta_rq_plan_build(&o, s15, 2, 0, -128, 127, &plan), MRTQ_ERANGE, "per channel the shift k'");
+  }
+}
+
+/* Issue 22's wraps: a step of a plan must not wrap for any accumulator of the
+ * declared width; the plan refuses where one could, and builds for one bit
+ * less (the doc's rule). */
+static void test_plan_no_wrap(void) {
+  mrtq_vta_rq_opts o = mrtq_vta_rq_opts_default();
+  mrtq_vta_rq_plan plan;
+  mrtq_mult half, one;
+  CHECK_EQ(mrtq_mult_q15(0.5, &half), MRTQ_OK, "0.5");
+  CHECK_EQ(mrtq_mult_q15(1.0, &one), MRTQ_OK, "1.0");
+  CHECK(half.mult == 16384 && half.shift == 0 && one.mult == 16384 && one.shift == 1);
+  /* (b) nudge, x = 2^31 - 1: SHR 0, ADD 1, SHR 1 wrapped to -128 where the formula gives 127 */
+  o.target = MRTQ_VTA_PROFILE_HLS, o.rounding = MRTQ_VTA_ROUND_NUDGE, o.in_bits = 32, o.allow_pow2 = 1;
+  CHECK_REFUSED(mrtq_vta_rq_plan_build(&o, &half, 1, 0, -128, 127, &plan),
+                MRTQ_ERANGE, "o->in_bits: the nudge step ADD 1");
+  o.in_bits = 31;
+  CHECK_EQ(mrtq_vta_rq_plan_build(&o, &half, 1, 0, -128, 127, &plan), MRTQ_OK, "31 bits");
+  CHECK_EQ(mrtq_vta_rq_steps_eval(&plan, (1 << 30) - 1, NULL), 127, "top of 31 bits");
+  CHECK_EQ(mrtq_vta_rq_steps_eval(&plan, -(1 << 30), NULL), -128, "bottom of 31 bits");
+  /* (c) floor, scale 1: ADD zp wrapped at both ends */
+  o.rounding = MRTQ_VTA_ROUND_FLOOR, o.in_bits = 32;
+  CHECK_REFUSED(mrtq_vta_rq_plan_build(&o, &one, 1, -1, -128, 127, &plan), MRTQ_ERANGE, "zp: y + zp could wrap");
+  CHECK_REFUSED(mrtq_vta_rq_plan_build(&o, &one, 1, 1, -128, 127, &plan), MRTQ_ERANGE, "zp: y + zp could wrap");
+  CHECK_EQ(mrtq_vta_rq_plan_build(&o, &one, 1, 0, -128, 127, &plan), MRTQ_OK, "zp 0: no ADD");
+  CHECK_EQ(mrtq_vta_rq_steps_eval(&plan, INT32_MIN, NULL), -128, "zp 0 at INT32_MIN");
+  CHECK_EQ(mrtq_vta_rq_steps_eval(&plan, INT32_MAX, NULL), 127, "zp 0 at INT32_MAX");
+  o.in_bits = 31;
+  CHECK_EQ(mrtq_vta_rq_plan_build(&o, &one, 1, -1, -128, 127, &plan), MRTQ_OK, "31 bits, zp -1");
+  CHECK_EQ(mrtq_vta_rq_steps_eval(&plan, -(1 << 30), NULL), -128, "zp -1 at the bottom");
+  CHECK_EQ(mrtq_vta_rq_ref(&plan, one, -(1 << 30)), -128, "formula");
+  CHECK_EQ(mrtq_vta_rq_plan_build(&o, &one, 1, 1, -128, 127, &plan), MRTQ_OK, "31 bits, zp 1");
+  CHECK_EQ(mrtq_vta_rq_steps_eval(&plan, (1 << 30) - 1, NULL), 127, "zp 1 at the top");
+  o.allow_pow2 = 0, o.in_bits = 32;
+  /* on a target with MUL the folded product 2^31 needs a pre-shift (r = 1): nothing can wrap */
+  o.target = MRTQ_VTA_PROFILE_SIM, o.rounding = MRTQ_VTA_ROUND_NUDGE;
+  CHECK_EQ(mrtq_vta_rq_plan_build(&o, &half, 1, 0, -128, 127, &plan), MRTQ_OK, "SIM nudge 0.5");
+  CHECK_EQ(mrtq_vta_rq_steps_eval(&plan, INT32_MAX, NULL), mrtq_vta_rq_ref(&plan, half, INT32_MAX), "top");
+  CHECK_EQ(mrtq_vta_rq_steps_eval(&plan, INT32_MAX, NULL), 127, "top clamps");
 }
 
 /* ---- the ADD driver ---- */
@@ -378,8 +479,9 @@ static void test_add_driver(void) {
       CHECK_EQ(mrtq_vta_add_layout_of(&cfg, &plan, n, &lay), MRTQ_OK, "layout");
       CHECK(lay.dram_bytes <= sizeof big && lay.insns <= 4096);
       memset(big, 0xa5, sizeof big); /* sentinel: nothing may be written past the layout */
-      CHECK_EQ(mrtq_vta_sim_init(&s, &cfg, profiles[pi], scratch, sizeof scratch, big, lay.dram_bytes), MRTQ_OK, "init");
-      CHECK_EQ(mrtq_vta_add_run(&s, &p, rnd, a, b, n, got, words, 4096, &ni), MRTQ_OK, "run %zu: %s", n, s.error);
+      CHECK_EQ(mrtq_vta_sim_init(&cfg, profiles[pi], scratch, sizeof scratch, big, lay.dram_bytes, &s), MRTQ_OK,
+               "init");
+      CHECK_EQ(mrtq_vta_add_run(&p, rnd, a, b, n, words, 4096, &s, got, &ni), MRTQ_OK, "run %zu: %s", n, s.error);
       CHECK_EQ(ni, lay.insns, "instruction count");
       for (i = lay.dram_bytes; i < sizeof big; i++)
         if (big[i] != 0xa5) break;
@@ -414,6 +516,7 @@ static void test_add_driver(void) {
       for (pi = 0; pi < 2; pi++) {
         mrtq_vta_rq_plan plan;
         mrtq_vta_add_layout l16, lbig;
+        memset(&l16, 0, sizeof l16), memset(&lbig, 0, sizeof lbig);
         CHECK_EQ(mrtq_vta_add_plan(&p, rnd, profiles[pi], &plan), MRTQ_OK, "plan");
         CHECK_EQ(mrtq_vta_add_layout_of(&cfg, &plan, 16, &l16), MRTQ_OK, "layout");
         CHECK_EQ(mrtq_vta_add_layout_of(&cfg, &plan, 20001, &lbig), MRTQ_OK, "layout");
@@ -452,9 +555,9 @@ static void test_add_configs(void) {
       CHECK_EQ(mrtq_vta_add_layout_of(&cfgs[ci], &plan, n, &lay), MRTQ_OK, "layout");
       CHECK_EQ(lay.chunks, ci ? 3 : 40, "chunks"); /* 626 vectors of 32 in 256-row chunks; 1251 of 16 in 32 */
       CHECK(mrtq_vta_sim_scratch_bytes(&cfgs[ci]) <= sizeof scratch && lay.dram_bytes <= sizeof dram);
-      CHECK_EQ(mrtq_vta_sim_init(&s, &cfgs[ci], profiles[pi], scratch, sizeof scratch, dram, sizeof dram), MRTQ_OK,
+      CHECK_EQ(mrtq_vta_sim_init(&cfgs[ci], profiles[pi], scratch, sizeof scratch, dram, sizeof dram, &s), MRTQ_OK,
                "init");
-      CHECK_EQ(mrtq_vta_add_run(&s, &p, rnd, a, b, n, got, words, 2048, &ni), MRTQ_OK, "run: %s", s.error);
+      CHECK_EQ(mrtq_vta_add_run(&p, rnd, a, b, n, words, 2048, &s, got, &ni), MRTQ_OK, "run: %s", s.error);
       CHECK_EQ(ni, lay.insns, "instruction count");
       CHECK_EQ(mrtq_vta_add_ref(&p, rnd, a, b, n, want), MRTQ_OK, "ref");
       for (i = 0; i < n; i++) CHECK_EQ(got[i], want[i], "config %d i=%zu", ci, i);
@@ -468,29 +571,142 @@ static void test_add_configs(void) {
     mrtq_vta_rq_plan plan;
     CHECK_EQ(mrtq_vta_add_params_init(0.031f, -3, 0.047f, 11, 0.05f, 4, &p), MRTQ_OK, "params");
     CHECK_EQ(mrtq_vta_add_plan(&p, 0, MRTQ_VTA_PROFILE_SIM, &plan), MRTQ_OK, "plan");
-    CHECK_EQ(mrtq_vta_add_layout_of(&cfgs[0], &plan, 100, &lay), MRTQ_EINVAL, "bad configuration");
-    CHECK_EQ(mrtq_vta_add_layout_of(NULL, &plan, 100, &lay), MRTQ_EINVAL, "NULL configuration");
+    CHECK_REFUSED(mrtq_vta_add_layout_of(&cfgs[0], &plan, 100, &lay), MRTQ_EINVAL, "cfg->log_acc_buff_size: ACC depth");
+    CHECK_REFUSED(mrtq_vta_add_layout_of(NULL, &plan, 100, &lay), MRTQ_EINVAL, "cfg: NULL");
+    cfgs[0].log_acc_buff_size = 7; /* 2 ACC rows */
+    CHECK_REFUSED(mrtq_vta_add_layout_of(&cfgs[0], &plan, 100, &lay), MRTQ_EUNSUPPORTED, "at least 4 ACC rows");
+    cfgs[0] = mrtq_vta_config_default(), cfgs[0].log_out_width = 4;
+    CHECK_REFUSED(mrtq_vta_add_layout_of(&cfgs[0], &plan, 100, &lay),
+                  MRTQ_EUNSUPPORTED, "cfg: the ADD driver takes 8-bit");
+    CHECK_REFUSED(mrtq_vta_add_layout_of(&cfgs[1], NULL, 100, &lay), MRTQ_EINVAL, "plan: NULL");
+    CHECK_REFUSED(mrtq_vta_add_layout_of(&cfgs[1], &plan, 100, NULL), MRTQ_EINVAL, "l: NULL");
   }
 }
 
 static void test_add_errors(void) {
-  mrtq_vta_add_params p;
+  mrtq_vta_add_params p, bad;
+  mrtq_vta_rq_plan plan;
   mrtq_vta_sim s;
   int8_t a[40] = {0}, b[40] = {0}, o[40];
   mrtq_vta_word w[64];
   cfg = mrtq_vta_config_default();
-  CHECK_EQ(mrtq_vta_add_params_init(0.0, 0, 0.1, 0, 0.1, 0, &p), MRTQ_EINVAL, "scale 0");
-  CHECK_EQ(mrtq_vta_add_params_init(NAN, 0, 0.1, 0, 0.1, 0, &p), MRTQ_EINVAL, "NaN");
-  CHECK_EQ(mrtq_vta_add_params_init(0.1, 0, 0.1, 0, INFINITY, 0, &p), MRTQ_EINVAL, "inf");
-  CHECK_EQ(mrtq_vta_add_params_init(0.1, 128, 0.1, 0, 0.1, 0, &p), MRTQ_EINVAL, "zp");
-  CHECK_EQ(mrtq_vta_add_params_init(0.1, 0, 0.1, 0, 0.1, 0, NULL), MRTQ_EINVAL, "NULL");
+  CHECK_REFUSED(mrtq_vta_add_params_init(0.0, 0, 0.1, 0, 0.1, 0, &p), MRTQ_EINVAL, "s1");
+  CHECK_REFUSED(mrtq_vta_add_params_init(NAN, 0, 0.1, 0, 0.1, 0, &p), MRTQ_EINVAL, "s1");
+  CHECK_REFUSED(mrtq_vta_add_params_init(0.1, 0, -1.0, 0, 0.1, 0, &p), MRTQ_EINVAL, "s2");
+  CHECK_REFUSED(mrtq_vta_add_params_init(0.1, 0, 0.1, 0, INFINITY, 0, &p), MRTQ_EINVAL, "s_out");
+  CHECK_REFUSED(mrtq_vta_add_params_init(0.1, 128, 0.1, 0, 0.1, 0, &p), MRTQ_EINVAL, "zp1");
+  CHECK_REFUSED(mrtq_vta_add_params_init(0.1, 0, 0.1, -129, 0.1, 0, &p), MRTQ_EINVAL, "zp2");
+  CHECK_REFUSED(mrtq_vta_add_params_init(0.1, 0, 0.1, 0, 0.1, 200, &p), MRTQ_EINVAL, "zp_out");
+  CHECK_REFUSED(mrtq_vta_add_params_init(0.1, 0, 0.1, 0, 0.1, 0, NULL), MRTQ_EINVAL, "p: NULL");
   CHECK_EQ(mrtq_vta_add_params_init(0.1, 0, 0.05, 0, 0.1, 0, &p), MRTQ_OK, "ok");
-  CHECK_EQ(mrtq_vta_sim_init(&s, &cfg, MRTQ_VTA_PROFILE_SIM, scratch, sizeof scratch, dram, 200), MRTQ_OK, "init");
-  CHECK_EQ(mrtq_vta_add_run(&s, &p, 0, a, b, 40, o, w, 64, NULL), MRTQ_ERANGE, "DRAM too small");
-  CHECK_EQ(mrtq_vta_sim_init(&s, &cfg, MRTQ_VTA_PROFILE_SIM, scratch, sizeof scratch, dram, sizeof dram), MRTQ_OK, "init");
-  CHECK_EQ(mrtq_vta_add_run(&s, &p, 0, a, b, 40, o, w, 5, NULL), MRTQ_ERANGE, "program buffer too small");
-  CHECK_EQ(mrtq_vta_add_run(&s, &p, 0, NULL, b, 40, o, w, 64, NULL), MRTQ_EINVAL, "NULL input");
-  CHECK_EQ(mrtq_vta_add_run(&s, &p, 0, a, b, 40, o, w, 64, NULL), MRTQ_OK, "fits");
+  bad = p, bad.zp1 = 300;
+  CHECK_REFUSED(mrtq_vta_add_plan(&bad, 0, MRTQ_VTA_PROFILE_SIM, &plan), MRTQ_EINVAL, "p->zp1");
+  bad = p, bad.zp2 = -300;
+  CHECK_REFUSED(mrtq_vta_add_ref(&bad, 0, a, b, 40, o), MRTQ_EINVAL, "p->zp2");
+  bad = p, bad.zp_out = 128;
+  CHECK_REFUSED(mrtq_vta_add_plan(&bad, 0, MRTQ_VTA_PROFILE_SIM, &plan), MRTQ_EINVAL, "p->zp_out");
+  CHECK_REFUSED(mrtq_vta_add_plan(NULL, 0, MRTQ_VTA_PROFILE_SIM, &plan), MRTQ_EINVAL, "p: NULL");
+  CHECK_REFUSED(mrtq_vta_add_plan(&p, 3, MRTQ_VTA_PROFILE_SIM, &plan),
+                MRTQ_EINVAL, "rounding: must be MRTQ_VTA_ROUND_FLOOR or _NUDGE");
+  CHECK_REFUSED(mrtq_vta_add_plan(&p, 0, (mrtq_vta_profile)5, &plan), MRTQ_EINVAL, "target: not");
+  CHECK_REFUSED(mrtq_vta_add_ref(&p, 0, NULL, b, 40, o), MRTQ_EINVAL, "a: NULL");
+  CHECK_REFUSED(mrtq_vta_add_ref(&p, 0, a, NULL, 40, o), MRTQ_EINVAL, "b: NULL");
+  CHECK_REFUSED(mrtq_vta_add_ref(&p, 0, a, b, 40, NULL), MRTQ_EINVAL, "out: NULL");
+  CHECK_EQ(mrtq_vta_add_ref(&p, 0, NULL, NULL, 0, NULL), MRTQ_OK, "empty");
+  CHECK_EQ(mrtq_vta_sim_init(&cfg, MRTQ_VTA_PROFILE_SIM, scratch, sizeof scratch, dram, 200, &s), MRTQ_OK, "init");
+  CHECK_REFUSED(mrtq_vta_add_run(&p, 0, a, b, 40, w, 64, &s, o, NULL), MRTQ_ERANGE, "sim->dram_bytes");
+  CHECK_EQ(mrtq_vta_sim_init(&cfg, MRTQ_VTA_PROFILE_SIM, scratch, sizeof scratch, dram, sizeof dram, &s), MRTQ_OK, "init");
+  CHECK_REFUSED(mrtq_vta_add_run(&p, 0, a, b, 40, w, 5, &s, o, NULL), MRTQ_ERANGE, "cap: below");
+  CHECK_REFUSED(mrtq_vta_add_run(&p, 0, NULL, b, 40, w, 64, &s, o, NULL), MRTQ_EINVAL, "a: NULL");
+  CHECK_REFUSED(mrtq_vta_add_run(&p, 0, a, NULL, 40, w, 64, &s, o, NULL), MRTQ_EINVAL, "b: NULL");
+  CHECK_REFUSED(mrtq_vta_add_run(&p, 0, a, b, 40, w, 64, &s, NULL, NULL), MRTQ_EINVAL, "out: NULL");
+  CHECK_REFUSED(mrtq_vta_add_run(&p, 0, a, b, 40, NULL, 64, &s, o, NULL), MRTQ_EINVAL, "words: NULL");
+  CHECK_REFUSED(mrtq_vta_add_run(&p, 0, a, b, 40, w, 64, NULL, o, NULL), MRTQ_EINVAL, "sim: NULL");
+  CHECK_REFUSED(mrtq_vta_add_run(NULL, 0, a, b, 40, w, 64, &s, o, NULL), MRTQ_EINVAL, "p: NULL");
+  CHECK_EQ(mrtq_vta_add_run(&p, 0, a, b, 40, w, 64, &s, o, NULL), MRTQ_OK, "fits");
+  CHECK_EQ(mrtq_vta_sim_init(&cfg, MRTQ_VTA_PROFILE_HLS, scratch, sizeof scratch, dram, sizeof dram, &s), MRTQ_OK, "init");
+  { /* the builder on its own */
+    static mrtq_vta_word words[64];
+    uint32_t uops[MRTQ_VTA_ADD_UOPS];
+    mrtq_vta_prog pr;
+    memset(&pr, 0, sizeof pr);
+    CHECK_EQ(mrtq_vta_add_plan(&p, 0, MRTQ_VTA_PROFILE_SIM, &plan), MRTQ_OK, "plan");
+    CHECK_EQ(mrtq_vta_prog_init(&cfg, words, 64, uops, MRTQ_VTA_ADD_UOPS, &pr), MRTQ_OK, "prog");
+    CHECK_REFUSED(mrtq_vta_add_build(&plan, (size_t)1 << 40, &pr, dram, sizeof dram),
+                  MRTQ_ERANGE, "n: DRAM element indices");
+    CHECK_REFUSED(mrtq_vta_add_build(&plan, 40, &pr, dram, 100), MRTQ_ERANGE, "dram_bytes: below the layout");
+    CHECK_EQ(mrtq_vta_prog_init(&cfg, words, 20, uops, MRTQ_VTA_ADD_UOPS, &pr), MRTQ_OK, "prog of 20");
+    CHECK_REFUSED(mrtq_vta_add_build(&plan, 40000, &pr, dram, sizeof dram), MRTQ_ERANGE, "p->cap: below the layout");
+    CHECK_EQ(mrtq_vta_prog_init(&cfg, words, 64, uops, MRTQ_VTA_ADD_UOPS, &pr), MRTQ_OK, "prog");
+    CHECK_REFUSED(mrtq_vta_add_build(NULL, 40, &pr, dram, sizeof dram), MRTQ_EINVAL, "plan: NULL");
+    CHECK_REFUSED(mrtq_vta_add_build(&plan, 40, NULL, dram, sizeof dram), MRTQ_EINVAL, "p: NULL");
+    CHECK_REFUSED(mrtq_vta_add_build(&plan, 40, &pr, NULL, sizeof dram), MRTQ_EINVAL, "dram: NULL");
+    CHECK_EQ(mrtq_vta_add_build(&plan, 40, &pr, dram, sizeof dram), MRTQ_OK, "build");
+  }
+}
+
+/* The program builder's own refusals (sticky in prog->status, reported once
+ * where they arise). */
+static void test_prog_errors(void) {
+  static mrtq_vta_word words[8];
+  uint32_t uops[8];
+  mrtq_vta_prog p;
+  mrtq_vta_insn in;
+  mrtq_vta_rq_plan plan;
+  mrtq_vta_rq_opts o = mrtq_vta_rq_opts_default();
+  mrtq_mult m = {20000, -4};
+  mrtq_vta_config small;
+  int i;
+  cfg = mrtq_vta_config_default();
+  memset(&p, 0, sizeof p);
+  memset(&plan, 0, sizeof plan);
+  memset(&in, 0, sizeof in);
+  in.opcode = MRTQ_VTA_FINISH;
+  CHECK_REFUSED(mrtq_vta_prog_init(&cfg, NULL, 8, uops, 8, &p), MRTQ_EINVAL, "words: NULL");
+  CHECK_REFUSED(mrtq_vta_prog_init(&cfg, words, 8, NULL, 8, &p), MRTQ_EINVAL, "uops: NULL");
+  CHECK_REFUSED(mrtq_vta_prog_init(&cfg, words, 0, uops, 8, &p), MRTQ_EINVAL, "cap: must be >= 1");
+  CHECK_REFUSED(mrtq_vta_prog_init(&cfg, words, 8, uops, 8, NULL), MRTQ_EINVAL, "p: NULL");
+  CHECK_REFUSED(mrtq_vta_prog_init(NULL, words, 8, uops, 8, &p), MRTQ_EINVAL, "cfg: NULL");
+  CHECK_EQ(mrtq_vta_prog_init(&cfg, words, 3, uops, 8, &p), MRTQ_OK, "init");
+  CHECK_EQ(mrtq_vta_prog_push(&in, &p), 1, "first");
+  CHECK_EQ(mrtq_vta_prog_push(&in, &p), 2, "second");
+  CHECK_REFUSED((mrtq_vta_prog_push(&in, &p), p.status), MRTQ_ERANGE, "p->cap: the instruction buffer is full");
+  CHECK_EQ(mrtq_vta_prog_push(&in, &p), 0, "sticky");
+  CHECK_EQ(mrtq_vta_prog_finish(0, &p, dram, sizeof dram), MRTQ_ERANGE, "finish passes the status on");
+  CHECK_REFUSED((mrtq_vta_prog_push(&in, NULL), MRTQ_EINVAL), MRTQ_EINVAL, "p: NULL");
+  CHECK_REFUSED((mrtq_vta_prog_uop(0, 0, 0, NULL), MRTQ_EINVAL), MRTQ_EINVAL, "p: NULL");
+  CHECK_REFUSED((mrtq_vta_prog_deps(1, 1, 0, 0, 0, NULL), MRTQ_EINVAL), MRTQ_EINVAL, "p: NULL");
+  CHECK_REFUSED((mrtq_vta_emit_rq(&plan, 0, 1, 2, 3, NULL), MRTQ_EINVAL), MRTQ_EINVAL, "p: NULL");
+  CHECK_REFUSED(mrtq_vta_prog_finish(0, NULL, dram, sizeof dram), MRTQ_EINVAL, "p: NULL");
+  CHECK_EQ(mrtq_vta_prog_init(&cfg, words, 8, uops, 2, &p), MRTQ_OK, "init");
+  CHECK_EQ(mrtq_vta_prog_uop(1, 0, 0, &p), 0, "uop 0");
+  CHECK_EQ(mrtq_vta_prog_uop(2, 0, 0, &p), 1, "uop 1");
+  CHECK_EQ(mrtq_vta_prog_uop(1, 0, 0, &p), 0, "deduplicated");
+  CHECK_REFUSED((mrtq_vta_prog_uop(3, 0, 0, &p), p.status), MRTQ_ERANGE, "p->uop_cap: the micro-op table is full");
+  CHECK_EQ(mrtq_vta_prog_init(&cfg, words, 8, uops, 8, &p), MRTQ_OK, "init");
+  CHECK_REFUSED((mrtq_vta_prog_uop(5000, 0, 0, &p), p.status), MRTQ_ERANGE, "u->dst");
+  small = cfg, small.log_uop_buff_size = 3; /* 2 micro-ops */
+  CHECK_EQ(mrtq_vta_prog_init(&small, words, 8, uops, 8, &p), MRTQ_OK, "init");
+  for (i = 0; i < 2; i++) mrtq_vta_prog_uop((uint32_t)i, 0, 0, &p);
+  CHECK_REFUSED((mrtq_vta_prog_uop(7, 0, 0, &p), p.status), MRTQ_ERANGE, "p->cfg.log_uop_buff_size");
+  CHECK_EQ(mrtq_vta_prog_init(&cfg, words, 8, uops, 8, &p), MRTQ_OK, "init");
+  mrtq_vta_prog_push(&in, &p);
+  CHECK_REFUSED((mrtq_vta_prog_deps(2, 1, 0, 0, 0, &p), p.status), MRTQ_EINVAL, "i: must name a pushed instruction");
+  CHECK_EQ(mrtq_vta_prog_init(&cfg, words, 8, uops, 8, &p), MRTQ_OK, "init");
+  CHECK_REFUSED((mrtq_vta_emit_rq(NULL, 0, 1, 2, 3, &p), p.status), MRTQ_EINVAL, "plan: NULL");
+  CHECK_EQ(mrtq_vta_rq_plan_build(&o, &m, 1, 0, -128, 127, &plan), MRTQ_OK, "plan");
+  CHECK_EQ(mrtq_vta_prog_init(&cfg, words, 3, uops, 8, &p), MRTQ_OK, "init");
+  CHECK_REFUSED((mrtq_vta_emit_rq(&plan, 0, 1, 2, 3, &p), p.status), MRTQ_ERANGE, "p->cap");
+  CHECK_EQ(mrtq_vta_prog_init(&cfg, words, 8, uops, 8, &p), MRTQ_OK, "init");
+  mrtq_vta_prog_uop(1, 0, 0, &p);
+  CHECK_REFUSED(mrtq_vta_prog_finish(0, &p, NULL, 0), MRTQ_ERANGE, "dram: NULL");
+  CHECK_EQ(mrtq_vta_prog_init(&cfg, words, 8, uops, 8, &p), MRTQ_OK, "init");
+  mrtq_vta_prog_uop(1, 0, 0, &p);
+  CHECK_REFUSED(mrtq_vta_prog_finish(10, &p, dram, 40), MRTQ_ERANGE, "dram_bytes: the micro-op table");
+  CHECK_EQ(mrtq_vta_prog_finish(9, &p, dram, 40), MRTQ_ERANGE, "sticky");
+  CHECK_EQ(mrtq_vta_prog_init(&cfg, words, 8, uops, 8, &p), MRTQ_OK, "init");
+  mrtq_vta_prog_uop(1, 0, 0, &p);
+  CHECK_EQ(mrtq_vta_prog_finish(9, &p, dram, 40), MRTQ_OK, "fits exactly");
 }
 
 int main(void) {
@@ -498,9 +714,11 @@ int main(void) {
   TH_RUN(test_plans_per_channel);
   TH_RUN(test_delegate_sequence);
   TH_RUN(test_plan_errors);
+  TH_RUN(test_plan_no_wrap);
   TH_RUN(test_add_driver);
   TH_RUN(test_add_configs);
   TH_RUN(test_add_errors);
+  TH_RUN(test_prog_errors);
   printf("  total: %lld plan lanes and %lld ADD elements compared\n", lanes_compared, add_compared);
   return th_finish("test_vta_rq");
 }

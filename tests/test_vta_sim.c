@@ -17,7 +17,7 @@ static mrtq_vta_config cfg;
 static void setup(mrtq_vta_sim *s, mrtq_vta_profile prof) {
   cfg = mrtq_vta_config_default();
   CHECK(mrtq_vta_sim_scratch_bytes(&cfg) <= sizeof scratch);
-  CHECK_EQ(mrtq_vta_sim_init(s, &cfg, prof, scratch, sizeof scratch, dram, sizeof dram), MRTQ_OK, "init");
+  CHECK_EQ(mrtq_vta_sim_init(&cfg, prof, scratch, sizeof scratch, dram, sizeof dram, s), MRTQ_OK, "init");
 }
 
 static mrtq_vta_insn mem_insn(uint32_t op, uint32_t mem, uint32_t sram, uint32_t dram_base, uint32_t y, uint32_t x,
@@ -41,7 +41,7 @@ static mrtq_status run(mrtq_vta_sim *s, const mrtq_vta_insn *ins, size_t n) {
   size_t i;
   for (i = 0; i < n; i++)
     if (mrtq_vta_encode(&cfg, &ins[i], &w[i]) != MRTQ_OK) return MRTQ_ERANGE;
-  return mrtq_vta_sim_run(s, w, n);
+  return mrtq_vta_sim_run(w, n, s);
 }
 
 /* write micro-ops to DRAM at word offset `at` */
@@ -173,9 +173,10 @@ static void test_store_truncates(void) {
     CHECK_EQ(dram[8 * 16 + k], (uint32_t)s.acc[8 * 16 + k] & 0xffu, "row1 %d", k);
   }
   in.y_pad_0 = 1;
-  CHECK_EQ(run(&s, &in, 1), MRTQ_EINVAL, "store padding");
+  CHECK_REFUSED(run(&s, &in, 1), MRTQ_EINVAL, "STORE padding");
+  CHECK(strstr(s.error, "STORE padding") != NULL && s.error_insn == 0);
   in = mem_insn(MRTQ_VTA_STORE, MRTQ_VTA_MEM_ACC, 0, 0, 1, 1, 1);
-  CHECK_EQ(run(&s, &in, 1), MRTQ_EINVAL, "store ACC");
+  CHECK_REFUSED(run(&s, &in, 1), MRTQ_EINVAL, "STORE memory_type");
 }
 
 static void test_dependencies(void) {
@@ -192,18 +193,22 @@ static void test_dependencies(void) {
   /* nobody pushes: deadlock, reported with the waiting instruction */
   p[0] = loop_insn(MRTQ_VTA_FINISH, 0, 0, 0, 0);
   p[0].pop_next = 1;
-  CHECK_EQ(run(&s, p, 1), MRTQ_EINVAL, "deadlock");
+  CHECK_REFUSED(run(&s, p, 1), MRTQ_EINVAL, "deadlock");
   CHECK(strstr(s.error, "deadlock") != NULL && s.error_insn == 0);
   /* store waits for compute, compute waits for store: deadlock */
   p[0] = loop_insn(MRTQ_VTA_FINISH, 0, 0, 0, 0);
   p[0].pop_next = 1, p[0].push_next = 1;
   p[1] = mem_insn(MRTQ_VTA_STORE, MRTQ_VTA_MEM_OUT, 0, 0, 1, 1, 1);
   p[1].pop_prev = 1, p[1].push_prev = 1;
-  CHECK_EQ(run(&s, p, 2), MRTQ_EINVAL, "cycle");
+  CHECK_REFUSED(run(&s, p, 2), MRTQ_EINVAL, "deadlock");
   /* a load module instruction cannot pop from a previous stage */
   p[0] = mem_insn(MRTQ_VTA_LOAD, MRTQ_VTA_MEM_INP, 0, 0, 1, 1, 1);
   p[0].pop_prev = 1;
-  CHECK_EQ(run(&s, p, 1), MRTQ_EINVAL, "no prev");
+  CHECK_REFUSED(run(&s, p, 1), MRTQ_EINVAL, "no previous stage");
+  /* nor a store module instruction push to a next one */
+  p[0] = mem_insn(MRTQ_VTA_STORE, MRTQ_VTA_MEM_OUT, 0, 0, 1, 1, 1);
+  p[0].push_next = 1;
+  CHECK_REFUSED(run(&s, p, 1), MRTQ_EINVAL, "no next stage");
 }
 
 static void test_bounds_and_profiles(void) {
@@ -211,25 +216,95 @@ static void test_bounds_and_profiles(void) {
   mrtq_vta_insn in;
   setup(&s, MRTQ_VTA_PROFILE_SIM);
   in = mem_insn(MRTQ_VTA_LOAD, MRTQ_VTA_MEM_INP, 0, (uint32_t)(sizeof dram / 16), 1, 1, 1); /* just past DRAM */
-  CHECK_EQ(run(&s, &in, 1), MRTQ_ERANGE, "dram read");
+  CHECK_REFUSED(run(&s, &in, 1), MRTQ_ERANGE, "LOAD reads past sim->dram_bytes");
   in = mem_insn(MRTQ_VTA_LOAD, MRTQ_VTA_MEM_INP, 2047, 0, 1, 2, 2); /* INP has 2048 entries */
-  CHECK_EQ(run(&s, &in, 1), MRTQ_ERANGE, "sram overflow");
+  CHECK_REFUSED(run(&s, &in, 1), MRTQ_ERANGE, "LOAD writes past the end of its SRAM");
+  in = mem_insn(MRTQ_VTA_LOAD, MRTQ_VTA_MEM_OUT, 0, 0, 1, 1, 1); /* OUT cannot be loaded */
+  CHECK_REFUSED(run(&s, &in, 1), MRTQ_EINVAL, "LOAD memory_type");
   in = mem_insn(MRTQ_VTA_STORE, MRTQ_VTA_MEM_OUT, 0, (uint32_t)(sizeof dram / 16), 1, 1, 1);
-  CHECK_EQ(run(&s, &in, 1), MRTQ_ERANGE, "dram write");
+  CHECK_REFUSED(run(&s, &in, 1), MRTQ_ERANGE, "STORE writes past sim->dram_bytes");
+  in = mem_insn(MRTQ_VTA_STORE, MRTQ_VTA_MEM_OUT, 2047, 0, 1, 2, 2); /* ACC has 2048 entries */
+  CHECK_REFUSED(run(&s, &in, 1), MRTQ_ERANGE, "STORE reads past the end of ACC");
   in = loop_insn(MRTQ_VTA_ALU, 0, 1, 1, 2049); /* dst index 0..2048 runs past ACC (2048 entries) */
   in.dst_factor_in = 1, in.alu_opcode = MRTQ_VTA_ALU_ADD, in.use_imm = 1;
-  CHECK_EQ(run(&s, &in, 1), MRTQ_ERANGE, "acc index");
+  CHECK_REFUSED(run(&s, &in, 1), MRTQ_ERANGE, "ACC destination index");
+  in = loop_insn(MRTQ_VTA_ALU, 0, 1, 1, 2); /* source index 2047, 2048 */
+  in.src_factor_in = 1, in.alu_opcode = MRTQ_VTA_ALU_ADD;
+  {
+    mrtq_vta_uop u = {0, 2047, 0};
+    mrtq_vta_insn l = mem_insn(MRTQ_VTA_LOAD, MRTQ_VTA_MEM_UOP, 0, 0, 1, 1, 1);
+    put_uops(0, &u, 1);
+    CHECK_EQ(run(&s, &l, 1), MRTQ_OK, "uop");
+    CHECK_REFUSED(run(&s, &in, 1), MRTQ_ERANGE, "ALU ACC source index");
+    in = loop_insn(MRTQ_VTA_GEMM, 0, 1, 1, 2); /* INP index 2047, 2048 */
+    in.src_factor_in = 1;
+    CHECK_REFUSED(run(&s, &in, 1), MRTQ_ERANGE, "GEMM INP index");
+    in = loop_insn(MRTQ_VTA_GEMM, 0, 1, 1, 2); /* WGT index 0, 1024 */
+    in.wgt_factor_in = 1024 - 1, in.wgt_factor_out = 0;
+    u.src = 0, u.wgt = 1;
+    put_uops(0, &u, 1);
+    CHECK_EQ(run(&s, &l, 1), MRTQ_OK, "uop");
+    CHECK_REFUSED(run(&s, &in, 1), MRTQ_ERANGE, "GEMM WGT index");
+  }
+  in = loop_insn(MRTQ_VTA_GEMM, 8000, 8200, 1, 1); /* UOP has 8192 entries */
+  CHECK_REFUSED(run(&s, &in, 1), MRTQ_ERANGE, "micro-op range");
+  in = loop_insn(MRTQ_VTA_ALU, 0, 1, 1, 1);
+  in.alu_opcode = 5;
+  CHECK_REFUSED(run(&s, &in, 1), MRTQ_EINVAL, "ALU alu_opcode");
+  {
+    mrtq_vta_word w = {{7, 0}};
+    CHECK_REFUSED(mrtq_vta_sim_run(&w, 1, &s), MRTQ_EINVAL, "undecodable instruction");
+    CHECK(s.error_insn == 0 && strstr(s.error, "undecodable") != NULL);
+    CHECK_REFUSED(mrtq_vta_sim_run(NULL, 1, &s), MRTQ_EINVAL, "prog: NULL");
+    CHECK_REFUSED(mrtq_vta_sim_run(&w, 1, NULL), MRTQ_EINVAL, "sim: NULL");
+    CHECK_EQ(mrtq_vta_sim_run(NULL, 0, &s), MRTQ_OK, "empty program");
+  }
   in = loop_insn(MRTQ_VTA_ALU, 0, 1, 1, 1);
   in.alu_opcode = MRTQ_VTA_ALU_MUL, in.use_imm = 1, in.imm = 3;
   CHECK_EQ(run(&s, &in, 1), MRTQ_OK, "MUL on the simulator");
   setup(&s, MRTQ_VTA_PROFILE_HLS);
-  CHECK_EQ(run(&s, &in, 1), MRTQ_EUNSUPPORTED, "MUL on HLS");
+  CHECK_REFUSED(run(&s, &in, 1), MRTQ_EUNSUPPORTED, "ALU MUL on a target without a multiplier");
   /* HLS shift: amount 17 (low 5 bits signed = -15) shifts left by 15 */
   s.acc[0] = 3;
   in.alu_opcode = MRTQ_VTA_ALU_SHR, in.imm = 17;
   CHECK_EQ(run(&s, &in, 1), MRTQ_OK, "HLS SHR");
   CHECK_EQ(s.acc[0], 3 << 15, "HLS left");
-  CHECK_EQ(mrtq_vta_sim_init(&s, &cfg, MRTQ_VTA_PROFILE_SIM, scratch, 1000, dram, sizeof dram), MRTQ_EINVAL, "small scratch");
+  CHECK_REFUSED(mrtq_vta_sim_init(&cfg, MRTQ_VTA_PROFILE_SIM, scratch, 1000, dram, sizeof dram, &s), MRTQ_EINVAL,
+                "scratch_bytes");
+  CHECK_REFUSED(mrtq_vta_sim_init(&cfg, MRTQ_VTA_PROFILE_SIM, scratch, sizeof scratch, dram, sizeof dram, NULL),
+                MRTQ_EINVAL, "sim: NULL");
+  CHECK_REFUSED(mrtq_vta_sim_init(&cfg, MRTQ_VTA_PROFILE_SIM, NULL, sizeof scratch, dram, sizeof dram, &s), MRTQ_EINVAL,
+                "scratch: NULL");
+  CHECK_REFUSED(mrtq_vta_sim_init(&cfg, MRTQ_VTA_PROFILE_SIM, scratch, sizeof scratch, NULL, 16, &s), MRTQ_EINVAL,
+                "dram: NULL");
+  CHECK_REFUSED(mrtq_vta_sim_init(&cfg, (mrtq_vta_profile)4, scratch, sizeof scratch, dram, sizeof dram, &s),
+                MRTQ_EINVAL, "profile");
+  CHECK_REFUSED(mrtq_vta_sim_init(NULL, MRTQ_VTA_PROFILE_SIM, scratch, sizeof scratch, dram, sizeof dram, &s),
+                MRTQ_EINVAL, "cfg: NULL");
+  {
+    mrtq_vta_config c16 = cfg;
+    c16.log_out_width = 4;
+    CHECK_EQ(mrtq_vta_sim_scratch_bytes(&c16), 0, "16-bit outputs");
+    CHECK_EQ(mrtq_vta_sim_scratch_bytes(NULL), 0, "NULL");
+    CHECK_REFUSED(mrtq_vta_sim_init(&c16, MRTQ_VTA_PROFILE_SIM, scratch, sizeof scratch, dram, sizeof dram, &s),
+                  MRTQ_EUNSUPPORTED, "cfg: the simulator models 8-bit");
+  }
+  {
+    /* a micro-op word with bits above its fields (ACC of 128 rows: 28 of 32 bits) */
+    mrtq_vta_config small = mrtq_vta_config_default();
+    mrtq_vta_insn l = mem_insn(MRTQ_VTA_LOAD, MRTQ_VTA_MEM_UOP, 0, 0, 1, 1, 1);
+    mrtq_vta_word w[2];
+    uint32_t bad = 0x80000000u;
+    small.log_acc_buff_size = 13;
+    CHECK_EQ(mrtq_vta_sim_init(&small, MRTQ_VTA_PROFILE_SIM, scratch, sizeof scratch, dram, sizeof dram, &s), MRTQ_OK,
+             "small init");
+    memcpy(dram, &bad, 4);
+    in = loop_insn(MRTQ_VTA_ALU, 0, 1, 1, 1);
+    CHECK_EQ(mrtq_vta_encode(&small, &l, &w[0]), MRTQ_OK, "encode");
+    CHECK_EQ(mrtq_vta_encode(&small, &in, &w[1]), MRTQ_OK, "encode");
+    CHECK_REFUSED(mrtq_vta_sim_run(w, 2, &s), MRTQ_EINVAL, "micro-op has bits set above");
+    CHECK(s.error_insn == 1);
+  }
 }
 
 /* Random instruction streams (every field random, then loop counts and sizes
@@ -240,9 +315,21 @@ static void test_random_programs(void) {
   mrtq_vta_sim s;
   const size_t dram_bytes = 64 * 1024;
   unsigned char *d = (unsigned char *)malloc(dram_bytes);
-  int trial, ok = 0, failed = 0;
+  int trial, ok = 0, failed = 0, op, bit;
+  uint64_t used[5][2]; /* per opcode: the bits of its fields (the decoder refuses any other) */
   if (!d) return;
   cfg = mrtq_vta_config_default();
+  for (op = 0; op < 5; op++) {
+    used[op][0] = 7u, used[op][1] = 0;
+    for (bit = 3; bit < 128; bit++) {
+      mrtq_vta_word w;
+      mrtq_vta_insn in;
+      w.w[0] = (uint64_t)op, w.w[1] = 0;
+      w.w[bit / 64] |= (uint64_t)1 << (bit % 64);
+      if (mrtq_vta_decode(&cfg, &w, &in) == MRTQ_OK) used[op][bit / 64] |= (uint64_t)1 << (bit % 64);
+    }
+  }
+  CHECK(used[MRTQ_VTA_LOAD][0] >> 58 == 0 && (used[MRTQ_VTA_GEMM][0] >> 63) == 0); /* the documented gaps */
   for (trial = 0; trial < 20000; trial++) {
     mrtq_vta_word w[8];
     size_t n = (size_t)th_range(1, 8), i;
@@ -251,12 +338,14 @@ static void test_random_programs(void) {
       size_t k;
       for (k = 0; k < dram_bytes; k++) d[k] = (unsigned char)th_rand32();
     }
-    CHECK_EQ(mrtq_vta_sim_init(&s, &cfg, (mrtq_vta_profile)(trial % 4), scratch, sizeof scratch, d, dram_bytes),
+    CHECK_EQ(mrtq_vta_sim_init(&cfg, (mrtq_vta_profile)(trial % 4), scratch, sizeof scratch, d, dram_bytes, &s),
              MRTQ_OK, "init");
     for (i = 0; i < n; i++) {
       mrtq_vta_insn in;
       w[i].w[0] = th_rand64(), w[i].w[1] = th_rand64();
-      w[i].w[0] = (w[i].w[0] & ~(uint64_t)7) | (uint64_t)th_range(0, 4); /* mostly valid opcodes */
+      op = (int)th_range(0, 4); /* valid opcodes, only their fields' bits (the other bits are tested above) */
+      w[i].w[0] = ((w[i].w[0] & used[op][0]) & ~(uint64_t)7) | (uint64_t)op, w[i].w[1] &= used[op][1];
+      if (th_rand32() % 16u == 0) w[i].w[0] |= 7u; /* now and then an undecodable word */
       memset(&in, 0, sizeof in);
       if (mrtq_vta_decode(&cfg, &w[i], &in) == MRTQ_OK) {
         in.iter_out &= 7u, in.iter_in &= 7u, in.uop_end = in.uop_bgn + (in.uop_end & 7u);
@@ -270,7 +359,7 @@ static void test_random_programs(void) {
         if (mrtq_vta_encode(&cfg, &in, &w[i]) != MRTQ_OK) w[i].w[0] = 3; /* FINISH */
       }
     }
-    st = mrtq_vta_sim_run(&s, w, n);
+    st = mrtq_vta_sim_run(w, n, &s);
     CHECK(st == MRTQ_OK || st == MRTQ_EINVAL || st == MRTQ_ERANGE || st == MRTQ_EUNSUPPORTED);
     if (st != MRTQ_OK) CHECK(s.error[0] != 0 && s.error_insn < n);
     ok += st == MRTQ_OK, failed += st != MRTQ_OK;
