@@ -1,5 +1,5 @@
 /* mrtq/fixedpoint.h against independent oracles: libm's frexp/llround for
- * the multiplier rules of ANCHORS section 1, exact 128-bit arithmetic for the
+ * the multiplier rules of docs/anchors.md (multiplier encoding), exact 128-bit arithmetic for the
  * rounding primitives. */
 #include <math.h>
 
@@ -82,7 +82,7 @@ static void test_mult_cutoffs(void) {
     check_mult_at(nextafter(around[i], 0.0));
     if (around[i] < 1e308) check_mult_at(nextafter(around[i], INFINITY));
   }
-  /* ANCHORS section 1 examples of the VTA delegate's encoding */
+  /* docs/anchors.md (multiplier encoding) examples of the VTA delegate's encoding */
   mrtq_mult_q15(1.0 / 64, &m);
   CHECK(m.mult == 16384 && m.shift == -5);
   mrtq_mult_q15(1.0, &m);

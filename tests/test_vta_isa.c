@@ -106,7 +106,7 @@ static void test_layout_vs_bitfields(void) {
   }
 }
 
-/* Field positions stated in ANCHORS section 5 (from tvm-vta hw_spec.h): ALU imm
+/* Field positions stated in docs/anchors.md (VTA ISA) (from tvm-vta hw_spec.h): ALU imm
  * at [127:112], use_imm 111, alu_opcode [110:108], dst_factor_out [74:64]. */
 static void test_alu_positions(void) {
   mrtq_vta_config cfg = mrtq_vta_config_default();

@@ -299,12 +299,6 @@ MRTQ__PRIV void mrtq__store(void *p, size_t i, mrtq_dtype t, int32_t v) {
   }
 }
 
-/* v is a value of the 8-bit type: [0, 255] unsigned, [-128, 127] signed.
- * (Superseded by mrtq__in_type; kept while the modules move to mrtq_dtype.) */
-MRTQ__PRIV int mrtq__in_q8(int32_t v, int is_unsigned) {
-  return is_unsigned ? v >= 0 && v <= 255 : v >= -128 && v <= 127;
-}
-
 /* max(lo, min(v, hi)) applied as: raise to lo, then cut to hi (so hi wins if lo > hi). */
 MRTQ__PRIV int32_t mrtq__clamp64(int64_t v, int32_t lo, int32_t hi) {
   if (v < lo) v = lo;

@@ -1,5 +1,5 @@
 /* mrtq/precision.h -- precision inference: the bit-width of every operator's
- * output from its inputs' (the seed formalization's empty "Expansion Infer
+ * output from its inputs' (the MRT formalization's empty "Expansion Infer
  * Precision" section, as cvm-runtime fills it), and the largest reduction
  * that cannot overflow int32.
  *
