@@ -134,7 +134,7 @@ static void test_errors(void) {
   CHECK_REFUSED(mrtq_maxpool2d(&p, x, 5, 4, o), MRTQ_EINVAL, "qmin, qmax: qmin > qmax");
   CHECK_REFUSED(mrtq_avgpool2d_tflite(&p, x, 5, 4, o), MRTQ_EINVAL, "qmin, qmax: qmin > qmax");
   CHECK_EQ(mrtq_rq_init(MRTQ_Q31_DBL, 0.25, 0, -128, 127, &rq), MRTQ_OK, "rq");
-  CHECK_REFUSED(mrtq_avgpool2d_rq(&p, &rq, x, 200, o), MRTQ_EINVAL, "zx: outside p->type");
+  CHECK_REFUSED(mrtq_avgpool2d_rq(&p, &rq, x, 200, o), MRTQ_EINVAL, "x_zp: outside p->type");
   CHECK_REFUSED(mrtq_avgpool2d_rq(&p, NULL, x, 0, o), MRTQ_EINVAL, "rq: NULL");
   CHECK_REFUSED(mrtq_avgpool2d_rq(&p, &rq, NULL, 0, o), MRTQ_EINVAL, "x: NULL");
   CHECK_REFUSED(mrtq_avgpool2d_rq(&p, &rq, x, 0, NULL), MRTQ_EINVAL, "out: NULL");

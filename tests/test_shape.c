@@ -142,11 +142,11 @@ static void test_concat(void) {
     CHECK_REFUSED(mrtq_concat(NULL, 2, 2, 0, rp, xs, zx, MRTQ_S8, out), MRTQ_EINVAL, "shapes: NULL");
     CHECK_REFUSED(mrtq_concat(ss, 2, 2, 0, NULL, xs, zx, MRTQ_S8, out), MRTQ_EINVAL, "rq: NULL");
     CHECK_REFUSED(mrtq_concat(ss, 2, 2, 0, rp, NULL, zx, MRTQ_S8, out), MRTQ_EINVAL, "x: NULL");
-    CHECK_REFUSED(mrtq_concat(ss, 2, 2, 0, rp, xs, NULL, MRTQ_S8, out), MRTQ_EINVAL, "zx: NULL");
+    CHECK_REFUSED(mrtq_concat(ss, 2, 2, 0, rp, xs, NULL, MRTQ_S8, out), MRTQ_EINVAL, "x_zp: NULL");
     CHECK_REFUSED(mrtq_concat(ss, 2, 2, 0, rp, xs, zx, MRTQ_S8, NULL), MRTQ_EINVAL, "out: NULL");
     CHECK_REFUSED(mrtq_concat(ss, 2, 2, 0, rp, xnull, zx, MRTQ_S8, out), MRTQ_EINVAL, "x[k]: NULL");
     CHECK_REFUSED(mrtq_concat(snull, 2, 2, 0, rp, xs, zx, MRTQ_S8, out), MRTQ_EINVAL, "shapes[k]: NULL");
-    CHECK_REFUSED(mrtq_concat(ss, 2, 2, 0, rp, xs, zbad, MRTQ_S8, out), MRTQ_EINVAL, "zx[k]: outside type");
+    CHECK_REFUSED(mrtq_concat(ss, 2, 2, 0, rp, xs, zbad, MRTQ_S8, out), MRTQ_EINVAL, "x_zp[k]: outside type");
     CHECK_EQ(mrtq_concat(ss, 2, 2, 0, rp, xs, zbad, MRTQ_U8, out), MRTQ_OK, "128 is a uint8 zero point");
     out[0] = 42;
     CHECK_REFUSED(mrtq_concat(ss, 2, 2, 0, rp, xs, zx, MRTQ_S16, out), MRTQ_EUNSUPPORTED, "type: must be MRTQ_S8 or MRTQ_U8");

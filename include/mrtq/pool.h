@@ -50,15 +50,15 @@ MRTQ_API mrtq_status mrtq_maxpool2d(const mrtq_pool2d *p, const void *x, int32_t
 MRTQ_API mrtq_status mrtq_avgpool2d_tflite(const mrtq_pool2d *p, const void *x, int32_t qmin, int32_t qmax,
                                            void *out);
 
-/* Average pooling as MRT rewrites it: the window sum of (x - zx) with padding
+/* Average pooling as MRT rewrites it: the window sum of (x - x_zp) with padding
  * counted as real zeros (a depthwise convolution with a ones kernel), then a
  * requantization, usually of scale s_x / (kh * kw * s_out):
  *   out = mrtq_rq_apply(rq, sum, the range of p->type)
  * (rq from mrtq_rq_init with any family; its own [qmin, qmax] applies too).
  * Errors: as mrtq_pool2d_out; p->type not S8 or U8 -> MRTQ_EUNSUPPORTED;
- * rq, x or out NULL, zx outside the type -> MRTQ_EINVAL; kh * kw * 255 not
+ * rq, x or out NULL, x_zp outside the type -> MRTQ_EINVAL; kh * kw * 255 not
  * within int32 -> MRTQ_EOVERFLOW. */
-MRTQ_API mrtq_status mrtq_avgpool2d_rq(const mrtq_pool2d *p, const mrtq_rq *rq, const void *x, int32_t zx,
+MRTQ_API mrtq_status mrtq_avgpool2d_rq(const mrtq_pool2d *p, const mrtq_rq *rq, const void *x, int32_t x_zp,
                                        void *out);
 
 /* ======================= bodies ======================= */
@@ -92,10 +92,10 @@ MRTQ_API mrtq_status mrtq_pool2d_out(const mrtq_pool2d *p, size_t *ho, size_t *w
   return MRTQ_OK;
 }
 
-/* Visit one output element's window: the sum of (v - zx) and the maximum of
+/* Visit one output element's window: the sum of (v - x_zp) and the maximum of
  * its valid (non-padding) elements, and their count. */
 MRTQ__PRIV void mrtq__pool_window(const mrtq_pool2d *p, const uint8_t *x, size_t n, size_t ch, size_t oy, size_t ox,
-                                  int32_t zx, int64_t *sum, int32_t *max, size_t *count) {
+                                  int32_t x_zp, int64_t *sum, int32_t *max, size_t *count) {
   size_t ky, kx;
   int u8 = p->type == MRTQ_U8;
   *sum = 0, *max = INT32_MIN, *count = 0;
@@ -108,7 +108,7 @@ MRTQ__PRIV void mrtq__pool_window(const mrtq_pool2d *p, const uint8_t *x, size_t
       at = p->layout == MRTQ_NCHW ? ((n * p->c + ch) * p->h + iy) * p->w + ix
                                   : ((n * p->h + iy) * p->w + ix) * p->c + ch;
       v = u8 ? (int32_t)x[at] : (int32_t)(int8_t)x[at];
-      *sum += v - zx, *count += 1;
+      *sum += v - x_zp, *count += 1;
       if (v > *max) *max = v;
     }
 }
@@ -122,7 +122,7 @@ enum { MRTQ__POOL_MAX = 0, MRTQ__POOL_AVG_TFLITE = 1, MRTQ__POOL_AVG_RQ = 2 };
 
 /* The shared loop: one window per output element, reduced by `mode`. */
 MRTQ__PRIV void mrtq__pool2d(const mrtq_pool2d *p, size_t ho, size_t wo, const uint8_t *x, int mode, int32_t qmin,
-                             int32_t qmax, int32_t zx, const mrtq_rq *rq, uint8_t *out) {
+                             int32_t qmax, int32_t x_zp, const mrtq_rq *rq, uint8_t *out) {
   size_t n, ch, oy, ox;
   for (n = 0; n < p->n; n++)
     for (ch = 0; ch < p->c; ch++)
@@ -131,7 +131,7 @@ MRTQ__PRIV void mrtq__pool2d(const mrtq_pool2d *p, size_t ho, size_t wo, const u
           int64_t s, c;
           int32_t mx, v;
           size_t cnt;
-          mrtq__pool_window(p, x, n, ch, oy, ox, zx, &s, &mx, &cnt);
+          mrtq__pool_window(p, x, n, ch, oy, ox, x_zp, &s, &mx, &cnt);
           c = (int64_t)cnt;
           if (mode == MRTQ__POOL_MAX) v = mrtq__clamp64(mx, qmin, qmax);
           else if (mode == MRTQ__POOL_AVG_TFLITE) v = mrtq__clamp64(s > 0 ? (s + c / 2) / c : (s - c / 2) / c, qmin, qmax);
@@ -171,7 +171,7 @@ MRTQ_API mrtq_status mrtq_avgpool2d_tflite(const mrtq_pool2d *p, const void *x, 
   return MRTQ_OK;
 }
 
-MRTQ_API mrtq_status mrtq_avgpool2d_rq(const mrtq_pool2d *p, const mrtq_rq *rq, const void *x, int32_t zx,
+MRTQ_API mrtq_status mrtq_avgpool2d_rq(const mrtq_pool2d *p, const mrtq_rq *rq, const void *x, int32_t x_zp,
                                        void *out) {
   size_t ho, wo;
   int32_t lo, hi;
@@ -182,10 +182,10 @@ MRTQ_API mrtq_status mrtq_avgpool2d_rq(const mrtq_pool2d *p, const mrtq_rq *rq, 
   if (!rq) return MRTQ__ERR(MRTQ_EINVAL, "rq: NULL");
   if (!x) return MRTQ__ERR(MRTQ_EINVAL, "x: NULL");
   if (!out) return MRTQ__ERR(MRTQ_EINVAL, "out: NULL");
-  if (zx < lo || zx > hi) return MRTQ__ERR(MRTQ_EINVAL, "zx: outside p->type");
-  if (p->kh > (size_t)INT32_MAX / 255 / p->kw) /* |x - zx| <= 255 per element */
+  if (x_zp < lo || x_zp > hi) return MRTQ__ERR(MRTQ_EINVAL, "x_zp: outside p->type");
+  if (p->kh > (size_t)INT32_MAX / 255 / p->kw) /* |x - x_zp| <= 255 per element */
     return MRTQ__ERR(MRTQ_EOVERFLOW, "p->kh, p->kw: kh * kw * 255 exceeds int32");
-  mrtq__pool2d(p, ho, wo, (const uint8_t *)x, MRTQ__POOL_AVG_RQ, lo, hi, zx, rq, (uint8_t *)out);
+  mrtq__pool2d(p, ho, wo, (const uint8_t *)x, MRTQ__POOL_AVG_RQ, lo, hi, x_zp, rq, (uint8_t *)out);
   return MRTQ_OK;
 }
 

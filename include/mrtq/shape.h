@@ -42,17 +42,17 @@ MRTQ_API mrtq_status mrtq_merge_scale(mrtq_merge choice, const double *scale, si
 
 /* Concatenation of n tensors of `type` (MRTQ_S8 or MRTQ_U8) along `axis`,
  * each rescaled to the output's quantization: out = mrtq_rq_apply(rq[k],
- * x - zx[k], the type's range) for the elements of input k (rq[k] usually of
+ * x - x_zp[k], the type's range) for the elements of input k (rq[k] usually of
  * scale scale_k / scale_out and the output zero point; any family), or a
- * plain copy where rq[k] is NULL (zx[k] then unused, but still checked).
+ * plain copy where rq[k] is NULL (x_zp[k] then unused, but still checked).
  * Shapes: every input has ndim dimensions equal to shapes[0] except along
- * `axis`. Errors: shapes, rq, x, zx or out NULL, a shapes[k] or x[k] NULL,
+ * `axis`. Errors: shapes, rq, x, x_zp or out NULL, a shapes[k] or x[k] NULL,
  * n == 0, ndim outside [1, MRTQ_MAX_DIMS], axis outside [0, ndim), a zero
  * point outside the type -> MRTQ_EINVAL; type not S8 or U8 ->
  * MRTQ_EUNSUPPORTED; mismatched or zero dimensions, sizes overflowing size_t
  * -> MRTQ_ESHAPE. */
 MRTQ_API mrtq_status mrtq_concat(const size_t *const *shapes, size_t n, int ndim, int axis, const mrtq_rq *const *rq,
-                                 const void *const *x, const int32_t *zx, mrtq_dtype type, void *out);
+                                 const void *const *x, const int32_t *x_zp, mrtq_dtype type, void *out);
 
 /* Elements [begin, end) of dimension `axis` of an N-d row-major tensor x of
  * elem_size-byte elements; out has shape[axis] replaced by end - begin. MRT's
@@ -145,7 +145,7 @@ MRTQ_API mrtq_status mrtq_merge_scale(mrtq_merge choice, const double *scale, si
 }
 
 MRTQ_API mrtq_status mrtq_concat(const size_t *const *shapes, size_t n, int ndim, int axis, const mrtq_rq *const *rq,
-                                 const void *const *x, const int32_t *zx, mrtq_dtype type, void *out) {
+                                 const void *const *x, const int32_t *x_zp, mrtq_dtype type, void *out) {
   size_t outer = 1, inner = 1, total_axis = 0, k, o, i;
   int d, u8 = type == MRTQ_U8;
   uint8_t *dst = (uint8_t *)out;
@@ -156,13 +156,13 @@ MRTQ_API mrtq_status mrtq_concat(const size_t *const *shapes, size_t n, int ndim
   if (axis < 0 || axis >= ndim) return MRTQ__ERR(MRTQ_EINVAL, "axis: must be in [0, ndim)");
   if (!rq) return MRTQ__ERR(MRTQ_EINVAL, "rq: NULL (an array of n pointers, each NULL for a plain copy)");
   if (!x) return MRTQ__ERR(MRTQ_EINVAL, "x: NULL");
-  if (!zx) return MRTQ__ERR(MRTQ_EINVAL, "zx: NULL");
+  if (!x_zp) return MRTQ__ERR(MRTQ_EINVAL, "x_zp: NULL");
   if (!mrtq__dtype_q8(type)) return MRTQ__ERR(MRTQ_EUNSUPPORTED, "type: must be MRTQ_S8 or MRTQ_U8");
   if (!out) return MRTQ__ERR(MRTQ_EINVAL, "out: NULL");
   for (k = 0; k < n; k++) {
     if (!x[k]) return MRTQ__ERR(MRTQ_EINVAL, "x[k]: NULL");
     if (!shapes[k]) return MRTQ__ERR(MRTQ_EINVAL, "shapes[k]: NULL");
-    if (zx[k] < lo || zx[k] > hi) return MRTQ__ERR(MRTQ_EINVAL, "zx[k]: outside type");
+    if (x_zp[k] < lo || x_zp[k] > hi) return MRTQ__ERR(MRTQ_EINVAL, "x_zp[k]: outside type");
     for (d = 0; d < ndim; d++) {
       if (shapes[k][d] == 0) return MRTQ__ERR(MRTQ_ESHAPE, "shapes[k][d]: a zero dimension");
       if (d != axis && shapes[k][d] != shapes[0][d])
@@ -190,7 +190,7 @@ MRTQ_API mrtq_status mrtq_concat(const size_t *const *shapes, size_t n, int ndim
       const uint8_t *src = (const uint8_t *)x[k] + o * run;
       for (i = 0; i < run; i++) {
         int32_t v = u8 ? (int32_t)src[i] : (int32_t)(int8_t)src[i];
-        *dst++ = rq[k] ? (uint8_t)mrtq_rq_apply(rq[k], v - zx[k], lo, hi) : src[i];
+        *dst++ = rq[k] ? (uint8_t)mrtq_rq_apply(rq[k], v - x_zp[k], lo, hi) : src[i];
       }
     }
   return MRTQ_OK;
