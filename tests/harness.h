@@ -52,6 +52,15 @@ static inline void th_failf(const char *file, int line, const char *fmt, ...) {
 #endif
 static const char *th_why;
 static int th_why_code = -1, th_why_count;
+/* With MRTQ_WHY_LOG=file in the environment, every reason a CHECK_REFUSED
+ * verified is appended to that file (tests/why_coverage.py reads it). */
+static inline void th_log_why(const char *why) {
+  const char *path = getenv("MRTQ_WHY_LOG");
+  FILE *f;
+  if (!path || !*path || !(f = fopen(path, "a"))) return;
+  fprintf(f, "%s\n", why);
+  fclose(f);
+}
 #define MRTQ_ON_ERROR(code, why) (th_why = (why), th_why_code = (int)(code), th_why_count++)
 /* `call` returns `code`, and the reason it reported contains `substr` (the
  * argument's name and the rule, e.g. "w->zp"). Reported exactly once. */
@@ -68,6 +77,8 @@ static int th_why_code = -1, th_why_count;
                th_why ? th_why : "(none reported)", th_why_code, (substr));                            \
     else if (th_why_count - th_n_ != 1)                                                                \
       th_failf(__FILE__, __LINE__, "%s: %d reasons reported, want 1", #call, th_why_count - th_n_);    \
+    else                                                                                               \
+      th_log_why(th_why);                                                                              \
   } while (0)
 
 static inline void th_run(const char *name, void (*fn)(void)) {
