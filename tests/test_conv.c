@@ -285,6 +285,17 @@ static void test_bad_input(void) {
   CHECK_REFUSED(mrtq_conv2d_q8(&L.s, &rq, 1, &L.x, &L.w, NULL, (mrtq_dtype)0, out + GUARD), MRTQ_EINVAL, "dst_type: not an mrtq_dtype");
   CHECK_REFUSED(mrtq_conv2d_q8(&L.s, &rq, 1, &L.x, &L.w, NULL, MRTQ_S8, NULL), MRTQ_EINVAL, "out: NULL");
   CHECK_REFUSED(mrtq_conv2d_s32(&L.s, &L.x, &L.w, NULL, NULL), MRTQ_EINVAL, "acc: NULL");
+  { /* the requantization descriptors: no field the scheme never reads may be set */
+    mrtq_rq bad[2];
+    bad[0] = bad[1] = rq, bad[0].scale = 0.5f;
+    CHECK_REFUSED(mrtq_conv2d_q8(&L.s, bad, 1, &L.x, &L.w, NULL, MRTQ_S8, out + GUARD), MRTQ_EINVAL, "rq->scale: must be 0 with a fixed-point scheme");
+    bad[0] = rq, bad[0].scheme = (mrtq_scheme)9;
+    CHECK_REFUSED(mrtq_conv2d_q8(&L.s, bad, 1, &L.x, &L.w, NULL, MRTQ_S8, out + GUARD), MRTQ_EINVAL, "rq->scheme: not an mrtq_scheme");
+    bad[0] = rq, bad[1].qmin = 5, bad[1].qmax = 4;
+    L.s.o = 2;
+    CHECK_REFUSED(mrtq_conv2d_q8(&L.s, bad, 2, &L.x, &L.w, NULL, MRTQ_S8, out + GUARD), MRTQ_EINVAL, "rq[c].qmin: must be <= qmax");
+    L.s.o = 1;
+  }
   /* uint8 x uint8 with K = 40000: 40000 * 255 * 255 > 2^31 */
   {
     layer_t B = L;

@@ -150,6 +150,14 @@ static void test_binary_overflow(void) {
   CHECK_EQ(mrtq_mrt_realize_init(MRTQ_Q31_RNDNU, 1.0, 31, &rb), MRTQ_OK, "31");
   CHECK_EQ(mrtq_mrt_binary(MRTQ_MRT_ADD, &ta, &tb, out), MRTQ_OK, "31 + 31");
   CHECK_EQ(out[0], 12, "value");
+  { /* an expansion's rescale is checked like every requantization descriptor */
+    mrtq_rq keep = rb;
+    rb.scheme = (mrtq_scheme)11;
+    CHECK_REFUSED(mrtq_mrt_binary(MRTQ_MRT_ADD, &ta, &tb, out), MRTQ_EINVAL, "b->rq->scheme: not an mrtq_scheme");
+    rb = keep, ra.qmin = 1, ra.qmax = 0;
+    CHECK_REFUSED(mrtq_mrt_binary(MRTQ_MRT_ADD, &ta, &tb, out), MRTQ_EINVAL, "a->rq->qmin: must be <= qmax");
+    CHECK_EQ(out[0], 12, "untouched");
+  }
   CHECK_EQ(mrtq_mrt_realize_init(MRTQ_Q31_RNDNU, 1.0, 32, &ra), MRTQ_OK, "32");
   CHECK_EQ(mrtq_mrt_realize_init(MRTQ_Q31_RNDNU, 1.0, 2, &rb), MRTQ_OK, "2");
   out[0] = -1;
@@ -405,6 +413,13 @@ static void test_merge_concat(void) {
     CHECK_REFUSED(mrtq_mrt_concat(p, 0, 0, o2), MRTQ_EINVAL, "n: must be >= 1");
     CHECK_REFUSED(mrtq_mrt_concat(NULL, 2, 0, o2), MRTQ_EINVAL, "parts: NULL");
     CHECK_REFUSED(mrtq_mrt_concat(p, 2, 0, NULL), MRTQ_EINVAL, "out: NULL");
+    {
+      mrtq_rq r;
+      CHECK_EQ(mrtq_rq_init(MRTQ_FP32, 0.5, 0, -100, 100, &r), MRTQ_OK, "rq");
+      r.m.mult = 3, p[1].rq = &r; /* a field MRTQ_FP32 never reads */
+      CHECK_REFUSED(mrtq_mrt_concat(p, 2, 0, o2), MRTQ_EINVAL, "parts[k].rq->m.mult: must be 0 with MRTQ_FP32");
+      p[1].rq = NULL;
+    }
     p[1].ndim = 3, p[1].shape = s3;
     CHECK_REFUSED(mrtq_mrt_concat(p, 2, 0, o2), MRTQ_ESHAPE, "parts[k].ndim: differs from parts[0].ndim");
     CHECK_REFUSED(mrtq_mrt_merge_add(p, 2, o2), MRTQ_ESHAPE, "parts[k].ndim: differs from parts[0].ndim");

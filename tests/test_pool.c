@@ -136,6 +136,11 @@ static void test_errors(void) {
   CHECK_EQ(mrtq_rq_init(MRTQ_Q31_DBL, 0.25, 0, -128, 127, &rq), MRTQ_OK, "rq");
   CHECK_REFUSED(mrtq_avgpool2d_rq(&p, &rq, x, 200, o), MRTQ_EINVAL, "x_zp: outside p->type");
   CHECK_REFUSED(mrtq_avgpool2d_rq(&p, NULL, x, 0, o), MRTQ_EINVAL, "rq: NULL");
+  {
+    mrtq_rq bad = rq;
+    bad.m.mult = 0, bad.m.shift = 0, bad.scheme = MRTQ_FP32, bad.scale = 0.25f, bad.m.shift = 3;
+    CHECK_REFUSED(mrtq_avgpool2d_rq(&p, &bad, x, 0, o), MRTQ_EINVAL, "rq->m.shift: must be 0 with MRTQ_FP32");
+  }
   CHECK_REFUSED(mrtq_avgpool2d_rq(&p, &rq, NULL, 0, o), MRTQ_EINVAL, "x: NULL");
   CHECK_REFUSED(mrtq_avgpool2d_rq(&p, &rq, x, 0, NULL), MRTQ_EINVAL, "out: NULL");
   /* the element type: 0 (a zeroed struct) and the types pooling does not take */

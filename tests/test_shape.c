@@ -147,6 +147,13 @@ static void test_concat(void) {
     CHECK_REFUSED(mrtq_concat(ss, 2, 2, 0, rp, xnull, zx, MRTQ_S8, out), MRTQ_EINVAL, "x[k]: NULL");
     CHECK_REFUSED(mrtq_concat(snull, 2, 2, 0, rp, xs, zx, MRTQ_S8, out), MRTQ_EINVAL, "shapes[k]: NULL");
     CHECK_REFUSED(mrtq_concat(ss, 2, 2, 0, rp, xs, zbad, MRTQ_S8, out), MRTQ_EINVAL, "x_zp[k]: outside type");
+    {
+      mrtq_rq bad;
+      const mrtq_rq *rbad[2];
+      CHECK_EQ(mrtq_rq_init(MRTQ_Q15_VTA, 0.5, 0, -128, 127, &bad), MRTQ_OK, "rq");
+      bad.scale = 1.0f, rbad[0] = NULL, rbad[1] = &bad; /* a field the scheme never reads */
+      CHECK_REFUSED(mrtq_concat(ss, 2, 2, 0, rbad, xs, zx, MRTQ_S8, out), MRTQ_EINVAL, "rq[k]->scale: must be 0 with a fixed-point scheme");
+    }
     CHECK_EQ(mrtq_concat(ss, 2, 2, 0, rp, xs, zbad, MRTQ_U8, out), MRTQ_OK, "128 is a uint8 zero point");
     out[0] = 42;
     CHECK_REFUSED(mrtq_concat(ss, 2, 2, 0, rp, xs, zx, MRTQ_S16, out), MRTQ_EUNSUPPORTED, "type: must be MRTQ_S8 or MRTQ_U8");

@@ -293,6 +293,7 @@ MRTQ__PRIV mrtq_status mrtq__q8_out_check(const mrtq_rq *rq, size_t nrq, size_t 
   (void)mm; /* read by the reasons only */
   if (!rq) return MRTQ__ERR(MRTQ_EINVAL, "rq: NULL");
   if (nrq != 1 && nrq != nout) return MRTQ__ERR(MRTQ_EINVAL, MRTQ__WHY2(mm, "nrq: must be 1 or n", "nrq: must be 1 or s->o (o)"));
+  if ((st = mrtq__rq_args(rq, nrq, nrq > 1, NULL, 0, NULL)) != MRTQ_OK) return st;
   if ((st = MRTQ__Q8_TYPE(dst_type, "dst_type")) != MRTQ_OK) return st;
   if (!out) return MRTQ__ERR(MRTQ_EINVAL, "out: NULL");
   return MRTQ_OK;

@@ -424,6 +424,10 @@ MRTQ__PRIV mrtq_status mrtq__ebounds(const mrtq_etensor *t, int who, size_t *cou
   if (!t->data) return MRTQ__EWHY(who, MRTQ_EINVAL, "data: NULL");
   if (t->ndim < 0 || t->ndim > MRTQ_MAX_DIMS) return MRTQ__EWHY(who, MRTQ_EINVAL, "ndim: must be in [0, MRTQ_MAX_DIMS]");
   if (t->ndim && !t->shape) return MRTQ__EWHY(who, MRTQ_EINVAL, "shape: NULL with ndim > 0");
+  if (t->rq) {
+    mrtq_status st = mrtq__rq_check(t->rq, who == 0 ? 3 : who == 1 ? 4 : 5);
+    if (st != MRTQ_OK) return st;
+  }
   for (d = 0; d < t->ndim; d++) {
     if (t->shape[d] == 0) return MRTQ__EWHY(who, MRTQ_ESHAPE, "shape: a zero dimension");
     if (n > SIZE_MAX / t->shape[d]) return MRTQ__EWHY(who, MRTQ_ESHAPE, "shape: element count overflows size_t");

@@ -180,6 +180,7 @@ MRTQ_API mrtq_status mrtq_avgpool2d_rq(const mrtq_pool2d *p, const mrtq_rq *rq, 
   if (!mrtq__dtype_q8(p->type)) return MRTQ__ERR(MRTQ_EUNSUPPORTED, "p->type: must be MRTQ_S8 or MRTQ_U8");
   lo = p->type == MRTQ_U8 ? 0 : -128, hi = p->type == MRTQ_U8 ? 255 : 127;
   if (!rq) return MRTQ__ERR(MRTQ_EINVAL, "rq: NULL");
+  if ((st = mrtq__rq_check(rq, 0)) != MRTQ_OK) return st;
   if (!x) return MRTQ__ERR(MRTQ_EINVAL, "x: NULL");
   if (!out) return MRTQ__ERR(MRTQ_EINVAL, "out: NULL");
   if (x_zp < lo || x_zp > hi) return MRTQ__ERR(MRTQ_EINVAL, "x_zp: outside p->type");

@@ -479,7 +479,16 @@ MRTQ_API int32_t mrtq_rq_apply(const mrtq_rq *rq, int32_t acc, int32_t lo, int32
 /* The checks of one mrtq_rq that the array functions make (rq non-NULL): the
  * reason names rq->field, or rq[c].field in a per-channel call (pc). Also for
  * the kernels above that take an mrtq_rq. */
-#define MRTQ__RQ_ERR(pc, code, rule) ((pc) ? MRTQ__ERR((code), "rq[c]." rule) : MRTQ__ERR((code), "rq->" rule))
+/* pc names the descriptor in the reason: 0 "rq->", 1 "rq[c]." (an array of
+ * them), 2 "rq[k]->" (an array of pointers), 3 "a->rq->", 4 "b->rq->",
+ * 5 "parts[k].rq->" (an mrtq_etensor's). */
+#define MRTQ__RQ_ERR(pc, code, rule)                                                                    \
+  ((pc) == 1   ? MRTQ__ERR((code), "rq[c]." rule)                                                        \
+   : (pc) == 2 ? MRTQ__ERR((code), "rq[k]->" rule)                                                       \
+   : (pc) == 3 ? MRTQ__ERR((code), "a->rq->" rule)                                                       \
+   : (pc) == 4 ? MRTQ__ERR((code), "b->rq->" rule)                                                       \
+   : (pc) == 5 ? MRTQ__ERR((code), "parts[k].rq->" rule)                                                 \
+               : MRTQ__ERR((code), "rq->" rule))
 MRTQ__PRIV mrtq_status mrtq__rq_check(const mrtq_rq *rq, int pc) {
   switch (rq->scheme) {
     case MRTQ_Q31_DBL:

@@ -163,6 +163,10 @@ MRTQ_API mrtq_status mrtq_concat(const size_t *const *shapes, size_t n, int ndim
     if (!x[k]) return MRTQ__ERR(MRTQ_EINVAL, "x[k]: NULL");
     if (!shapes[k]) return MRTQ__ERR(MRTQ_EINVAL, "shapes[k]: NULL");
     if (x_zp[k] < lo || x_zp[k] > hi) return MRTQ__ERR(MRTQ_EINVAL, "x_zp[k]: outside type");
+    if (rq[k]) {
+      mrtq_status st = mrtq__rq_check(rq[k], 2);
+      if (st != MRTQ_OK) return st;
+    }
     for (d = 0; d < ndim; d++) {
       if (shapes[k][d] == 0) return MRTQ__ERR(MRTQ_ESHAPE, "shapes[k][d]: a zero dimension");
       if (d != axis && shapes[k][d] != shapes[0][d])
