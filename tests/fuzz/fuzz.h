@@ -208,18 +208,20 @@ static inline void fz_fill(fz *f, void *dst, size_t n) {
 #define FZ_GUARD 64
 typedef struct fz_buf {
   uint8_t *base;
-  size_t n;
+  size_t n, off; /* off: FZ_GUARD plus a misalignment in [0, 63] */
   uint8_t canary;
 } fz_buf;
 
-static inline void *fz_buf_new(fz_buf *b, size_t n, uint8_t canary) {
-  b->base = (uint8_t *)malloc(n + 2 * FZ_GUARD);
+static inline void *fz_buf_new_at(fz_buf *b, size_t n, uint8_t canary, size_t misalign) {
+  b->off = FZ_GUARD + misalign % 64;
+  b->base = (uint8_t *)malloc(n + b->off + FZ_GUARD);
   if (!b->base) FZ_FAIL("out of memory (%zu bytes)", n);
-  memset(b->base, canary, n + 2 * FZ_GUARD);
+  memset(b->base, canary, n + b->off + FZ_GUARD);
   b->n = n, b->canary = canary;
-  return b->base + FZ_GUARD;
+  return b->base + b->off;
 }
-static inline void *fz_buf_data(const fz_buf *b) { return b->base + FZ_GUARD; }
+static inline void *fz_buf_new(fz_buf *b, size_t n, uint8_t canary) { return fz_buf_new_at(b, n, canary, 0); }
+static inline void *fz_buf_data(const fz_buf *b) { return b->base + b->off; }
 static inline void fz_buf_free(fz_buf *b) { free(b->base), b->base = NULL; }
 static inline int fz_span_is(const uint8_t *p, size_t n, uint8_t c) {
   size_t i;
@@ -228,9 +230,14 @@ static inline int fz_span_is(const uint8_t *p, size_t n, uint8_t c) {
   return 1;
 }
 static inline int fz_guards_intact(const fz_buf *b) {
-  return fz_span_is(b->base, FZ_GUARD, b->canary) && fz_span_is(b->base + FZ_GUARD + b->n, FZ_GUARD, b->canary);
+  return fz_span_is(b->base, b->off, b->canary) && fz_span_is(b->base + b->off + b->n, FZ_GUARD, b->canary);
 }
-static inline int fz_buf_intact(const fz_buf *b) { return fz_span_is(b->base, b->n + 2 * FZ_GUARD, b->canary); }
+static inline int fz_buf_intact(const fz_buf *b) { return fz_span_is(b->base, b->n + b->off + FZ_GUARD, b->canary); }
+/* Two runs into a and b (different canaries) wrote every byte of the extent:
+ * their outputs are equal. */
+static inline int fz_same_output(const fz_buf *a, const fz_buf *b) {
+  return a->n == b->n && memcmp(fz_buf_data(a), fz_buf_data(b), a->n) == 0;
+}
 
 /* After a call that returned st with output buffer b: a refusal wrote
  * nothing (and, with FZ_REASONS, reported one reason); success stayed
