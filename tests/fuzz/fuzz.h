@@ -95,6 +95,9 @@ static inline uint16_t fz_u16(fz *f) { return (uint16_t)fz_bytes(f, 2); }
 static inline uint32_t fz_u32(fz *f) { return (uint32_t)fz_bytes(f, 4); }
 static inline uint64_t fz_u64(fz *f) { return fz_bytes(f, 8); }
 static inline int fz_bool(fz *f) { return fz_u8(f) & 1; }
+/* A rare branch (about k in 256), never taken on the zeros past the end of
+ * the input: short inputs take the ordinary, valid choices. */
+static inline int fz_rare(fz *f, int k) { return fz_u8(f) >= 256 - k; }
 
 /* Uniform-ish in [lo, hi] (inclusive), reading only as many bytes as needed. */
 static inline uint64_t fz_range(fz *f, uint64_t lo, uint64_t hi) {
@@ -125,8 +128,7 @@ static inline int32_t fz_i32(fz *f) {
 }
 /* An int: small values mostly, sometimes any int. */
 static inline int fz_int(fz *f, int lo, int hi) {
-  uint8_t mode = fz_u8(f);
-  if (mode < 16) return (int)(int32_t)fz_u32(f);
+  if (fz_rare(f, 16)) return (int)(int32_t)fz_u32(f);
   return (int)fz_irange(f, lo, hi);
 }
 

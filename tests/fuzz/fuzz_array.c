@@ -15,7 +15,7 @@ static int32_t acc_value(fz *f) { /* mostly near the interesting band, sometimes
 }
 
 static void make_rq(fz *f, mrtq_rq *rq) {
-  if (fz_u8(f) < 32) { /* hand-filled: any fields (the array functions promise the scalar result anyway) */
+  if (fz_rare(f, 32)) { /* hand-filled: any fields (the array functions promise the scalar result anyway) */
     rq->scheme = (mrtq_scheme)fz_range(f, 0, 4);
     rq->m.mult = fz_i32(f), rq->m.shift = (int32_t)fz_irange(f, -40, 40);
     rq->scale = fz_float(f);

@@ -13,8 +13,8 @@
 
 static size_t dim(fz *f, size_t lo, size_t hi) {
   uint8_t m = fz_u8(f);
-  if (m < 6) return 0;
-  if (m < 9) { /* huge */
+  if (m >= 250) return 0;
+  if (m >= 247) { /* huge */
     static const size_t big[] = {SIZE_MAX, SIZE_MAX / 2, (size_t)1 << 32, (size_t)1 << 62, 65536};
     return big[fz_range(f, 0, 4)];
   }
@@ -22,7 +22,7 @@ static size_t dim(fz *f, size_t lo, size_t hi) {
 }
 
 static int32_t zp_for(fz *f, int is_unsigned) {
-  if (fz_u8(f) < 10) return fz_i32(f);
+  if (fz_rare(f, 10)) return fz_i32(f);
   return is_unsigned ? (int32_t)fz_range(f, 0, 255) : (int32_t)fz_irange(f, -128, 127);
 }
 
@@ -54,7 +54,7 @@ typedef struct rqset {
 static void make_rqs(fz *f, rqset *r, size_t channels) {
   size_t i;
   r->n = fz_bool(f) || channels > 16 ? 1 : channels;
-  if (fz_u8(f) < 6) r->n = (size_t)fz_range(f, 0, 17); /* maybe a wrong count */
+  if (fz_rare(f, 6)) r->n = (size_t)fz_range(f, 0, 17); /* maybe a wrong count */
   for (i = 0; i < 16; i++) {
     mrtq_scheme s = (mrtq_scheme)fz_range(f, 0, 4);
     int32_t zp = (int32_t)fz_irange(f, -200, 300), a = (int32_t)fz_irange(f, -300, 300), b = (int32_t)fz_irange(f, -300, 300);
@@ -80,9 +80,9 @@ static void check_conv(fz *f) {
   s.dil_h = dim(f, 1, 3), s.dil_w = dim(f, 1, 3);
   s.pad_top = fz_range(f, 0, 3), s.pad_left = fz_range(f, 0, 3), s.pad_bottom = fz_range(f, 0, 3),
   s.pad_right = fz_range(f, 0, 3);
-  if (fz_u8(f) < 4) s.pad_top = SIZE_MAX - fz_range(f, 0, 3);
+  if (fz_rare(f, 4)) s.pad_top = SIZE_MAX - fz_range(f, 0, 3);
   s.groups = fz_u8(f) < 128 ? 1 : fz_bool(f) ? s.c : dim(f, 1, 8);
-  s.layout = fz_u8(f) < 4 ? (int)fz_irange(f, -1, 3) : fz_bool(f) ? MRTQ_CONV_NHWC : MRTQ_CONV_NCHW;
+  s.layout = fz_rare(f, 4) ? (int)fz_irange(f, -1, 3) : fz_bool(f) ? MRTQ_CONV_NHWC : MRTQ_CONV_NCHW;
 
   /* the oracle's view of the shape (128-bit, no overflow) */
   {
@@ -133,8 +133,8 @@ static void check_conv(fz *f) {
   pc = fz_bool(f) && s.o <= 64;
   for (i = 0; i < 64; i++) zpch[i] = zp_for(f, w.is_unsigned), bias[i] = fz_u8(f) < 200 ? (int32_t)fz_irange(f, -5000, 5000) : fz_i32(f);
   if (pc) w.zp_ch = zpch;
-  if (fz_u8(f) < 3) x.zp_ch = zpch; /* refused: activations have no per-channel zero points */
-  if (fz_u8(f) < 3) x.data = NULL;
+  if (fz_rare(f, 3)) x.zp_ch = zpch; /* refused: activations have no per-channel zero points */
+  if (fz_rare(f, 3)) x.data = NULL;
   make_rqs(f, &r, s.o);
   {
     const int32_t *bp = fz_bool(f) && s.o <= 64 ? bias : NULL;
@@ -222,7 +222,7 @@ static void check_fc_matmul(fz *f) {
   pc = fz_bool(f) && valid;
   for (i = 0; i < 64; i++) zpch[i] = zp_for(f, bo.is_unsigned), bias[i] = fz_u8(f) < 200 ? (int32_t)fz_irange(f, -5000, 5000) : fz_i32(f);
   if (pc) bo.zp_ch = zpch;
-  if (fz_u8(f) < 3) a.zp_ch = zpch;
+  if (fz_rare(f, 3)) a.zp_ch = zpch;
   bp = fz_bool(f) && valid ? bias : NULL;
   make_rqs(f, &r, n);
   zps_ok = in_q8(a.zp, a.is_unsigned);

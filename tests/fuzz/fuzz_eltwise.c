@@ -15,11 +15,11 @@ typedef struct shp {
 
 static void make_shapes(fz *f, shp *a, shp *b) {
   int i;
-  a->nd = fz_u8(f) < 6 ? (int)fz_irange(f, -2, 10) : (int)fz_range(f, 0, 4);
-  b->nd = fz_u8(f) < 6 ? (int)fz_irange(f, -2, 10) : (int)fz_range(f, 0, 4);
+  a->nd = fz_rare(f, 6) ? (int)fz_irange(f, -2, 10) : (int)fz_range(f, 0, 4);
+  b->nd = fz_rare(f, 6) ? (int)fz_irange(f, -2, 10) : (int)fz_range(f, 0, 4);
   for (i = 0; i < 9; i++) {
     uint8_t m = fz_u8(f);
-    a->d[i] = m < 4 ? 0 : m < 6 ? SIZE_MAX / (m - 3) : (size_t)fz_range(f, 1, 4);
+    a->d[i] = m >= 252 ? 0 : m >= 250 ? SIZE_MAX / (m - 248) : (size_t)fz_range(f, 1, 4);
     b->d[i] = fz_u8(f) < 128 ? 1 : (size_t)fz_range(f, 1, 4);
   }
   /* often make b a broadcastable suffix of a */
@@ -92,11 +92,11 @@ static void check_binary8(fz *f) {
   shp a, b;
   size_t out[9], n = 0, na, nb, i;
   int nd = 0, want, op = (int)fz_range(f, 0, 2), u = fz_bool(f), lo = u ? 0 : -128, hi = u ? 255 : 127;
-  int32_t zp1 = fz_u8(f) < 8 ? fz_i32(f) : (int32_t)fz_irange(f, lo, hi);
-  int32_t zp2 = fz_u8(f) < 8 ? fz_i32(f) : (int32_t)fz_irange(f, lo, hi);
-  int32_t zpo = fz_u8(f) < 8 ? fz_i32(f) : (int32_t)fz_irange(f, lo, hi);
-  int32_t qmin = fz_u8(f) < 8 ? fz_i32(f) : (int32_t)fz_irange(f, lo, hi);
-  int32_t qmax = fz_u8(f) < 8 ? fz_i32(f) : (int32_t)fz_irange(f, lo, hi);
+  int32_t zp1 = fz_rare(f, 8) ? fz_i32(f) : (int32_t)fz_irange(f, lo, hi);
+  int32_t zp2 = fz_rare(f, 8) ? fz_i32(f) : (int32_t)fz_irange(f, lo, hi);
+  int32_t zpo = fz_rare(f, 8) ? fz_i32(f) : (int32_t)fz_irange(f, lo, hi);
+  int32_t qmin = fz_rare(f, 8) ? fz_i32(f) : (int32_t)fz_irange(f, lo, hi);
+  int32_t qmax = fz_rare(f, 8) ? fz_i32(f) : (int32_t)fz_irange(f, lo, hi);
   double s1 = fz_double(f), s2 = fz_double(f), so = fz_double(f);
   mrtq_tflite_add_params pa, zero_a;
   mrtq_tflite_mul_params pm, zero_m;
@@ -221,7 +221,7 @@ static void check_mrt(fz *f) {
   make_shapes(f, &a, &b);
   make_rq(f, &ra), make_rq(f, &rb);
   if (merge) b = a; /* merge: parts of one shape (sometimes changed below) */
-  if (merge && fz_u8(f) < 20 && b.nd > 0 && b.nd <= 8) b.d[0] += 1;
+  if (merge && fz_rare(f, 20) && b.nd > 0 && b.nd <= 8) b.d[0] += 1;
   nparts = merge ? (int)fz_range(f, 1, 4) : 0;
   want = bcast_o(&a, &b, out, &nd, &n);
   if (want < 0) return;
@@ -318,7 +318,7 @@ static void check_mrt(fz *f) {
 
 static void check_clamp(fz *f) {
   float lo = fz_float(f), hi = fz_float(f), scale = fz_float(f);
-  int32_t zp = fz_u8(f) < 10 ? fz_i32(f) : (int32_t)fz_irange(f, -128, 255), qlo = 99999, qhi = 99999;
+  int32_t zp = fz_rare(f, 10) ? fz_i32(f) : (int32_t)fz_irange(f, -128, 255), qlo = 99999, qhi = 99999;
   int u = fz_bool(f), tmin = u ? 0 : -128, tmax = u ? 255 : 127;
   size_t n = (size_t)fz_range(f, 0, 100), i;
   mrtq_status st = mrtq_clamp_bounds(lo, hi, scale, zp, u, &qlo, &qhi);

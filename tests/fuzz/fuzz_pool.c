@@ -9,8 +9,8 @@
 
 static size_t dim(fz *f, size_t lo, size_t hi) {
   uint8_t m = fz_u8(f);
-  if (m < 6) return 0;
-  if (m < 9) {
+  if (m >= 250) return 0;
+  if (m >= 247) {
     static const size_t big[] = {SIZE_MAX, SIZE_MAX / 2, (size_t)1 << 32, (size_t)1 << 62, 65536};
     return big[fz_range(f, 0, 4)];
   }
@@ -34,8 +34,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   p.kh = dim(&f, 1, 5), p.kw = dim(&f, 1, 5), p.stride_h = dim(&f, 1, 4), p.stride_w = dim(&f, 1, 4);
   p.pad_top = fz_range(&f, 0, 4), p.pad_left = fz_range(&f, 0, 4), p.pad_bottom = fz_range(&f, 0, 4),
   p.pad_right = fz_range(&f, 0, 4);
-  if (fz_u8(&f) < 4) p.pad_bottom = SIZE_MAX - fz_range(&f, 0, 3);
-  p.layout = fz_u8(&f) < 4 ? (int)fz_irange(&f, -1, 3) : fz_bool(&f);
+  if (fz_rare(&f, 4)) p.pad_bottom = SIZE_MAX - fz_range(&f, 0, 3);
+  p.layout = fz_rare(&f, 4) ? (int)fz_irange(&f, -1, 3) : fz_bool(&f);
   p.is_unsigned = fz_bool(&f);
   lo = p.is_unsigned ? 0 : -128, hi = p.is_unsigned ? 255 : 127;
   {
@@ -60,10 +60,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   if (valid && !small) return 0;
   nx = valid ? p.n * p.c * p.h * p.w : 16, ny = valid ? p.n * p.c * ho * wo : 16;
   x = (uint8_t *)malloc(nx);
-  qmin = fz_u8(&f) < 10 ? fz_i32(&f) : (int32_t)fz_irange(&f, lo, hi);
-  qmax = fz_u8(&f) < 10 ? fz_i32(&f) : (int32_t)fz_irange(&f, lo, hi);
+  qmin = fz_rare(&f, 10) ? fz_i32(&f) : (int32_t)fz_irange(&f, lo, hi);
+  qmax = fz_rare(&f, 10) ? fz_i32(&f) : (int32_t)fz_irange(&f, lo, hi);
   if (qmin > qmax && fz_u8(&f) < 200) { int32_t t = qmin; qmin = qmax, qmax = t; }
-  zx = fz_u8(&f) < 10 ? fz_i32(&f) : (int32_t)fz_irange(&f, lo, hi);
+  zx = fz_rare(&f, 10) ? fz_i32(&f) : (int32_t)fz_irange(&f, lo, hi);
   if (mrtq_rq_init(&rq, (mrtq_scheme)fz_range(&f, 0, 4), fz_double(&f), (int32_t)fz_irange(&f, -300, 300),
                    (int32_t)fz_irange(&f, -300, 0), (int32_t)fz_irange(&f, 0, 300)) != MRTQ_OK)
     mrtq_rq_init(&rq, MRTQ_Q31_DBL, 1.0 / 9, 0, -128, 255);

@@ -91,7 +91,7 @@ static void check_calibration(fz *f) {
   fz_buf bx, bmin, bmax, babs;
   float *x, *mins, *maxs, *abs_, mn, mx, ab;
   mrtq_status st;
-  for (d = 0; d < 5; d++) shape[d] = fz_u8(f) < 8 ? 0 : (size_t)fz_range(f, 1, 6);
+  for (d = 0; d < 5; d++) shape[d] = fz_rare(f, 8) ? 0 : (size_t)fz_range(f, 1, 6);
   if (ndim < 1 || axis < 0 || axis >= ndim) bad = 1;
   n = 1;
   for (d = 0; d < (ndim > 0 ? ndim : 0); d++) n *= shape[d] ? shape[d] : 1;
@@ -99,7 +99,7 @@ static void check_calibration(fz *f) {
     for (d = 0; d < ndim; d++) bad |= shape[d] == 0;
   x = (float *)fz_buf_new(&bx, n * 4, 0);
   for (i = 0; i < n; i++) {
-    x[i] = fz_u8(f) < 4 ? fz_float(f) : (float)fz_irange(f, -1000, 1000) / 8.0f;
+    x[i] = fz_rare(f, 4) ? fz_float(f) : (float)fz_irange(f, -1000, 1000) / 8.0f;
     nonfinite |= !isfinite(x[i]);
   }
   ch = bad ? 1 : shape[axis];

@@ -9,11 +9,11 @@
 
 #define MAXN 20000
 
-static int nd_of(fz *f) { return fz_u8(f) < 8 ? (int)fz_irange(f, -2, 10) : (int)fz_range(f, 1, 4); }
+static int nd_of(fz *f) { return fz_rare(f, 8) ? (int)fz_irange(f, -2, 10) : (int)fz_range(f, 1, 4); }
 static size_t dim_of(fz *f) {
   uint8_t m = fz_u8(f);
-  if (m < 4) return 0;
-  if (m < 6) return SIZE_MAX / (m - 3);
+  if (m >= 252) return 0;
+  if (m >= 250) return SIZE_MAX / (m - 248);
   return (size_t)fz_range(f, 1, 5);
 }
 /* Product of d[0..nd) if every dim is nonzero and it stays small; 0 if a dim
@@ -32,14 +32,14 @@ static int32_t q8(const uint8_t *p, size_t i, int u) { return u ? (int32_t)p[i] 
 
 static void check_pad(fz *f) {
   int nd = nd_of(f), d, ok;
-  size_t shape[10], before[10], after[10], oshape[10], es = fz_u8(f) < 8 ? fz_range(f, 0, 9) : fz_range(f, 1, 4);
+  size_t shape[10], before[10], after[10], oshape[10], es = fz_rare(f, 8) ? fz_range(f, 0, 9) : fz_range(f, 1, 4);
   size_t nin, nout, i;
   uint8_t value[16], *x;
   fz_buf b1, b2;
   mrtq_status st, st2;
   for (d = 0; d < 10; d++) {
     shape[d] = dim_of(f), before[d] = fz_range(f, 0, 2), after[d] = fz_range(f, 0, 2);
-    if (fz_u8(f) < 3) after[d] = SIZE_MAX - fz_range(f, 0, 2);
+    if (fz_rare(f, 3)) after[d] = SIZE_MAX - fz_range(f, 0, 2);
   }
   fz_fill(f, value, sizeof value);
   ok = nd >= 1 && nd <= 8 && es > 0;
@@ -81,7 +81,7 @@ static void check_pad(fz *f) {
 
 static void check_slice(fz *f) {
   int nd = nd_of(f), axis = (int)fz_irange(f, -1, 9), d, ok;
-  size_t shape[10], es = fz_u8(f) < 8 ? fz_range(f, 0, 9) : fz_range(f, 1, 4), begin, end, nin, nout, outer = 1, inner = 1;
+  size_t shape[10], es = fz_rare(f, 8) ? fz_range(f, 0, 9) : fz_range(f, 1, 4), begin, end, nin, nout, outer = 1, inner = 1;
   size_t o, i;
   uint8_t *x;
   fz_buf b1, b2;
@@ -121,7 +121,7 @@ static void check_slice(fz *f) {
 }
 
 static void check_concat(fz *f) {
-  size_t n = fz_u8(f) < 4 ? 0 : fz_range(f, 1, 4), k, i, o, total_axis = 0, outer = 1, inner = 1, nout, cnt[4];
+  size_t n = fz_rare(f, 4) ? 0 : fz_range(f, 1, 4), k, i, o, total_axis = 0, outer = 1, inner = 1, nout, cnt[4];
   int nd = nd_of(f), axis = (int)fz_irange(f, -1, 8), d, ok, u = fz_bool(f), lo = u ? 0 : -128, hi = u ? 255 : 127;
   size_t shp[4][10];
   const size_t *shapes[4];
@@ -136,9 +136,9 @@ static void check_concat(fz *f) {
   ok = n >= 1 && nd >= 1 && nd <= 8 && axis >= 0 && axis < nd;
   for (k = 0; k < 4; k++) {
     for (d = 0; d < 10; d++) shp[k][d] = k && fz_u8(f) > 20 ? shp[0][d] : dim_of(f);
-    if (ok && axis >= 0 && axis < 10) shp[k][axis] = fz_u8(f) < 4 ? 0 : fz_range(f, 1, 4);
+    if (ok && axis >= 0 && axis < 10) shp[k][axis] = fz_rare(f, 4) ? 0 : fz_range(f, 1, 4);
     shapes[k] = shp[k];
-    zx[k] = fz_u8(f) < 8 ? fz_i32(f) : (int32_t)fz_irange(f, lo, hi);
+    zx[k] = fz_rare(f, 8) ? fz_i32(f) : (int32_t)fz_irange(f, lo, hi);
     if (mrtq_rq_init(&rqs[k], (mrtq_scheme)fz_range(f, 0, 4), fz_double(f), (int32_t)fz_irange(f, lo, hi), lo, hi) !=
         MRTQ_OK)
       mrtq_rq_init(&rqs[k], MRTQ_FP32, 0.5, 0, lo, hi);
@@ -194,7 +194,7 @@ static void check_concat(fz *f) {
 }
 
 static void check_mrt_concat(fz *f) {
-  size_t n = fz_u8(f) < 4 ? 0 : fz_range(f, 1, 3), k, i, o, total_axis = 0, outer = 1, inner = 1, nout, c;
+  size_t n = fz_rare(f, 4) ? 0 : fz_range(f, 1, 3), k, i, o, total_axis = 0, outer = 1, inner = 1, nout, c;
   int axis = (int)fz_irange(f, -1, 5), nd0 = nd_of(f), d, ok, over = 0;
   size_t shp[3][10];
   int32_t *data[3];
@@ -205,7 +205,7 @@ static void check_mrt_concat(fz *f) {
   for (k = 0; k < 3; k++) {
     parts[k].ndim = k && fz_u8(f) > 10 ? nd0 : nd_of(f);
     for (d = 0; d < 10; d++) shp[k][d] = k && fz_u8(f) > 20 ? shp[0][d] : dim_of(f);
-    if (axis >= 0 && axis < 10) shp[k][axis] = fz_u8(f) < 4 ? 0 : fz_range(f, 1, 4);
+    if (axis >= 0 && axis < 10) shp[k][axis] = fz_rare(f, 4) ? 0 : fz_range(f, 1, 4);
     parts[k].shape = shp[k];
     parts[k].zp = fz_u8(f) < 200 ? (int32_t)fz_irange(f, -300, 300) : fz_i32(f);
     if (mrtq_mrt_realize_init(&rqs[k], (mrtq_scheme)fz_range(f, 0, 4), fz_double(f), (int)fz_range(f, 2, 32)) != MRTQ_OK)
