@@ -132,9 +132,10 @@ static void check_plan(fz *f) {
       c = (size_t)fz_range(f, 0, nch - 1);
       for (q = 0; plan.per_channel && q < (size_t)plan.nparams && q < 4; q++)
         params[q] = rows[(c / bo) * (size_t)plan.nparams * lanes + q * lanes + c % bo];
-      /* defect D7: the nudge form's ADD 1 wraps when the value reaching it is INT32_MAX (32-bit accumulator,
-       * no multiply: POW2, or a multiplier folded to 1, with k' = 1) */
-      if (FZ_KNOWN(o.rounding == MRTQ_VTA_ROUND_NUDGE && x > INT32_MAX - (1 << 20))) x -= 1 << 20;
+      /* defect D7: plans without a multiply (POW2, or a multiplier folded to 1) on a 32-bit accumulator wrap:
+       * the nudge form's ADD 1 at x = INT32_MAX (k' = 1), ADD zp near INT32_MIN / INT32_MAX (k' = 0) */
+      if (FZ_KNOWN(bits == 32 && x > INT32_MAX - (1 << 20))) x -= 1 << 20;
+      if (FZ_KNOWN(bits == 32 && x < INT32_MIN + (1 << 20))) x += 1 << 20;
       got = mrtq_vta_rq_steps_eval(&plan, x, plan.per_channel ? params : NULL);
       want = mrtq_vta_rq_ref(&plan, m[c], x);
       FZ_EQ(got, want, "steps vs mrtq_vta_rq_ref: x %d channel %zu m {%d, %d} zp %d [%d, %d] target %d rounding %d bits %d "
