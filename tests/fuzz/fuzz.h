@@ -7,10 +7,12 @@
  *   fuzz: <file>:<line>: <what>
  * to stderr and aborts (libFuzzer then saves the input as a crash).
  *
- * Known defects: a harness may step around a defect already reported (so the
- * test step stays green) with FZ_KNOWN(cond): the input is skipped when cond
- * holds. Building with -DFZ_STRICT turns every FZ_KNOWN off, so the
- * reproducers under tests/fuzz/crashes/ reproduce. */
+ * Known defects: a harness steps around a defect already reported (so the
+ * test step stays green) with FZ_KNOWN(n, cond): the input is skipped or
+ * adjusted when cond holds; n is the defect's number in the fuzzing report
+ * (tests/fuzz/README.md). -DFZ_STRICT=0 turns every guard off, -DFZ_STRICT=n
+ * only defect n's, so the inputs saved under tests/fuzz/crashes/<harness>/
+ * reproduce (tests/fuzz/run.sh -s). */
 #ifndef MRTQ_FUZZ_H
 #define MRTQ_FUZZ_H
 
@@ -69,9 +71,9 @@ static long fz_why_count;
   } while (0)
 
 #ifdef FZ_STRICT
-#define FZ_KNOWN(cond) 0
+#define FZ_KNOWN(n, cond) ((FZ_STRICT) != 0 && (FZ_STRICT) != (n) && (cond))
 #else
-#define FZ_KNOWN(cond) (cond)
+#define FZ_KNOWN(n, cond) (cond)
 #endif
 
 /* ---- reading the input ---- */

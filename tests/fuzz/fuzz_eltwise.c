@@ -115,7 +115,7 @@ static void check_binary8(fz *f) {
     memset(&pa, 0x77, sizeof pa);
     st = mrtq_tflite_add_init(s1, zp1, s2, zp2, so, zpo, qmin, qmax, u, &pa);
     if (st != MRTQ_OK) {
-      if (!FZ_KNOWN(st == MRTQ_ERANGE)) /* defect D2: ERANGE leaves *p partly filled */
+      if (!FZ_KNOWN(2, st == MRTQ_ERANGE)) /* defect D2: ERANGE leaves *p partly filled */
         FZ_CHECK(memcmp(&pa, &zero_a, sizeof pa) == 0, "mrtq_tflite_add_init refused (%d) but left *p non-zero", (int)st);
     } else FZ_CHECK(pa.m1.shift <= 0 && pa.m2.shift <= 0 && pa.mo.shift <= 0 && pa.m1.mult > 0 && pa.m2.mult > 0 && pa.mo.mult > 0,
                   "mrtq_tflite_add_init multipliers {%d,%d} {%d,%d} {%d,%d}", pa.m1.mult, pa.m1.shift, pa.m2.mult,
@@ -124,7 +124,7 @@ static void check_binary8(fz *f) {
     memset(&pm, 0x77, sizeof pm);
     st = mrtq_tflite_mul_init(s1, zp1, s2, zp2, so, zpo, qmin, qmax, u, &pm);
     if (st != MRTQ_OK) {
-      if (!FZ_KNOWN(st == MRTQ_ERANGE)) /* defect D2 */
+      if (!FZ_KNOWN(2, st == MRTQ_ERANGE)) /* defect D2 */
         FZ_CHECK(memcmp(&pm, &zero_m, sizeof pm) == 0, "mrtq_tflite_mul_init refused (%d) but left *p non-zero", (int)st);
     } else FZ_CHECK(pm.m.mult > 0 && pm.m.shift <= 15, "mrtq_tflite_mul_init multiplier {%d, %d}", pm.m.mult, pm.m.shift);
   } else {

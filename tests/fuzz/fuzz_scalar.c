@@ -218,7 +218,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     (void)mrtq_prec_mul(p0, p1);
     (void)mrtq_prec_max2(p0, p1);
     (void)mrtq_prec_sum(p0, k);
-    if (!FZ_KNOWN((int64_t)p0 + p1 > INT32_MAX)) { /* defect D1: px + pw overflows int */
+    if (!FZ_KNOWN(1, (int64_t)p0 + p1 > INT32_MAX)) { /* defect D1: px + pw overflows int */
       uint64_t kmax = mrtq_prec_max_k32(p0, p1);
       if (p0 >= 1 && p1 >= 1 && (int64_t)p0 + p1 < 32) {
         FZ_EQ(kmax, ((uint64_t)1 << (32 - p0 - p1)) - 1, "mrtq_prec_max_k32(%d, %d)", p0, p1);

@@ -75,7 +75,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   { /* defect D8: the plan accepts a configuration whose micro-ops do not fit 32 bits; the build then fails */
     mrtq_vta_depths d;
     mrtq_vta_depths_of(&cfg, &d);
-    if (FZ_KNOWN(d.acc + (d.acc > d.inp ? d.acc : d.inp) + d.wgt > 32)) goto out;
+    if (FZ_KNOWN(8, d.acc + (d.acc > d.inp ? d.acc : d.inp) + d.wgt > 32)) goto out;
   }
   if (plan->dram_bytes > ((size_t)8 << 20) || plan->insns > 200000 || plan->uops > 100000 ||
       plan->gemm_ops > ((uint64_t)1 << 20) || plan->alu_ops > ((uint64_t)1 << 20))

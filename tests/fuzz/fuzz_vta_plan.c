@@ -134,8 +134,8 @@ static void check_plan(fz *f) {
         params[q] = rows[(c / bo) * (size_t)plan.nparams * lanes + q * lanes + c % bo];
       /* defect D7: plans without a multiply (POW2, or a multiplier folded to 1) on a 32-bit accumulator wrap:
        * the nudge form's ADD 1 at x = INT32_MAX (k' = 1), ADD zp near INT32_MIN / INT32_MAX (k' = 0) */
-      if (FZ_KNOWN(bits == 32 && x > INT32_MAX - (1 << 20))) x -= 1 << 20;
-      if (FZ_KNOWN(bits == 32 && x < INT32_MIN + (1 << 20))) x += 1 << 20;
+      if (FZ_KNOWN(7, bits == 32 && x > INT32_MAX - (1 << 20))) x -= 1 << 20;
+      if (FZ_KNOWN(7, bits == 32 && x < INT32_MIN + (1 << 20))) x += 1 << 20;
       got = mrtq_vta_rq_steps_eval(&plan, x, plan.per_channel ? params : NULL);
       want = mrtq_vta_rq_ref(&plan, m[c], x);
       FZ_EQ(got, want, "steps vs mrtq_vta_rq_ref: x %d channel %zu m {%d, %d} zp %d [%d, %d] target %d rounding %d bits %d "
@@ -146,7 +146,7 @@ static void check_plan(fz *f) {
         /* defect D6 (comment): with r = 0 the plan is exact (wide plans, folded trailing zeros), also where
          * x * mult leaves int32 and mrtq_mul_q15_vta wraps */
         int64_t pr = (int64_t)x * m[c].mult;
-        if (FZ_KNOWN(pr < INT32_MIN || pr > INT32_MAX) && o.rounding == MRTQ_VTA_ROUND_FLOOR) {
+        if (FZ_KNOWN(6, pr < INT32_MIN || pr > INT32_MAX) && o.rounding == MRTQ_VTA_ROUND_FLOOR) {
           int64_t k = 15 - (int64_t)m[c].shift;
           y = k >= 0 ? (pr >= 0 ? pr >> k : -((-pr + ((int64_t)1 << k) - 1) >> k)) : pr * ((int64_t)1 << -k);
         }

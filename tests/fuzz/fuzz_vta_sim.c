@@ -61,10 +61,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     }
   }
   work = work_of(&cfg, prog, n);
-  if (FZ_KNOWN(work > WORK_MAX)) return 0; /* defect D4: no work budget */
+  if (FZ_KNOWN(4, work > WORK_MAX)) return 0; /* defect D4: no work budget */
   { /* defect D5: "any alignment" is documented, but the int32 / uint32 SRAMs are accessed in place */
     size_t mis = (size_t)fz_range(&f, 0, 63);
-    if (FZ_KNOWN(mis % 4)) mis -= mis % 4;
+    if (FZ_KNOWN(5, mis % 4)) mis -= mis % 4;
     fz_buf_new_at(&bs, need, 0x3c, mis);
   }
   dram = (uint8_t *)fz_buf_new_at(&bd, dram_n, 0xc3, fz_range(&f, 0, 63));
