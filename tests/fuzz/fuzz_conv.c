@@ -1,0 +1,291 @@
+/* conv.h: mrtq_conv2d_out, mrtq_conv2d_s32 / _q8, mrtq_fc_s32 / _q8 and
+ * mrtq_matmul_s32 / _q8 with fuzzer-chosen shapes (valid small ones, and
+ * invalid or huge ones that must be refused), operand types, zero points
+ * (per tensor and per channel), biases and requantizations. Success: the
+ * values equal a direct int64 oracle, every byte of the output extent is
+ * written (two runs with different canaries agree) and nothing outside it;
+ * refusal: the documented status class and an untouched output. */
+#include "fuzz.h"
+
+#include "mrtq/conv.h"
+
+#define WORK_MAX 200000u /* multiply-adds per call */
+
+static size_t dim(fz *f, size_t lo, size_t hi) {
+  uint8_t m = fz_u8(f);
+  if (m >= 250) return 0;
+  if (m >= 247) { /* huge */
+    static const size_t big[] = {SIZE_MAX, SIZE_MAX / 2, (size_t)1 << 32, (size_t)1 << 62, 65536};
+    return big[fz_range(f, 0, 4)];
+  }
+  return (size_t)fz_range(f, lo, hi);
+}
+
+static int32_t zp_for(fz *f, int is_unsigned) {
+  if (fz_rare(f, 10)) return fz_i32(f);
+  return is_unsigned ? (int32_t)fz_range(f, 0, 255) : (int32_t)fz_irange(f, -128, 127);
+}
+
+static int32_t q8(const uint8_t *p, size_t i, int u) { return u ? (int32_t)p[i] : (int32_t)(int8_t)p[i]; }
+static int in_q8(int64_t v, int u) { return u ? v >= 0 && v <= 255 : v >= -128 && v <= 127; }
+
+/* The documented int32 worst case of the expansion form (conv.h). */
+static int worst_case_ok(uint64_t k, const mrtq_qoperand *x, const mrtq_qoperand *w, size_t nw, const int32_t *bias,
+                         size_t nb) {
+  __int128 mx = x->is_unsigned ? 255 : 128, mw = w->is_unsigned ? 255 : 128, zx = x->zp < 0 ? -(int64_t)x->zp : x->zp;
+  __int128 zw = 0, b = 0, total;
+  size_t i;
+  for (i = 0; i < (w->zp_ch ? nw : 1); i++) {
+    int64_t z = w->zp_ch ? w->zp_ch[i] : w->zp;
+    if ((z < 0 ? -z : z) > zw) zw = z < 0 ? -z : z;
+  }
+  for (i = 0; bias && i < nb; i++) {
+    int64_t v = bias[i];
+    if ((v < 0 ? -v : v) > b) b = v < 0 ? -v : v;
+  }
+  total = (__int128)k * mx * mw + zx * k * mw + zw * k * mx + (__int128)k * zx * zw + b;
+  return total <= INT32_MAX;
+}
+
+typedef struct rqset {
+  mrtq_rq rq[16];
+  size_t n;
+} rqset;
+static void make_rqs(fz *f, rqset *r, size_t channels) {
+  size_t i;
+  r->n = fz_bool(f) || channels > 16 ? 1 : channels;
+  if (fz_rare(f, 6)) r->n = (size_t)fz_range(f, 0, 17); /* maybe a wrong count */
+  for (i = 0; i < 16; i++) {
+    mrtq_scheme s = (mrtq_scheme)fz_range(f, 0, 4);
+    int32_t zp = (int32_t)fz_irange(f, -200, 300), a = (int32_t)fz_irange(f, -300, 300), b = (int32_t)fz_irange(f, -300, 300);
+    if (mrtq_rq_init(&r->rq[i], s, fz_double(f), zp, a < b ? a : b, a < b ? b : a) != MRTQ_OK)
+      mrtq_rq_init(&r->rq[i], s, 0.0625, zp, a < b ? a : b, a < b ? b : a);
+  }
+}
+
+/* ---- convolution ---- */
+static void check_conv(fz *f) {
+  mrtq_conv2d_shape s;
+  mrtq_qoperand x, w;
+  size_t ho = 0, wo = 0, ho2 = 7, wo2 = 7, nx, nw, ny, i, n, o, oy, ox, c, ky, kx, cg = 0, og = 0;
+  int valid, small = 0, q8out = fz_bool(f), ou = fz_bool(f), pc;
+  int32_t zpch[64], bias[64];
+  uint8_t *xd, *wd;
+  fz_buf ba, bb;
+  rqset r;
+  mrtq_status st, st2, want_shape;
+  memset(&s, 0, sizeof s);
+  s.n = dim(f, 1, 2), s.c = dim(f, 1, 8), s.h = dim(f, 1, 9), s.w = dim(f, 1, 9), s.o = dim(f, 1, 8);
+  s.kh = dim(f, 1, 4), s.kw = dim(f, 1, 4), s.stride_h = dim(f, 1, 3), s.stride_w = dim(f, 1, 3);
+  s.dil_h = dim(f, 1, 3), s.dil_w = dim(f, 1, 3);
+  s.pad_top = fz_range(f, 0, 3), s.pad_left = fz_range(f, 0, 3), s.pad_bottom = fz_range(f, 0, 3),
+  s.pad_right = fz_range(f, 0, 3);
+  if (fz_rare(f, 4)) s.pad_top = SIZE_MAX - fz_range(f, 0, 3);
+  s.groups = fz_u8(f) < 128 ? 1 : fz_bool(f) ? s.c : dim(f, 1, 8);
+  s.layout = fz_rare(f, 4) ? (int)fz_irange(f, -1, 3) : fz_bool(f) ? MRTQ_CONV_NHWC : MRTQ_CONV_NCHW;
+
+  /* the oracle's view of the shape (128-bit, no overflow) */
+  {
+    __int128 hp = (__int128)s.h + s.pad_top + s.pad_bottom, wp = (__int128)s.w + s.pad_left + s.pad_right, ekh, ekw;
+    valid = s.layout == MRTQ_CONV_NCHW || s.layout == MRTQ_CONV_NHWC;
+    valid = valid && s.n && s.c && s.h && s.w && s.o && s.kh && s.kw && s.stride_h && s.stride_w && s.dil_h && s.dil_w &&
+            s.groups && s.c % s.groups == 0 && s.o % s.groups == 0;
+    want_shape = valid ? MRTQ_OK : (s.layout == MRTQ_CONV_NCHW || s.layout == MRTQ_CONV_NHWC) ? MRTQ_ESHAPE : MRTQ_EINVAL;
+    if (valid) {
+      __int128 big = (__int128)1 << 100;
+      ekh = s.kh - 1 && s.dil_h > big / (s.kh - 1) ? big : ((__int128)s.kh - 1) * s.dil_h + 1;
+      ekw = s.kw - 1 && s.dil_w > big / (s.kw - 1) ? big : ((__int128)s.kw - 1) * s.dil_w + 1;
+      valid = ekh <= hp && ekw <= wp;
+      if (!valid) want_shape = MRTQ_ESHAPE;
+      if (valid) {
+        __int128 h2 = (hp - ekh) / s.stride_h + 1, w2 = (wp - ekw) / s.stride_w + 1;
+        cg = s.c / s.groups, og = s.o / s.groups;
+        small = s.n <= 64 && s.c <= 64 && s.h <= 64 && s.w <= 64 && s.o <= 64 && s.kh <= 64 && s.kw <= 64 &&
+                h2 <= 64 && w2 <= 64 && s.pad_top <= 64 && s.dil_h <= 64 && s.dil_w <= 64 && s.stride_h <= 64 &&
+                s.stride_w <= 64; /* huge strides / dilations with a 1-tap kernel: refused as overflowing (fine) */
+        small = small && s.n * (__int128)s.c * s.h * s.w <= 4096 && s.n * (__int128)s.o * h2 * w2 <= 4096 &&
+                (__int128)s.o * s.kh * s.kw * cg <= 4096 &&
+                s.n * (__int128)s.o * h2 * w2 * s.kh * s.kw * cg <= WORK_MAX;
+        ho2 = (size_t)(h2 > 1000000 ? 0 : h2), wo2 = (size_t)(w2 > 1000000 ? 0 : w2);
+      }
+    }
+  }
+  st = mrtq_conv2d_out(&s, &ho, &wo);
+  if (getenv("FZ_DEBUG"))
+    fprintf(stderr, "conv n %zu c %zu h %zu w %zu o %zu k %zux%zu s %zu,%zu d %zu,%zu p %zu,%zu,%zu,%zu g %zu layout %d: "
+            "status %d valid %d small %d\n", s.n, s.c, s.h, s.w, s.o, s.kh, s.kw, s.stride_h, s.stride_w, s.dil_h, s.dil_w,
+            s.pad_top, s.pad_left, s.pad_bottom, s.pad_right, s.groups, s.layout, (int)st, valid, small);
+  if (!valid) FZ_EQ(st, want_shape, "mrtq_conv2d_out refused the wrong way");
+  if (st == MRTQ_OK) FZ_CHECK(valid, "mrtq_conv2d_out accepted an invalid shape");
+  if (valid && small) {
+    FZ_EQ(st, MRTQ_OK, "mrtq_conv2d_out refused a small valid shape n %zu c %zu h %zu w %zu o %zu k %zux%zu s %zu,%zu d %zu,%zu p %zu,%zu,%zu,%zu g %zu",
+          s.n, s.c, s.h, s.w, s.o, s.kh, s.kw, s.stride_h, s.stride_w, s.dil_h, s.dil_w, s.pad_top, s.pad_left, s.pad_bottom, s.pad_right, s.groups);
+    FZ_CHECK(ho == ho2 && wo == wo2, "output size %zux%zu, want %zux%zu", ho, wo, ho2, wo2);
+  }
+  if (valid && !small) return; /* too big to run */
+  if (!valid) ho = wo = 1, cg = 1; /* run the kernels on dummy buffers: they must refuse */
+
+  nx = valid ? s.n * s.c * s.h * s.w : 16, nw = valid ? s.o * cg * s.kh * s.kw : 16, ny = valid ? s.n * s.o * ho * wo : 16;
+  xd = (uint8_t *)malloc(nx + 1), wd = (uint8_t *)malloc(nw + 1);
+  fz_fill(f, xd, nx), fz_fill(f, wd, nw);
+  x.data = xd, x.is_unsigned = fz_bool(f), x.zp = zp_for(f, x.is_unsigned), x.zp_ch = NULL;
+  w.data = wd, w.is_unsigned = fz_bool(f), w.zp = zp_for(f, w.is_unsigned), w.zp_ch = NULL;
+  pc = fz_bool(f) && s.o <= 64;
+  for (i = 0; i < 64; i++) zpch[i] = zp_for(f, w.is_unsigned), bias[i] = fz_u8(f) < 200 ? (int32_t)fz_irange(f, -5000, 5000) : fz_i32(f);
+  if (pc) w.zp_ch = zpch;
+  if (fz_rare(f, 3)) x.zp_ch = zpch; /* refused: activations have no per-channel zero points */
+  if (fz_rare(f, 3)) x.data = NULL;
+  make_rqs(f, &r, s.o);
+  {
+    const int32_t *bp = fz_bool(f) && s.o <= 64 ? bias : NULL;
+    int zps_ok = in_q8(x.zp, x.is_unsigned), ok;
+    for (i = 0; i < (w.zp_ch ? s.o : 1); i++) zps_ok &= in_q8(w.zp_ch ? w.zp_ch[i] : w.zp, w.is_unsigned);
+    ok = valid && x.data && !x.zp_ch && zps_ok && worst_case_ok((uint64_t)cg * s.kh * s.kw, &x, &w, s.o, bp, s.o);
+    if (q8out) {
+      uint8_t *y1 = (uint8_t *)fz_buf_new(&ba, ny, 0xa5), *y2 = (uint8_t *)fz_buf_new(&bb, ny, 0x5a);
+      st = mrtq_conv2d_q8(&s, &x, &w, bp, r.rq, r.n, ou, y1);
+      st2 = mrtq_conv2d_q8(&s, &x, &w, bp, r.rq, r.n, ou, y2);
+      if (ok && r.n != 1 && r.n != s.o) ok = 0;
+      fz_after(&ba, st, "mrtq_conv2d_q8");
+      fz_after(&bb, st2, "mrtq_conv2d_q8");
+      FZ_EQ(st, st2, "same call, same status");
+      FZ_EQ(st == MRTQ_OK, ok, "mrtq_conv2d_q8 status %d (shape valid %d)", (int)st, valid);
+      if (st == MRTQ_OK) FZ_CHECK(fz_same_output(&ba, &bb), "mrtq_conv2d_q8 left part of its output unwritten");
+    } else {
+      fz_buf_new(&ba, ny * 4, 0xa5), fz_buf_new(&bb, ny * 4, 0x5a);
+      st = mrtq_conv2d_s32(&s, &x, &w, bp, (int32_t *)fz_buf_data(&ba));
+      st2 = mrtq_conv2d_s32(&s, &x, &w, bp, (int32_t *)fz_buf_data(&bb));
+      fz_after(&ba, st, "mrtq_conv2d_s32");
+      fz_after(&bb, st2, "mrtq_conv2d_s32");
+      FZ_EQ(st == MRTQ_OK, ok, "mrtq_conv2d_s32 status %d (shape valid %d)", (int)st, valid);
+      if (st == MRTQ_OK) FZ_CHECK(fz_same_output(&ba, &bb), "mrtq_conv2d_s32 left part of its output unwritten");
+    }
+    if (st == MRTQ_OK) { /* the direct oracle */
+      int nchw = s.layout == MRTQ_CONV_NCHW;
+      for (n = 0; n < s.n; n++)
+        for (o = 0; o < s.o; o++)
+          for (oy = 0; oy < ho; oy++)
+            for (ox = 0; ox < wo; ox++) {
+              int64_t acc = bp ? bp[o] : 0;
+              int32_t zw = w.zp_ch ? w.zp_ch[o] : w.zp;
+              size_t g = o / og, at = nchw ? ((n * s.o + o) * ho + oy) * wo + ox : ((n * ho + oy) * wo + ox) * s.o + o;
+              for (c = 0; c < cg; c++)
+                for (ky = 0; ky < s.kh; ky++)
+                  for (kx = 0; kx < s.kw; kx++) {
+                    size_t iy = oy * s.stride_h + ky * s.dil_h, ix = ox * s.stride_w + kx * s.dil_w, ci = g * cg + c;
+                    size_t wa = nchw ? ((o * cg + c) * s.kh + ky) * s.kw + kx : ((o * s.kh + ky) * s.kw + kx) * cg + c;
+                    int32_t xv;
+                    if (iy < s.pad_top || iy >= s.pad_top + s.h || ix < s.pad_left || ix >= s.pad_left + s.w) continue;
+                    iy -= s.pad_top, ix -= s.pad_left;
+                    xv = q8(xd, nchw ? ((n * s.c + ci) * s.h + iy) * s.w + ix : ((n * s.h + iy) * s.w + ix) * s.c + ci,
+                            x.is_unsigned);
+                    acc += (int64_t)(xv - x.zp) * (q8(wd, wa, w.is_unsigned) - zw);
+                  }
+              FZ_CHECK(acc >= INT32_MIN && acc <= INT32_MAX, "accepted, but the exact sum %lld leaves int32", (long long)acc);
+              if (q8out) {
+                int32_t got = q8((const uint8_t *)fz_buf_data(&ba), at, ou);
+                FZ_EQ(got, mrtq_rq_apply(&r.rq[r.n == 1 ? 0 : o], (int32_t)acc, ou ? 0 : -128, ou ? 255 : 127),
+                      "mrtq_conv2d_q8 output %zu (n %zu o %zu y %zu x %zu)", at, n, o, oy, ox);
+              } else {
+                int32_t got;
+                memcpy(&got, (const uint8_t *)fz_buf_data(&ba) + 4 * at, 4);
+                FZ_EQ(got, acc, "mrtq_conv2d_s32 output %zu (n %zu o %zu y %zu x %zu)", at, n, o, oy, ox);
+              }
+            }
+    }
+    fz_buf_free(&ba), fz_buf_free(&bb);
+  }
+  free(xd), free(wd);
+}
+
+/* ---- fully connected and matmul ---- */
+static void check_fc_matmul(fz *f) {
+  int mm = fz_bool(f), q8out = fz_bool(f), ou = fz_bool(f), shared = fz_bool(f);
+  size_t batch = mm ? dim(f, 1, 3) : 1, m = dim(f, 1, 8), k = dim(f, 1, 24), n = dim(f, 1, 12), i, j, t, b;
+  size_t na, nb, ny;
+  int valid = batch && m && k && n, pc;
+  int32_t zpch[64], bias[64];
+  uint8_t *ad, *bd;
+  mrtq_qoperand a, bo;
+  rqset r;
+  fz_buf ba, bb;
+  mrtq_status st, st2;
+  const int32_t *bp;
+  int ok, zps_ok;
+  if (valid && (batch > 4096 || m > 4096 || k > 4096 || n > 4096 || (__int128)batch * m * k * n > WORK_MAX)) return;
+  if (valid && n > 64) return;
+  na = valid ? batch * m * k : 16, nb = valid ? (shared || !mm ? 1 : batch) * k * n : 16, ny = valid ? batch * m * n : 16;
+  ad = (uint8_t *)malloc(na + 1), bd = (uint8_t *)malloc(nb + 1);
+  fz_fill(f, ad, na), fz_fill(f, bd, nb);
+  a.data = ad, a.is_unsigned = fz_bool(f), a.zp = zp_for(f, a.is_unsigned), a.zp_ch = NULL;
+  bo.data = bd, bo.is_unsigned = fz_bool(f), bo.zp = zp_for(f, bo.is_unsigned), bo.zp_ch = NULL;
+  pc = fz_bool(f) && valid;
+  for (i = 0; i < 64; i++) zpch[i] = zp_for(f, bo.is_unsigned), bias[i] = fz_u8(f) < 200 ? (int32_t)fz_irange(f, -5000, 5000) : fz_i32(f);
+  if (pc) bo.zp_ch = zpch;
+  if (fz_rare(f, 3)) a.zp_ch = zpch;
+  bp = fz_bool(f) && valid ? bias : NULL;
+  make_rqs(f, &r, n);
+  zps_ok = in_q8(a.zp, a.is_unsigned);
+  for (i = 0; i < (bo.zp_ch ? n : 1); i++) zps_ok &= in_q8(bo.zp_ch ? bo.zp_ch[i] : bo.zp, bo.is_unsigned);
+  ok = valid && !a.zp_ch && zps_ok && worst_case_ok(k, &a, &bo, n, bp, n);
+  if (q8out && r.n != 1 && r.n != n) ok = 0;
+  fz_buf_new(&ba, ny * (q8out ? 1 : 4), 0xa5), fz_buf_new(&bb, ny * (q8out ? 1 : 4), 0x5a);
+  /* fc: x rows x k, weights o x k (row-major): B^T of the matmul */
+  if (!mm) {
+    uint8_t *wt = (uint8_t *)malloc(nb + 1);
+    mrtq_qoperand w = bo;
+    if (valid)
+      for (j = 0; j < n; j++)
+        for (t = 0; t < k; t++) wt[j * k + t] = bd[t * n + j];
+    else memcpy(wt, bd, nb);
+    w.data = wt;
+    if (q8out) {
+      st = mrtq_fc_q8(m, k, n, &a, &w, bp, r.rq, r.n, ou, fz_buf_data(&ba));
+      st2 = mrtq_fc_q8(m, k, n, &a, &w, bp, r.rq, r.n, ou, fz_buf_data(&bb));
+    } else {
+      st = mrtq_fc_s32(m, k, n, &a, &w, bp, (int32_t *)fz_buf_data(&ba));
+      st2 = mrtq_fc_s32(m, k, n, &a, &w, bp, (int32_t *)fz_buf_data(&bb));
+    }
+    free(wt);
+  } else if (q8out) {
+    st = mrtq_matmul_q8(batch, m, k, n, &a, &bo, shared, bp, r.rq, r.n, ou, fz_buf_data(&ba));
+    st2 = mrtq_matmul_q8(batch, m, k, n, &a, &bo, shared, bp, r.rq, r.n, ou, fz_buf_data(&bb));
+  } else {
+    st = mrtq_matmul_s32(batch, m, k, n, &a, &bo, shared, bp, (int32_t *)fz_buf_data(&ba));
+    st2 = mrtq_matmul_s32(batch, m, k, n, &a, &bo, shared, bp, (int32_t *)fz_buf_data(&bb));
+  }
+  fz_after(&ba, st, mm ? "mrtq_matmul" : "mrtq_fc");
+  fz_after(&bb, st2, mm ? "mrtq_matmul" : "mrtq_fc");
+  FZ_EQ(st == MRTQ_OK, ok, "%s_%s status %d", mm ? "mrtq_matmul" : "mrtq_fc", q8out ? "q8" : "s32", (int)st);
+  if (st == MRTQ_OK) {
+    FZ_CHECK(fz_same_output(&ba, &bb), "%s left part of its output unwritten", mm ? "mrtq_matmul" : "mrtq_fc");
+    for (b = 0; b < batch; b++)
+      for (i = 0; i < m; i++)
+        for (j = 0; j < n; j++) {
+          int64_t acc = bp ? bp[j] : 0;
+          size_t bb0 = mm && !shared ? b * k * n : 0, at = (b * m + i) * n + j;
+          int32_t zb = bo.zp_ch ? bo.zp_ch[j] : bo.zp;
+          for (t = 0; t < k; t++)
+            acc += (int64_t)(q8(ad, (b * m + i) * k + t, a.is_unsigned) - a.zp) *
+                   (q8(bd, bb0 + t * n + j, bo.is_unsigned) - zb);
+          if (q8out) {
+            FZ_EQ(q8((const uint8_t *)fz_buf_data(&ba), at, ou),
+                  mrtq_rq_apply(&r.rq[r.n == 1 ? 0 : j], (int32_t)acc, ou ? 0 : -128, ou ? 255 : 127), "%s_q8 output %zu",
+                  mm ? "mrtq_matmul" : "mrtq_fc", at);
+          } else {
+            int32_t got;
+            memcpy(&got, (const uint8_t *)fz_buf_data(&ba) + 4 * at, 4);
+            FZ_EQ(got, acc, "%s_s32 output %zu", mm ? "mrtq_matmul" : "mrtq_fc", at);
+          }
+        }
+  }
+  fz_buf_free(&ba), fz_buf_free(&bb);
+  free(ad), free(bd);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+  fz f = {data, size};
+  if (fz_bool(&f)) check_conv(&f);
+  else check_fc_matmul(&f);
+  return 0;
+}

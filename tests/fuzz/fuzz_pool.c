@@ -1,0 +1,120 @@
+/* pool.h: mrtq_pool2d_out, mrtq_maxpool2d, mrtq_avgpool2d_tflite and
+ * mrtq_avgpool2d_rq with fuzzer-chosen shapes (valid small ones, invalid or
+ * huge ones that must be refused), layouts, types, bounds, zero points and
+ * requantizations: values equal a direct window oracle, the output extent is
+ * written exactly, refusals write nothing. */
+#include "fuzz.h"
+
+#include "mrtq/pool.h"
+
+static size_t dim(fz *f, size_t lo, size_t hi) {
+  uint8_t m = fz_u8(f);
+  if (m >= 250) return 0;
+  if (m >= 247) {
+    static const size_t big[] = {SIZE_MAX, SIZE_MAX / 2, (size_t)1 << 32, (size_t)1 << 62, 65536};
+    return big[fz_range(f, 0, 4)];
+  }
+  return (size_t)fz_range(f, lo, hi);
+}
+static int32_t q8(const uint8_t *p, size_t i, int u) { return u ? (int32_t)p[i] : (int32_t)(int8_t)p[i]; }
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+  fz f = {data, size};
+  mrtq_pool2d p;
+  size_t ho = 0, wo = 0, nx, ny, n, c, oy, ox, ky, kx;
+  int valid, small = 0, mode = (int)fz_range(&f, 0, 2), lo, hi;
+  int32_t qmin, qmax, zx;
+  uint8_t *x;
+  fz_buf b1, b2;
+  mrtq_rq rq;
+  mrtq_status st, st2;
+  const char *name = mode == 0 ? "mrtq_maxpool2d" : mode == 1 ? "mrtq_avgpool2d_tflite" : "mrtq_avgpool2d_rq";
+  memset(&p, 0, sizeof p);
+  p.n = dim(&f, 1, 2), p.c = dim(&f, 1, 5), p.h = dim(&f, 1, 12), p.w = dim(&f, 1, 12);
+  p.kh = dim(&f, 1, 5), p.kw = dim(&f, 1, 5), p.stride_h = dim(&f, 1, 4), p.stride_w = dim(&f, 1, 4);
+  p.pad_top = fz_range(&f, 0, 4), p.pad_left = fz_range(&f, 0, 4), p.pad_bottom = fz_range(&f, 0, 4),
+  p.pad_right = fz_range(&f, 0, 4);
+  if (fz_rare(&f, 4)) p.pad_bottom = SIZE_MAX - fz_range(&f, 0, 3);
+  p.layout = fz_rare(&f, 4) ? (int)fz_irange(&f, -1, 3) : fz_bool(&f);
+  p.is_unsigned = fz_bool(&f);
+  lo = p.is_unsigned ? 0 : -128, hi = p.is_unsigned ? 255 : 127;
+  {
+    __int128 hp = (__int128)p.h + p.pad_top + p.pad_bottom, wp = (__int128)p.w + p.pad_left + p.pad_right;
+    int lay = p.layout == MRTQ_POOL_NCHW || p.layout == MRTQ_POOL_NHWC;
+    valid = lay && p.n && p.c && p.h && p.w && p.kh && p.kw && p.stride_h && p.stride_w && p.pad_top < p.kh &&
+            p.pad_bottom < p.kh && p.pad_left < p.kw && p.pad_right < p.kw && p.kh <= hp && p.kw <= wp;
+    if (valid) {
+      __int128 h2 = (hp - p.kh) / p.stride_h + 1, w2 = (wp - p.kw) / p.stride_w + 1;
+      small = p.n <= 64 && p.c <= 64 && p.h <= 64 && p.w <= 64 && p.kh <= 64 && p.kw <= 64 && p.stride_h <= 64 &&
+              p.stride_w <= 64 && p.pad_bottom <= 64 && p.n * p.c * p.h * p.w <= 20000;
+      if (small) ho = (size_t)h2, wo = (size_t)w2;
+    }
+    st = mrtq_pool2d_out(&p, &oy, &ox);
+    if (!lay) FZ_EQ(st, MRTQ_EINVAL, "mrtq_pool2d_out: unknown layout %d", p.layout);
+    else if (!valid) FZ_EQ(st, MRTQ_ESHAPE, "mrtq_pool2d_out accepted or misreported an invalid shape");
+    else if (small) {
+      FZ_EQ(st, MRTQ_OK, "mrtq_pool2d_out refused a small valid shape");
+      FZ_CHECK(oy == ho && ox == wo, "mrtq_pool2d_out %zux%zu, want %zux%zu", oy, ox, ho, wo);
+    }
+  }
+  if (valid && !small) return 0;
+  nx = valid ? p.n * p.c * p.h * p.w : 16, ny = valid ? p.n * p.c * ho * wo : 16;
+  x = (uint8_t *)malloc(nx);
+  qmin = fz_rare(&f, 10) ? fz_i32(&f) : (int32_t)fz_irange(&f, lo, hi);
+  qmax = fz_rare(&f, 10) ? fz_i32(&f) : (int32_t)fz_irange(&f, lo, hi);
+  if (qmin > qmax && fz_u8(&f) < 200) { int32_t t = qmin; qmin = qmax, qmax = t; }
+  zx = fz_rare(&f, 10) ? fz_i32(&f) : (int32_t)fz_irange(&f, lo, hi);
+  if (mrtq_rq_init(&rq, (mrtq_scheme)fz_range(&f, 0, 4), fz_double(&f), (int32_t)fz_irange(&f, -300, 300),
+                   (int32_t)fz_irange(&f, -300, 0), (int32_t)fz_irange(&f, 0, 300)) != MRTQ_OK)
+    mrtq_rq_init(&rq, MRTQ_Q31_DBL, 1.0 / 9, 0, -128, 255);
+  fz_fill(&f, x, nx);
+  fz_buf_new_at(&b1, ny, 0xa5, fz_range(&f, 0, 63)), fz_buf_new(&b2, ny, 0x5a);
+  if (mode == 0) {
+    st = mrtq_maxpool2d(&p, x, qmin, qmax, fz_buf_data(&b1));
+    st2 = mrtq_maxpool2d(&p, x, qmin, qmax, fz_buf_data(&b2));
+  } else if (mode == 1) {
+    st = mrtq_avgpool2d_tflite(&p, x, qmin, qmax, fz_buf_data(&b1));
+    st2 = mrtq_avgpool2d_tflite(&p, x, qmin, qmax, fz_buf_data(&b2));
+  } else {
+    st = mrtq_avgpool2d_rq(&p, x, zx, &rq, fz_buf_data(&b1));
+    st2 = mrtq_avgpool2d_rq(&p, x, zx, &rq, fz_buf_data(&b2));
+  }
+  fz_after(&b1, st, name);
+  fz_after(&b2, st2, name);
+  {
+    int args_ok = mode == 2 ? zx >= lo && zx <= hi : qmin <= qmax && qmin >= lo && qmax <= hi && qmin >= lo && qmin <= hi &&
+                                                        qmax >= lo;
+    FZ_EQ(st == MRTQ_OK, valid && args_ok, "%s status %d (shape valid %d)", name, (int)st, valid);
+  }
+  if (st == MRTQ_OK) {
+    const uint8_t *y = (const uint8_t *)fz_buf_data(&b1);
+    FZ_CHECK(fz_same_output(&b1, &b2), "%s left part of its output unwritten", name);
+    for (n = 0; n < p.n; n++)
+      for (c = 0; c < p.c; c++)
+        for (oy = 0; oy < ho; oy++)
+          for (ox = 0; ox < wo; ox++) {
+            int64_t s = 0, cnt = 0, want;
+            int32_t mx = INT32_MIN;
+            size_t at = p.layout == MRTQ_POOL_NCHW ? ((n * p.c + c) * ho + oy) * wo + ox : ((n * ho + oy) * wo + ox) * p.c + c;
+            for (ky = 0; ky < p.kh; ky++)
+              for (kx = 0; kx < p.kw; kx++) {
+                size_t iy = oy * p.stride_h + ky, ix = ox * p.stride_w + kx;
+                int32_t v;
+                if (iy < p.pad_top || iy >= p.pad_top + p.h || ix < p.pad_left || ix >= p.pad_left + p.w) continue;
+                iy -= p.pad_top, ix -= p.pad_left;
+                v = q8(x, p.layout == MRTQ_POOL_NCHW ? ((n * p.c + c) * p.h + iy) * p.w + ix : ((n * p.h + iy) * p.w + ix) * p.c + c,
+                       p.is_unsigned);
+                s += mode == 2 ? v - zx : v, cnt++, mx = v > mx ? v : mx;
+              }
+            FZ_CHECK(cnt > 0, "a window with no valid element was accepted (n %zu c %zu y %zu x %zu)", n, c, oy, ox);
+            if (mode == 0) want = mx;
+            else if (mode == 1) want = s > 0 ? (s + cnt / 2) / cnt : (s - cnt / 2) / cnt;
+            else want = mrtq_rq_apply(&rq, (int32_t)s, lo, hi);
+            if (mode != 2) want = want < qmin ? qmin : want > qmax ? qmax : want;
+            FZ_EQ(q8(y, at, p.is_unsigned), want, "%s output %zu (n %zu c %zu y %zu x %zu)", name, at, n, c, oy, ox);
+          }
+  }
+  fz_buf_free(&b1), fz_buf_free(&b2);
+  free(x);
+  return 0;
+}

@@ -1,0 +1,125 @@
+/* vta.h convolution driver: mrtq_vta_conv_plan_build with fuzzed small
+ * shapes, zero points, biases, per-tensor / per-channel multipliers,
+ * roundings, targets and configurations (including SRAMs too small: a
+ * refusal with plan->why); accepted layers run on the simulator
+ * (mrtq_vta_conv_run) give exactly mrtq_vta_conv_ref's bytes, write only their
+ * n*o*ho*wo outputs, and the plan's cost estimate equals the simulator's
+ * counters. */
+#include "fuzz_vta_common.h"
+
+static uint8_t scratch[(size_t)1 << 20];
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+  fz f = {data, size};
+  mrtq_vta_config cfg = mrtq_vta_config_default();
+  mrtq_vta_profile target = (mrtq_vta_profile)fz_range(&f, 0, 3);
+  mrtq_vta_conv_shape s;
+  mrtq_vta_conv_quant q;
+  mrtq_vta_conv_plan *plan = (mrtq_vta_conv_plan *)malloc(sizeof *plan);
+  mrtq_mult m[24];
+  int32_t bias[24];
+  size_t nx, nw, ny, i, need;
+  int layout = fz_bool(&f), use_w = fz_bool(&f);
+  uint8_t *x = NULL, *w = NULL, *dram = NULL;
+  mrtq_vta_word *words = NULL;
+  uint32_t *uops = NULL;
+  fz_buf by, br;
+  mrtq_status st;
+  if (fz_rare(&f, 64)) { /* smaller SRAMs and blocks */
+    cfg.log_block_in = (int)fz_range(&f, 1, 4), cfg.log_block_out = (int)fz_range(&f, 1, 4);
+    cfg.log_batch = (int)fz_range(&f, 0, 1);
+    cfg.log_uop_buff_size = (int)fz_range(&f, 6, 15);
+    cfg.log_inp_buff_size = cfg.log_batch + cfg.log_block_in + 3 + (int)fz_range(&f, 0, 8);
+    cfg.log_wgt_buff_size = cfg.log_block_out + cfg.log_block_in + 3 + (int)fz_range(&f, 0, 8);
+    cfg.log_acc_buff_size = cfg.log_batch + cfg.log_block_out + 5 + (int)fz_range(&f, 0, 8);
+  }
+  need = mrtq_vta_sim_scratch_bytes(&cfg);
+  if (need == 0 || need > sizeof scratch) goto out;
+  memset(&s, 0, sizeof s);
+  s.n = fz_range(&f, 1, 2), s.c = fz_range(&f, 1, 20), s.h = fz_range(&f, 1, 7), s.w = fz_range(&f, 1, 7);
+  s.o = fz_range(&f, 1, 20), s.kh = fz_range(&f, 1, 3), s.kw = fz_range(&f, 1, 3);
+  s.stride_h = fz_range(&f, 1, 2), s.stride_w = fz_range(&f, 1, 2), s.pad_h = fz_range(&f, 0, 2), s.pad_w = fz_range(&f, 0, 2);
+  s.dil_h = fz_range(&f, 1, 2), s.dil_w = fz_range(&f, 1, 2);
+  if (fz_rare(&f, 16)) s.kh = fz_range(&f, 0, 300); /* zero or beyond the fields */
+  if (fz_rare(&f, 16)) s.c = 0;
+  memset(&q, 0, sizeof q);
+  q.x_unsigned = fz_bool(&f), q.w_unsigned = fz_rare(&f, 64);
+  q.zx = q.x_unsigned ? (int32_t)fz_range(&f, 0, 255) : (int32_t)fz_irange(&f, -128, 127);
+  q.zw = q.w_unsigned ? (int32_t)fz_range(&f, 100, 160) : fz_rare(&f, 64) ? (int32_t)fz_irange(&f, -4, 4) : 0;
+  if (fz_rare(&f, 8)) q.zx = fz_i32(&f);
+  for (i = 0; i < 24; i++) {
+    double sc = ldexp(1.0 + (double)fz_u16(&f) / 65536.0, (int)fz_irange(&f, -16, -4));
+    mrtq_mult_q15(sc, &m[i]);
+    bias[i] = (int32_t)fz_irange(&f, -5000, 5000);
+  }
+  q.bias = fz_bool(&f) ? bias : NULL;
+  q.m = m, q.nm = fz_rare(&f, 80) && s.o <= 24 ? s.o : 1;
+  q.zp = (int32_t)fz_irange(&f, -20, 20);
+  q.qmin = fz_bool(&f) ? -128 : (int32_t)fz_irange(&f, -128, 0);
+  q.qmax = fz_bool(&f) ? 127 : (int32_t)fz_irange(&f, q.qmin, 127);
+  q.rounding = fz_bool(&f);
+  nx = s.n * s.c * s.h * s.w, nw = s.o * s.c * s.kh * s.kw;
+  if (nw > 200000) goto out;
+  x = (uint8_t *)malloc(nx + 1), w = (uint8_t *)malloc(nw + 1);
+  fz_fill(&f, x, nx), fz_fill(&f, w, nw);
+  if (q.w_unsigned || q.zw) /* keep most weights representable as W - zw */
+    for (i = 0; i < nw; i++)
+      if (!fz_rare(&f, 2)) w[i] = (uint8_t)(q.zw + (int8_t)(w[i] % 200 - 100));
+  memset(plan, 0x5a, sizeof *plan);
+  st = mrtq_vta_conv_plan_build(&cfg, target, &s, &q, use_w ? (const int8_t *)w : NULL, plan);
+  if (st == MRTQ_ERANGE && plan->why[0] == 'l') /* "layer does not fit": a readable reason */
+    FZ_CHECK(memchr(plan->why, 0, sizeof plan->why) != NULL, "plan->why not NUL-terminated");
+  if (st != MRTQ_OK) goto out;
+  FZ_CHECK(s.n && s.c && s.h && s.w && s.o && s.kh && s.kh <= 255, "mrtq_vta_conv_plan_build accepted a bad shape");
+  ny = s.n * s.o * plan->ho * plan->wo;
+  { /* defect D8: the plan accepts a configuration whose micro-ops do not fit 32 bits; the build then fails */
+    mrtq_vta_depths d;
+    mrtq_vta_depths_of(&cfg, &d);
+    if (FZ_KNOWN(8, d.acc + (d.acc > d.inp ? d.acc : d.inp) + d.wgt > 32)) goto out;
+  }
+  if (plan->dram_bytes > ((size_t)8 << 20) || plan->insns > 200000 || plan->uops > 100000 ||
+      plan->gemm_ops > ((uint64_t)1 << 20) || plan->alu_ops > ((uint64_t)1 << 20))
+    goto out;
+  dram = (uint8_t *)malloc(plan->dram_bytes);
+  words = (mrtq_vta_word *)malloc(plan->insns * sizeof *words);
+  uops = (uint32_t *)malloc(plan->uops * sizeof *uops + 4);
+  {
+    mrtq_vta_sim sim;
+    uint8_t *y = (uint8_t *)fz_buf_new_at(&by, ny, 0xa5, fz_range(&f, 0, 63));
+    uint8_t *r = (uint8_t *)fz_buf_new(&br, ny, 0x5a);
+    mrtq_status sr;
+    FZ_EQ(mrtq_vta_sim_init(&sim, &cfg, target, scratch, need, dram, plan->dram_bytes), MRTQ_OK, "sim_init");
+    st = mrtq_vta_conv_run(&sim, plan, &q, x, w, layout, y, words, plan->insns, uops, plan->uops);
+    sr = mrtq_vta_conv_ref(plan, &q, x, w, layout, r);
+    if (getenv("FZ_DEBUG")) {
+      mrtq_vta_depths d;
+      mrtq_vta_depths_of(&cfg, &d);
+      fprintf(stderr, "cfg batch %d bi %d bo %d uop %d inp %d wgt %d acc %d (depths %d %d %d %d) shape n %zu c %zu h %zu w %zu o %zu k %zux%zu: run %d\n",
+              cfg.log_batch, cfg.log_block_in, cfg.log_block_out, cfg.log_uop_buff_size, cfg.log_inp_buff_size,
+              cfg.log_wgt_buff_size, cfg.log_acc_buff_size, d.uop, d.inp, d.wgt, d.acc, s.n, s.c, s.h, s.w, s.o, s.kh, s.kw, (int)st);
+    }
+    FZ_EQ(sr, MRTQ_OK, "mrtq_vta_conv_ref of an accepted plan");
+    FZ_CHECK(fz_guards_intact(&br) && fz_same_output(&br, &br), "mrtq_vta_conv_ref wrote outside");
+    if (st != MRTQ_OK) {
+      /* only the weights (W - zw outside int8, unchecked without w_any) may still be refused */
+      FZ_CHECK(st == MRTQ_ERANGE && !use_w, "mrtq_vta_conv_run of an accepted plan: status %d (%s, insn %zu)", (int)st,
+               sim.error, sim.error_insn);
+    } else {
+      FZ_CHECK(fz_guards_intact(&by), "mrtq_vta_conv_run wrote outside its %zu outputs", ny);
+      for (i = 0; i < ny; i++)
+        FZ_EQ(y[i], r[i], "mrtq_vta_conv_run vs mrtq_vta_conv_ref output %zu of %zu (target %d rounding %d nm %zu layout %d)",
+              i, ny, (int)target, q.rounding, q.nm, layout);
+      FZ_EQ(sim.gemm_ops, plan->gemm_ops, "gemm_ops estimate");
+      FZ_EQ(sim.alu_ops, plan->alu_ops, "alu_ops estimate");
+      FZ_EQ(sim.store_bytes, plan->store_bytes, "store_bytes estimate");
+      FZ_EQ(sim.load_bytes[MRTQ_VTA_MEM_INP], plan->load_bytes[MRTQ_VTA_MEM_INP], "INP load estimate");
+      FZ_EQ(sim.load_bytes[MRTQ_VTA_MEM_WGT], plan->load_bytes[MRTQ_VTA_MEM_WGT], "WGT load estimate");
+      FZ_EQ(sim.load_bytes[MRTQ_VTA_MEM_ACC], plan->load_bytes[MRTQ_VTA_MEM_ACC], "ACC load estimate");
+      FZ_CHECK(sim.load_bytes[MRTQ_VTA_MEM_UOP] <= plan->load_bytes[MRTQ_VTA_MEM_UOP], "UOP load above the estimate");
+    }
+    fz_buf_free(&by), fz_buf_free(&br);
+  }
+out:
+  free(plan), free(x), free(w), free(dram), free(words), free(uops);
+  return 0;
+}
