@@ -3,6 +3,8 @@
  * tvm-vta's hw_spec.h declares them (default configuration), laid out by the
  * compiler rather than by the encoder under test -- plus round trips, range
  * errors, the SRAM depths tvm-vta documents, and the disassembler. */
+#include <limits.h>
+
 #include "harness.h"
 #include "mrtq/vta.h"
 
@@ -230,7 +232,11 @@ static void test_depths_and_errors(void) {
     } cases[] = {{0, 6, "cfg->log_inp_width"},     {1, -1, "cfg->log_wgt_width"},    {2, 6, "cfg->log_acc_width"},
                  {3, -1, "cfg->log_out_width"},    {4, 9, "cfg->log_batch"},         {5, 9, "cfg->log_block_in"},
                  {6, -1, "cfg->log_block_out"},    {7, 1, "cfg->log_uop_buff_size"}, {8, 40, "cfg->log_inp_buff_size"},
-                 {9, 2, "cfg->log_wgt_buff_size"}, {10, 40, "cfg->log_acc_buff_size"}};
+                 {9, 2, "cfg->log_wgt_buff_size"}, {10, 40, "cfg->log_acc_buff_size"},
+                 /* the ends of int: the depth arithmetic must not wrap (found by fuzz_vta_isa) */
+                 {7, INT_MIN, "cfg->log_uop_buff_size"}, {8, INT_MIN + 1, "cfg->log_inp_buff_size"},
+                 {9, INT_MIN, "cfg->log_wgt_buff_size"}, {10, INT_MAX, "cfg->log_acc_buff_size"},
+                 {7, INT_MAX, "cfg->log_uop_buff_size"}};
     size_t i;
     for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
       int *f[11];

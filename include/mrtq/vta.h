@@ -616,18 +616,21 @@ MRTQ_API mrtq_status mrtq_vta_depths_of(const mrtq_vta_config *cfg, mrtq_vta_dep
     return MRTQ__ERR(MRTQ_EINVAL, "cfg->log_block_in: must be in [0, 8]");
   if (cfg->log_block_out < 0 || cfg->log_block_out > 8)
     return MRTQ__ERR(MRTQ_EINVAL, "cfg->log_block_out: must be in [0, 8]");
-  r.uop = cfg->log_uop_buff_size - 5 + 3; /* 32-bit micro-ops */
-  r.inp = cfg->log_inp_buff_size - cfg->log_batch - cfg->log_block_in - cfg->log_inp_width + 3;
-  r.wgt = cfg->log_wgt_buff_size - cfg->log_block_out - cfg->log_block_in - cfg->log_wgt_width + 3;
-  r.acc = cfg->log_acc_buff_size - cfg->log_batch - cfg->log_block_out - cfg->log_acc_width + 3;
-  if (r.uop < 0 || r.uop > 16)
-    return MRTQ__ERR(MRTQ_EINVAL, "cfg->log_uop_buff_size: UOP depth must be 1 to 2^16 entries");
-  if (r.inp < 0 || r.inp > 16)
-    return MRTQ__ERR(MRTQ_EINVAL, "cfg->log_inp_buff_size: INP depth must be 1 to 2^16 entries");
-  if (r.wgt < 0 || r.wgt > 16)
-    return MRTQ__ERR(MRTQ_EINVAL, "cfg->log_wgt_buff_size: WGT depth must be 1 to 2^16 entries");
-  if (r.acc < 0 || r.acc > 16)
-    return MRTQ__ERR(MRTQ_EINVAL, "cfg->log_acc_buff_size: ACC depth must be 1 to 2^16 entries");
+  { /* log2 of each depth, in int64: a log_*_buff_size near INT_MIN or INT_MAX cannot wrap */
+    int64_t uop = (int64_t)cfg->log_uop_buff_size - 5 + 3; /* 32-bit micro-ops */
+    int64_t inp = (int64_t)cfg->log_inp_buff_size - cfg->log_batch - cfg->log_block_in - cfg->log_inp_width + 3;
+    int64_t wgt = (int64_t)cfg->log_wgt_buff_size - cfg->log_block_out - cfg->log_block_in - cfg->log_wgt_width + 3;
+    int64_t acc = (int64_t)cfg->log_acc_buff_size - cfg->log_batch - cfg->log_block_out - cfg->log_acc_width + 3;
+    if (uop < 0 || uop > 16)
+      return MRTQ__ERR(MRTQ_EINVAL, "cfg->log_uop_buff_size: UOP depth must be 1 to 2^16 entries");
+    if (inp < 0 || inp > 16)
+      return MRTQ__ERR(MRTQ_EINVAL, "cfg->log_inp_buff_size: INP depth must be 1 to 2^16 entries");
+    if (wgt < 0 || wgt > 16)
+      return MRTQ__ERR(MRTQ_EINVAL, "cfg->log_wgt_buff_size: WGT depth must be 1 to 2^16 entries");
+    if (acc < 0 || acc > 16)
+      return MRTQ__ERR(MRTQ_EINVAL, "cfg->log_acc_buff_size: ACC depth must be 1 to 2^16 entries");
+    r.uop = (int)uop, r.inp = (int)inp, r.wgt = (int)wgt, r.acc = (int)acc;
+  }
   *d = r;
   return MRTQ_OK;
 }
