@@ -132,6 +132,33 @@ static int32_t o_alu(uint32_t op, int32_t a, int32_t b) {
   return (int32_t)(r >= 0x80000000LL ? r - 0x100000000LL : r);
 }
 
+/* Scratch at any address: the 32-bit SRAMs are aligned inside it (the old
+ * code used them in place: misaligned int32 accesses, found by fuzz_vta_sim) */
+static void test_misaligned_scratch(void) {
+  static unsigned char buf[600 * 1024 + 8];
+  size_t need, off;
+  cfg = mrtq_vta_config_default();
+  need = mrtq_vta_sim_scratch_bytes(&cfg);
+  CHECK(need + 3 <= sizeof buf);
+  for (off = 0; off < 4; off++) {
+    mrtq_vta_sim s;
+    mrtq_vta_uop u = {3, 0, 0};
+    mrtq_vta_insn l = mem_insn(MRTQ_VTA_LOAD, MRTQ_VTA_MEM_UOP, 0, 0, 1, 1, 1), a = loop_insn(MRTQ_VTA_ALU, 0, 1, 1, 1);
+    int k;
+    memset(buf, 0xee, sizeof buf);
+    CHECK_EQ(mrtq_vta_sim_init(&cfg, MRTQ_VTA_PROFILE_SIM, buf + off, need, dram, sizeof dram, &s), MRTQ_OK, "off %zu", off);
+    CHECK(((uintptr_t)s.acc & 3u) == 0 && ((uintptr_t)s.uop & 3u) == 0);
+    CHECK((unsigned char *)s.acc >= buf + off && (unsigned char *)s.wgt < buf + off + need);
+    CHECK(buf[off + need] == 0xee); /* nothing past the scratch it was given */
+    put_uops(0, &u, 1);
+    CHECK_EQ(run(&s, &l, 1), MRTQ_OK, "uop load, off %zu", off);
+    for (k = 0; k < 16; k++) s.acc[3 * 16 + k] = k - 8;
+    a.alu_opcode = MRTQ_VTA_ALU_ADD, a.use_imm = 1, a.imm = -7;
+    CHECK_EQ(run(&s, &a, 1), MRTQ_OK, "alu, off %zu", off);
+    for (k = 0; k < 16; k++) CHECK_EQ(s.acc[3 * 16 + k], k - 8 - 7, "lane %d, off %zu", k, off);
+  }
+}
+
 static void test_alu_ops(void) {
   mrtq_vta_sim s;
   mrtq_vta_uop u = {5, 9, 0};
@@ -407,6 +434,7 @@ static void test_requant_program(void) {
 int main(void) {
   TH_RUN(test_load_padding);
   TH_RUN(test_gemm_and_reset);
+  TH_RUN(test_misaligned_scratch);
   TH_RUN(test_alu_ops);
   TH_RUN(test_store_truncates);
   TH_RUN(test_dependencies);

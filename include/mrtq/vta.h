@@ -176,7 +176,8 @@ typedef struct mrtq_vta_sim {
   const char *error;                                  /* the reason of the last failed run, or "" */
 } mrtq_vta_sim;
 
-/* Bytes of scratch a simulator of this configuration needs; 0 if cfg is NULL
+/* Bytes of scratch a simulator of this configuration needs (3 of them to
+ * align its 32-bit SRAMs, so any scratch address works); 0 if cfg is NULL
  * or invalid, or not 8-bit inputs/weights/outputs with 32-bit accumulators
  * (the only widths the simulator models). */
 MRTQ_API size_t mrtq_vta_sim_scratch_bytes(const mrtq_vta_config *cfg);
@@ -929,7 +930,8 @@ MRTQ_API size_t mrtq_vta_sim_scratch_bytes(const mrtq_vta_config *cfg) {
   size_t b, bi, bo;
   if (!mrtq__vta_sim_cfg_ok(cfg, &d)) return 0;
   b = (size_t)1 << cfg->log_batch, bi = (size_t)1 << cfg->log_block_in, bo = (size_t)1 << cfg->log_block_out;
-  return ((size_t)4 << d.uop) + (b * bi << d.inp) + (bo * bi << d.wgt) + (4 * b * bo << d.acc);
+  /* + 3: room to align the int32 / uint32 SRAMs in scratch of any alignment */
+  return ((size_t)4 << d.uop) + (b * bi << d.inp) + (bo * bi << d.wgt) + (4 * b * bo << d.acc) + 3;
 }
 
 MRTQ_API mrtq_status mrtq_vta_sim_init(const mrtq_vta_config *cfg, mrtq_vta_profile profile, void *scratch,
@@ -954,7 +956,9 @@ MRTQ_API mrtq_status mrtq_vta_sim_init(const mrtq_vta_config *cfg, mrtq_vta_prof
   mrtq_vta_depths_of(cfg, &sim->d);
   sim->profile = profile;
   sim->batch = 1 << cfg->log_batch, sim->block_in = 1 << cfg->log_block_in, sim->block_out = 1 << cfg->log_block_out;
-  /* int32 and uint32 arrays first, so their alignment follows the scratch's */
+  /* int32 and uint32 arrays first, at the first 4-aligned byte of scratch
+   * (scratch_bytes holds 3 bytes for it), then the int8 ones */
+  p += (4u - (unsigned)((uintptr_t)p & 3u)) & 3u;
   sim->acc = (int32_t *)(void *)p;
   p += ((size_t)4 * (size_t)sim->batch * (size_t)sim->block_out) << sim->d.acc;
   sim->uop = (uint32_t *)(void *)p;
