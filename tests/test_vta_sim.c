@@ -159,6 +159,34 @@ static void test_misaligned_scratch(void) {
   }
 }
 
+/* The work budget: exact at its boundary (work = iter_out * iter_in * uops
+ * for compute, elements moved for LOAD / STORE), and a GEMM asking for 2^42
+ * micro-op executions is refused before it runs instead of running for days. */
+static void test_budget(void) {
+  mrtq_vta_sim s;
+  mrtq_vta_uop u[3] = {{0, 0, 0}, {1, 0, 0}, {2, 0, 0}};
+  mrtq_vta_insn l = mem_insn(MRTQ_VTA_LOAD, MRTQ_VTA_MEM_UOP, 0, 0, 1, 3, 3), a = loop_insn(MRTQ_VTA_ALU, 0, 3, 5, 7);
+  mrtq_vta_insn g = loop_insn(MRTQ_VTA_GEMM, 0, 3, 5, 7), big = loop_insn(MRTQ_VTA_GEMM, 0, 8192, 8192, 8192);
+  mrtq_vta_insn prog[2];
+  setup(&s, MRTQ_VTA_PROFILE_SIM);
+  put_uops(0, u, 3);
+  a.alu_opcode = MRTQ_VTA_ALU_ADD, a.use_imm = 1, a.imm = 1;
+  g.reset = 1, big.reset = 1;
+  prog[0] = l, prog[1] = a; /* 3 elements loaded, then 5 * 7 * 3 = 105 micro-op executions */
+  s.budget = 3 + 105;
+  CHECK_EQ(run(&s, prog, 2), MRTQ_OK, "exactly the budget");
+  CHECK_EQ(s.alu_ops, 105, "all of it ran");
+  s.budget = 3 + 104, s.alu_ops = 0;
+  CHECK_REFUSED(run(&s, prog, 2), MRTQ_ERANGE, "prog: the run would exceed sim->budget");
+  CHECK_EQ(s.alu_ops, 0, "the ALU instruction did not start");
+  CHECK_EQ(s.error_insn, 1, "the failing instruction");
+  s.budget = 105; /* budgets count per run: the GEMM alone fits */
+  CHECK_EQ(run(&s, &g, 1), MRTQ_OK, "gemm");
+  s.budget = (uint64_t)1 << 38;
+  CHECK_REFUSED(run(&s, &big, 1), MRTQ_ERANGE, "sim->budget");
+  CHECK_EQ(s.gemm_ops, 0, "nothing of the 2^39-unit GEMM ran");
+}
+
 static void test_alu_ops(void) {
   mrtq_vta_sim s;
   mrtq_vta_uop u = {5, 9, 0};
@@ -435,6 +463,7 @@ int main(void) {
   TH_RUN(test_load_padding);
   TH_RUN(test_gemm_and_reset);
   TH_RUN(test_misaligned_scratch);
+  TH_RUN(test_budget);
   TH_RUN(test_alu_ops);
   TH_RUN(test_store_truncates);
   TH_RUN(test_dependencies);

@@ -174,6 +174,7 @@ typedef struct mrtq_vta_sim {
   uint64_t load_bytes[6], store_bytes;                /* per memory type */
   size_t error_insn;                                  /* index of the failing instruction */
   const char *error;                                  /* the reason of the last failed run, or "" */
+  uint64_t budget; /* 0 (mrtq_vta_sim_init's): no limit; else the most work one run may do (see sim_run) */
 } mrtq_vta_sim;
 
 /* Bytes of scratch a simulator of this configuration needs (3 of them to
@@ -199,7 +200,12 @@ MRTQ_API mrtq_status mrtq_vta_sim_init(const mrtq_vta_config *cfg, mrtq_vta_prof
  * a dependency flag naming a stage the module does not have, a deadlock, a
  * memory type the instruction cannot use, STORE padding, an ALU opcode above
  * MUL, an undecodable micro-op -> MRTQ_EINVAL; an SRAM or DRAM access out of
- * bounds -> MRTQ_ERANGE; MUL on HLS / CHISEL -> MRTQ_EUNSUPPORTED. */
+ * bounds -> MRTQ_ERANGE; MUL on HLS / CHISEL -> MRTQ_EUNSUPPORTED; an
+ * instruction that would take the run's work past sim->budget ->
+ * MRTQ_ERANGE, before it runs. Work: one unit per micro-op execution of a
+ * GEMM or ALU instruction (iter_out * iter_in * (uop_end - uop_bgn)) and per
+ * element a LOAD or STORE moves (padding included); one valid GEMM can ask
+ * for 2^42 units, so a caller running untrusted programs sets a budget. */
 MRTQ_API mrtq_status mrtq_vta_sim_run(const mrtq_vta_word *prog, size_t n, mrtq_vta_sim *sim);
 
 /* ---- 3. requant plans ----
@@ -1158,7 +1164,7 @@ MRTQ__PRIV int mrtq__vta_module(const mrtq_vta_insn *in) {
 
 MRTQ_API mrtq_status mrtq_vta_sim_run(const mrtq_vta_word *prog, size_t n, mrtq_vta_sim *s) {
   size_t next[3] = {0, 0, 0}, done = 0, i;
-  uint64_t tok[4] = {0, 0, 0, 0}; /* l2c, c2l, c2s, s2c */
+  uint64_t tok[4] = {0, 0, 0, 0}, work = 0; /* tokens l2c, c2l, c2s, s2c; work units of this run */
   if (!s) return MRTQ__ERR(MRTQ_EINVAL, "sim: NULL");
   if (!prog && n) return MRTQ__ERR(MRTQ_EINVAL, "prog: NULL with n > 0");
   s->error = "";
@@ -1186,6 +1192,17 @@ MRTQ_API mrtq_status mrtq_vta_sim_run(const mrtq_vta_word *prog, size_t n, mrtq_
         pp = m == 1 ? &tok[0] : m == 2 ? &tok[2] : NULL; /* tokens this module pops from prev */
         pn = m == 0 ? &tok[1] : m == 1 ? &tok[3] : NULL; /* ... and from next */
         if ((in.pop_prev && !*pp) || (in.pop_next && !*pn)) break;
+        if (s->budget) { /* at most 2^14 * 2^14 * 2^14 or 2^16 * 2^16 units: no wrap in 64 bits */
+          uint64_t w = in.opcode == MRTQ_VTA_LOAD
+                           ? ((uint64_t)in.y_size + in.y_pad_0 + in.y_pad_1) * ((uint64_t)in.x_size + in.x_pad_0 + in.x_pad_1)
+                       : in.opcode == MRTQ_VTA_STORE ? (uint64_t)in.y_size * in.x_size
+                       : in.opcode == MRTQ_VTA_FINISH || in.uop_end <= in.uop_bgn
+                           ? 0
+                           : (uint64_t)in.iter_out * in.iter_in * (in.uop_end - in.uop_bgn);
+          if (w > s->budget - work)
+            return MRTQ__VTA_FAIL(s, next[m], MRTQ_ERANGE, "prog: the run would exceed sim->budget work units");
+          work += w;
+        }
         if (in.pop_prev) --*pp;
         if (in.pop_next) --*pn;
         switch (in.opcode) {

@@ -4,7 +4,12 @@
  * (per tensor and per channel), biases and requantizations. Success: the
  * values equal a direct int64 oracle, every byte of the output extent is
  * written (two runs with different canaries agree) and nothing outside it;
- * refusal: the documented status class and an untouched output. */
+ * refusal: the documented status class, an untouched output and one
+ * reason through MRTQ_ON_ERROR. Operand and dst types are mrtq_dtype (S8 / U8
+ * mostly; sometimes 0, a type these kernels refuse, or no mrtq_dtype); the
+ * requantizations are sometimes broken by hand (a scheme outside the enum, a
+ * field the scheme never reads, qmin > qmax), which the _q8 kernels refuse. */
+#define FZ_REASONS 1 /* every refusal reports exactly one reason */
 #include "fuzz.h"
 
 #include "mrtq/conv.h"
@@ -21,18 +26,28 @@ static size_t dim(fz *f, size_t lo, size_t hi) {
   return (size_t)fz_range(f, lo, hi);
 }
 
-static int32_t zp_for(fz *f, int is_unsigned) {
+/* An operand or dst type: S8 or U8, rarely 0 (a zeroed operand), a type the
+ * kernels refuse (S16, S32, S4) or a value outside mrtq_dtype. */
+static mrtq_dtype type_for(fz *f) {
+  uint8_t b = fz_u8(f); /* one byte, its low bit as the old is_unsigned flag */
+  static const int odd[] = {0, MRTQ_S16, MRTQ_S32, MRTQ_S4, 6, -1};
+  if (b >= 250) return (mrtq_dtype)odd[b - 250];
+  return b & 1 ? MRTQ_U8 : MRTQ_S8;
+}
+static int is_q8(mrtq_dtype t) { return t == MRTQ_S8 || t == MRTQ_U8; }
+
+static int32_t zp_for(fz *f, mrtq_dtype t) {
   if (fz_rare(f, 10)) return fz_i32(f);
-  return is_unsigned ? (int32_t)fz_range(f, 0, 255) : (int32_t)fz_irange(f, -128, 127);
+  return t == MRTQ_U8 ? (int32_t)fz_range(f, 0, 255) : (int32_t)fz_irange(f, -128, 127);
 }
 
 static int32_t q8(const uint8_t *p, size_t i, int u) { return u ? (int32_t)p[i] : (int32_t)(int8_t)p[i]; }
-static int in_q8(int64_t v, int u) { return u ? v >= 0 && v <= 255 : v >= -128 && v <= 127; }
+static int in_q8(int64_t v, mrtq_dtype t) { return t == MRTQ_U8 ? v >= 0 && v <= 255 : v >= -128 && v <= 127; }
 
 /* The documented int32 worst case of the expansion form (conv.h). */
 static int worst_case_ok(uint64_t k, const mrtq_qoperand *x, const mrtq_qoperand *w, size_t nw, const int32_t *bias,
                          size_t nb) {
-  __int128 mx = x->is_unsigned ? 255 : 128, mw = w->is_unsigned ? 255 : 128, zx = x->zp < 0 ? -(int64_t)x->zp : x->zp;
+  __int128 mx = x->type == MRTQ_U8 ? 255 : 128, mw = w->type == MRTQ_U8 ? 255 : 128, zx = x->zp < 0 ? -(int64_t)x->zp : x->zp;
   __int128 zw = 0, b = 0, total;
   size_t i;
   for (i = 0; i < (w->zp_ch ? nw : 1); i++) {
@@ -50,6 +65,7 @@ static int worst_case_ok(uint64_t k, const mrtq_qoperand *x, const mrtq_qoperand
 typedef struct rqset {
   mrtq_rq rq[16];
   size_t n;
+  int bad[16]; /* broken by hand: the _q8 kernels must refuse it */
 } rqset;
 static void make_rqs(fz *f, rqset *r, size_t channels) {
   size_t i;
@@ -58,17 +74,49 @@ static void make_rqs(fz *f, rqset *r, size_t channels) {
   for (i = 0; i < 16; i++) {
     mrtq_scheme s = (mrtq_scheme)fz_range(f, 0, 4);
     int32_t zp = (int32_t)fz_irange(f, -200, 300), a = (int32_t)fz_irange(f, -300, 300), b = (int32_t)fz_irange(f, -300, 300);
-    if (mrtq_rq_init(&r->rq[i], s, fz_double(f), zp, a < b ? a : b, a < b ? b : a) != MRTQ_OK)
-      mrtq_rq_init(&r->rq[i], s, 0.0625, zp, a < b ? a : b, a < b ? b : a);
+    mrtq_rq keep;
+    mrtq_status st;
+    memset(&r->rq[i], 0x5c, sizeof r->rq[i]);
+    keep = r->rq[i];
+    st = mrtq_rq_init(s, fz_double(f), zp, a < b ? a : b, a < b ? b : a, &r->rq[i]);
+    if (st != MRTQ_OK) {
+      FZ_CHECK(memcmp(&keep, &r->rq[i], sizeof keep) == 0, "mrtq_rq_init refused (%d) but wrote *rq", (int)st);
+      FZ_EQ(mrtq_rq_init(s, 0.0625, zp, a < b ? a : b, a < b ? b : a, &r->rq[i]), MRTQ_OK, "mrtq_rq_init of 1/16");
+    }
+    r->bad[i] = 0;
+    if (fz_rare(f, 4)) { /* a descriptor the kernels must refuse */
+      switch (fz_range(f, 0, 3)) {
+        case 0: r->rq[i].scheme = (mrtq_scheme)(fz_bool(f) ? 5 : -1); break;
+        case 1: /* a field the scheme never reads */
+          if (r->rq[i].scheme == MRTQ_FP32) r->rq[i].m.mult = 1;
+          else r->rq[i].scale = 1.0f;
+          break;
+        case 2:
+          if (r->rq[i].scheme == MRTQ_FP32) r->rq[i].m.shift = -1;
+          else r->rq[i].scale = -0.5f;
+          break;
+        default: r->rq[i].qmin = 1, r->rq[i].qmax = 0; break;
+      }
+      r->bad[i] = 1;
+    }
   }
+}
+/* Every rq the kernel reads (rq[0..nrq)) is well formed. */
+static int rqs_ok(const rqset *r) {
+  size_t i;
+  for (i = 0; i < r->n && i < 16; i++)
+    if (r->bad[i]) return 0;
+  return 1;
 }
 
 /* ---- convolution ---- */
 static void check_conv(fz *f) {
   mrtq_conv2d_shape s;
   mrtq_qoperand x, w;
-  size_t ho = 0, wo = 0, ho2 = 7, wo2 = 7, nx, nw, ny, i, n, o, oy, ox, c, ky, kx, cg = 0, og = 0;
-  int valid, small = 0, q8out = fz_bool(f), ou = fz_bool(f), pc;
+  size_t ho = 12345, wo = 12345, ho2 = 7, wo2 = 7, nx, nw, ny, i, n, o, oy, ox, c, ky, kx, cg = 0, og = 0;
+  int valid, small = 0, q8out = fz_bool(f), pc;
+  mrtq_dtype dt = type_for(f);
+  int ou = dt == MRTQ_U8;
   int32_t zpch[64], bias[64];
   uint8_t *xd, *wd;
   fz_buf ba, bb;
@@ -82,15 +130,15 @@ static void check_conv(fz *f) {
   s.pad_right = fz_range(f, 0, 3);
   if (fz_rare(f, 4)) s.pad_top = SIZE_MAX - fz_range(f, 0, 3);
   s.groups = fz_u8(f) < 128 ? 1 : fz_bool(f) ? s.c : dim(f, 1, 8);
-  s.layout = fz_rare(f, 4) ? (int)fz_irange(f, -1, 3) : fz_bool(f) ? MRTQ_CONV_NHWC : MRTQ_CONV_NCHW;
+  s.layout = fz_rare(f, 4) ? (mrtq_layout)fz_irange(f, -1, 3) : fz_bool(f) ? MRTQ_NHWC : MRTQ_NCHW;
 
   /* the oracle's view of the shape (128-bit, no overflow) */
   {
     __int128 hp = (__int128)s.h + s.pad_top + s.pad_bottom, wp = (__int128)s.w + s.pad_left + s.pad_right, ekh, ekw;
-    valid = s.layout == MRTQ_CONV_NCHW || s.layout == MRTQ_CONV_NHWC;
+    valid = s.layout == MRTQ_NCHW || s.layout == MRTQ_NHWC;
     valid = valid && s.n && s.c && s.h && s.w && s.o && s.kh && s.kw && s.stride_h && s.stride_w && s.dil_h && s.dil_w &&
             s.groups && s.c % s.groups == 0 && s.o % s.groups == 0;
-    want_shape = valid ? MRTQ_OK : (s.layout == MRTQ_CONV_NCHW || s.layout == MRTQ_CONV_NHWC) ? MRTQ_ESHAPE : MRTQ_EINVAL;
+    want_shape = valid ? MRTQ_OK : (s.layout == MRTQ_NCHW || s.layout == MRTQ_NHWC) ? MRTQ_ESHAPE : MRTQ_EINVAL;
     if (valid) {
       __int128 big = (__int128)1 << 100;
       ekh = s.kh - 1 && s.dil_h > big / (s.kh - 1) ? big : ((__int128)s.kh - 1) * s.dil_h + 1;
@@ -110,7 +158,10 @@ static void check_conv(fz *f) {
       }
     }
   }
+  fz_reason_begin();
   st = mrtq_conv2d_out(&s, &ho, &wo);
+  fz_reason_end(st, "mrtq_conv2d_out");
+  if (st != MRTQ_OK) FZ_CHECK(ho == 12345 && wo == 12345, "mrtq_conv2d_out refused (%d) but wrote *ho, *wo", (int)st);
   if (getenv("FZ_DEBUG"))
     fprintf(stderr, "conv n %zu c %zu h %zu w %zu o %zu k %zux%zu s %zu,%zu d %zu,%zu p %zu,%zu,%zu,%zu g %zu layout %d: "
             "status %d valid %d small %d\n", s.n, s.c, s.h, s.w, s.o, s.kh, s.kw, s.stride_h, s.stride_w, s.dil_h, s.dil_w,
@@ -128,24 +179,27 @@ static void check_conv(fz *f) {
   nx = valid ? s.n * s.c * s.h * s.w : 16, nw = valid ? s.o * cg * s.kh * s.kw : 16, ny = valid ? s.n * s.o * ho * wo : 16;
   xd = (uint8_t *)malloc(nx + 1), wd = (uint8_t *)malloc(nw + 1);
   fz_fill(f, xd, nx), fz_fill(f, wd, nw);
-  x.data = xd, x.is_unsigned = fz_bool(f), x.zp = zp_for(f, x.is_unsigned), x.zp_ch = NULL;
-  w.data = wd, w.is_unsigned = fz_bool(f), w.zp = zp_for(f, w.is_unsigned), w.zp_ch = NULL;
+  x.data = xd, x.type = type_for(f), x.zp = zp_for(f, x.type), x.zp_ch = NULL;
+  w.data = wd, w.type = type_for(f), w.zp = zp_for(f, w.type), w.zp_ch = NULL;
   pc = fz_bool(f) && s.o <= 64;
-  for (i = 0; i < 64; i++) zpch[i] = zp_for(f, w.is_unsigned), bias[i] = fz_u8(f) < 200 ? (int32_t)fz_irange(f, -5000, 5000) : fz_i32(f);
-  if (pc) w.zp_ch = zpch;
+  for (i = 0; i < 64; i++) zpch[i] = zp_for(f, w.type), bias[i] = fz_u8(f) < 200 ? (int32_t)fz_irange(f, -5000, 5000) : fz_i32(f);
+  if (pc) w.zp_ch = zpch, w.zp = fz_rare(f, 8) ? w.zp : 0; /* w->zp beside w->zp_ch: refused */
   if (fz_rare(f, 3)) x.zp_ch = zpch; /* refused: activations have no per-channel zero points */
   if (fz_rare(f, 3)) x.data = NULL;
   make_rqs(f, &r, s.o);
   {
     const int32_t *bp = fz_bool(f) && s.o <= 64 ? bias : NULL;
-    int zps_ok = in_q8(x.zp, x.is_unsigned), ok;
-    for (i = 0; i < (w.zp_ch ? s.o : 1); i++) zps_ok &= in_q8(w.zp_ch ? w.zp_ch[i] : w.zp, w.is_unsigned);
-    ok = valid && x.data && !x.zp_ch && zps_ok && worst_case_ok((uint64_t)cg * s.kh * s.kw, &x, &w, s.o, bp, s.o);
+    int zps_ok = in_q8(x.zp, x.type) && !(w.zp_ch && w.zp), ok;
+    for (i = 0; i < (w.zp_ch ? s.o : 1); i++) zps_ok &= in_q8(w.zp_ch ? w.zp_ch[i] : w.zp, w.type);
+    ok = valid && x.data && is_q8(x.type) && is_q8(w.type) && !x.zp_ch && zps_ok &&
+         worst_case_ok((uint64_t)cg * s.kh * s.kw, &x, &w, s.o, bp, s.o);
     if (q8out) {
       uint8_t *y1 = (uint8_t *)fz_buf_new(&ba, ny, 0xa5), *y2 = (uint8_t *)fz_buf_new(&bb, ny, 0x5a);
-      st = mrtq_conv2d_q8(&s, &x, &w, bp, r.rq, r.n, ou, y1);
-      st2 = mrtq_conv2d_q8(&s, &x, &w, bp, r.rq, r.n, ou, y2);
-      if (ok && r.n != 1 && r.n != s.o) ok = 0;
+      fz_reason_begin();
+      st = mrtq_conv2d_q8(&s, r.rq, r.n, &x, &w, bp, dt, y1);
+      fz_reason_end(st, "mrtq_conv2d_q8");
+      st2 = mrtq_conv2d_q8(&s, r.rq, r.n, &x, &w, bp, dt, y2);
+      if (ok && ((r.n != 1 && r.n != s.o) || !rqs_ok(&r) || !is_q8(dt))) ok = 0;
       fz_after(&ba, st, "mrtq_conv2d_q8");
       fz_after(&bb, st2, "mrtq_conv2d_q8");
       FZ_EQ(st, st2, "same call, same status");
@@ -153,7 +207,9 @@ static void check_conv(fz *f) {
       if (st == MRTQ_OK) FZ_CHECK(fz_same_output(&ba, &bb), "mrtq_conv2d_q8 left part of its output unwritten");
     } else {
       fz_buf_new(&ba, ny * 4, 0xa5), fz_buf_new(&bb, ny * 4, 0x5a);
+      fz_reason_begin();
       st = mrtq_conv2d_s32(&s, &x, &w, bp, (int32_t *)fz_buf_data(&ba));
+      fz_reason_end(st, "mrtq_conv2d_s32");
       st2 = mrtq_conv2d_s32(&s, &x, &w, bp, (int32_t *)fz_buf_data(&bb));
       fz_after(&ba, st, "mrtq_conv2d_s32");
       fz_after(&bb, st2, "mrtq_conv2d_s32");
@@ -161,7 +217,7 @@ static void check_conv(fz *f) {
       if (st == MRTQ_OK) FZ_CHECK(fz_same_output(&ba, &bb), "mrtq_conv2d_s32 left part of its output unwritten");
     }
     if (st == MRTQ_OK) { /* the direct oracle */
-      int nchw = s.layout == MRTQ_CONV_NCHW;
+      int nchw = s.layout == MRTQ_NCHW;
       for (n = 0; n < s.n; n++)
         for (o = 0; o < s.o; o++)
           for (oy = 0; oy < ho; oy++)
@@ -178,8 +234,8 @@ static void check_conv(fz *f) {
                     if (iy < s.pad_top || iy >= s.pad_top + s.h || ix < s.pad_left || ix >= s.pad_left + s.w) continue;
                     iy -= s.pad_top, ix -= s.pad_left;
                     xv = q8(xd, nchw ? ((n * s.c + ci) * s.h + iy) * s.w + ix : ((n * s.h + iy) * s.w + ix) * s.c + ci,
-                            x.is_unsigned);
-                    acc += (int64_t)(xv - x.zp) * (q8(wd, wa, w.is_unsigned) - zw);
+                            x.type == MRTQ_U8);
+                    acc += (int64_t)(xv - x.zp) * (q8(wd, wa, w.type == MRTQ_U8) - zw);
                   }
               FZ_CHECK(acc >= INT32_MIN && acc <= INT32_MAX, "accepted, but the exact sum %lld leaves int32", (long long)acc);
               if (q8out) {
@@ -200,7 +256,9 @@ static void check_conv(fz *f) {
 
 /* ---- fully connected and matmul ---- */
 static void check_fc_matmul(fz *f) {
-  int mm = fz_bool(f), q8out = fz_bool(f), ou = fz_bool(f), shared = fz_bool(f);
+  int mm = fz_bool(f), q8out = fz_bool(f);
+  mrtq_dtype dt = type_for(f);
+  int ou = dt == MRTQ_U8, shared = fz_bool(f);
   size_t batch = mm ? dim(f, 1, 3) : 1, m = dim(f, 1, 8), k = dim(f, 1, 24), n = dim(f, 1, 12), i, j, t, b;
   size_t na, nb, ny;
   int valid = batch && m && k && n, pc;
@@ -217,18 +275,19 @@ static void check_fc_matmul(fz *f) {
   na = valid ? batch * m * k : 16, nb = valid ? (shared || !mm ? 1 : batch) * k * n : 16, ny = valid ? batch * m * n : 16;
   ad = (uint8_t *)malloc(na + 1), bd = (uint8_t *)malloc(nb + 1);
   fz_fill(f, ad, na), fz_fill(f, bd, nb);
-  a.data = ad, a.is_unsigned = fz_bool(f), a.zp = zp_for(f, a.is_unsigned), a.zp_ch = NULL;
-  bo.data = bd, bo.is_unsigned = fz_bool(f), bo.zp = zp_for(f, bo.is_unsigned), bo.zp_ch = NULL;
+  a.data = ad, a.type = type_for(f), a.zp = zp_for(f, a.type), a.zp_ch = NULL;
+  bo.data = bd, bo.type = type_for(f), bo.zp = zp_for(f, bo.type), bo.zp_ch = NULL;
   pc = fz_bool(f) && valid;
-  for (i = 0; i < 64; i++) zpch[i] = zp_for(f, bo.is_unsigned), bias[i] = fz_u8(f) < 200 ? (int32_t)fz_irange(f, -5000, 5000) : fz_i32(f);
-  if (pc) bo.zp_ch = zpch;
+  for (i = 0; i < 64; i++) zpch[i] = zp_for(f, bo.type), bias[i] = fz_u8(f) < 200 ? (int32_t)fz_irange(f, -5000, 5000) : fz_i32(f);
+  if (pc) bo.zp_ch = zpch, bo.zp = fz_rare(f, 8) ? bo.zp : 0; /* b->zp beside b->zp_ch: refused */
   if (fz_rare(f, 3)) a.zp_ch = zpch;
   bp = fz_bool(f) && valid ? bias : NULL;
   make_rqs(f, &r, n);
-  zps_ok = in_q8(a.zp, a.is_unsigned);
-  for (i = 0; i < (bo.zp_ch ? n : 1); i++) zps_ok &= in_q8(bo.zp_ch ? bo.zp_ch[i] : bo.zp, bo.is_unsigned);
-  ok = valid && !a.zp_ch && zps_ok && worst_case_ok(k, &a, &bo, n, bp, n);
-  if (q8out && r.n != 1 && r.n != n) ok = 0;
+  zps_ok = in_q8(a.zp, a.type) && !(bo.zp_ch && bo.zp);
+  for (i = 0; i < (bo.zp_ch ? n : 1); i++) zps_ok &= in_q8(bo.zp_ch ? bo.zp_ch[i] : bo.zp, bo.type);
+  ok = valid && is_q8(a.type) && is_q8(bo.type) && !a.zp_ch && zps_ok && worst_case_ok(k, &a, &bo, n, bp, n);
+  if (q8out && ((r.n != 1 && r.n != n) || !rqs_ok(&r) || !is_q8(dt))) ok = 0;
+  fz_reason_begin();
   fz_buf_new(&ba, ny * (q8out ? 1 : 4), 0xa5), fz_buf_new(&bb, ny * (q8out ? 1 : 4), 0x5a);
   /* fc: x rows x k, weights o x k (row-major): B^T of the matmul */
   if (!mm) {
@@ -240,18 +299,22 @@ static void check_fc_matmul(fz *f) {
     else memcpy(wt, bd, nb);
     w.data = wt;
     if (q8out) {
-      st = mrtq_fc_q8(m, k, n, &a, &w, bp, r.rq, r.n, ou, fz_buf_data(&ba));
-      st2 = mrtq_fc_q8(m, k, n, &a, &w, bp, r.rq, r.n, ou, fz_buf_data(&bb));
+      st = mrtq_fc_q8(m, k, n, r.rq, r.n, &a, &w, bp, dt, fz_buf_data(&ba));
+      fz_reason_end(st, "mrtq_fc_q8");
+      st2 = mrtq_fc_q8(m, k, n, r.rq, r.n, &a, &w, bp, dt, fz_buf_data(&bb));
     } else {
       st = mrtq_fc_s32(m, k, n, &a, &w, bp, (int32_t *)fz_buf_data(&ba));
+      fz_reason_end(st, "mrtq_fc_s32");
       st2 = mrtq_fc_s32(m, k, n, &a, &w, bp, (int32_t *)fz_buf_data(&bb));
     }
     free(wt);
   } else if (q8out) {
-    st = mrtq_matmul_q8(batch, m, k, n, &a, &bo, shared, bp, r.rq, r.n, ou, fz_buf_data(&ba));
-    st2 = mrtq_matmul_q8(batch, m, k, n, &a, &bo, shared, bp, r.rq, r.n, ou, fz_buf_data(&bb));
+    st = mrtq_matmul_q8(batch, m, k, n, r.rq, r.n, &a, &bo, shared, bp, dt, fz_buf_data(&ba));
+    fz_reason_end(st, "mrtq_matmul_q8");
+    st2 = mrtq_matmul_q8(batch, m, k, n, r.rq, r.n, &a, &bo, shared, bp, dt, fz_buf_data(&bb));
   } else {
     st = mrtq_matmul_s32(batch, m, k, n, &a, &bo, shared, bp, (int32_t *)fz_buf_data(&ba));
+    fz_reason_end(st, "mrtq_matmul_s32");
     st2 = mrtq_matmul_s32(batch, m, k, n, &a, &bo, shared, bp, (int32_t *)fz_buf_data(&bb));
   }
   fz_after(&ba, st, mm ? "mrtq_matmul" : "mrtq_fc");
@@ -266,8 +329,8 @@ static void check_fc_matmul(fz *f) {
           size_t bb0 = mm && !shared ? b * k * n : 0, at = (b * m + i) * n + j;
           int32_t zb = bo.zp_ch ? bo.zp_ch[j] : bo.zp;
           for (t = 0; t < k; t++)
-            acc += (int64_t)(q8(ad, (b * m + i) * k + t, a.is_unsigned) - a.zp) *
-                   (q8(bd, bb0 + t * n + j, bo.is_unsigned) - zb);
+            acc += (int64_t)(q8(ad, (b * m + i) * k + t, a.type == MRTQ_U8) - a.zp) *
+                   (q8(bd, bb0 + t * n + j, bo.type == MRTQ_U8) - zb);
           if (q8out) {
             FZ_EQ(q8((const uint8_t *)fz_buf_data(&ba), at, ou),
                   mrtq_rq_apply(&r.rq[r.n == 1 ? 0 : j], (int32_t)acc, ou ? 0 : -128, ou ? 255 : 127), "%s_q8 output %zu",

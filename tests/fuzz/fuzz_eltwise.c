@@ -3,7 +3,12 @@
  * functions and to the documented formulas), MRT's binary operators and merge
  * on int32 expansion tensors (interval-checked overflow, values), clamp
  * bounds and mrtq_clamp_q. Shapes, ranks and broadcasts are fuzzed; refusals
- * write nothing, success writes exactly the broadcast extent. */
+ * write nothing (an init leaves *p as it was) and report one reason, success
+ * writes exactly the broadcast extent. Types are mrtq_dtype (S8 / U8 mostly,
+ * sometimes one these operators refuse); the MRT rescales are sometimes broken
+ * by hand (a scheme outside the enum, a field the scheme never reads,
+ * qmin > qmax), which the operators refuse. */
+#define FZ_REASONS 1 /* every refusal reports exactly one reason */
 #include "fuzz.h"
 
 #include "mrtq/eltwise.h"
@@ -87,58 +92,74 @@ static size_t own_count(const shp *s) { /* elements of a valid shape (bcast_o bo
   return count_of(s);
 }
 static int32_t q8(const uint8_t *p, size_t i, int u) { return u ? (int32_t)p[i] : (int32_t)(int8_t)p[i]; }
+/* S8 or U8 mostly; rarely another mrtq_dtype, 0 or a value outside the enum. */
+static mrtq_dtype type_for(fz *f) {
+  uint8_t b = fz_u8(f); /* one byte, its low bit as the old is_unsigned flag */
+  static const int odd[] = {0, MRTQ_S16, MRTQ_S32, MRTQ_S4, 6, -1};
+  if (b >= 250) return (mrtq_dtype)odd[b - 250];
+  return b & 1 ? MRTQ_U8 : MRTQ_S8;
+}
+static int is_q8(mrtq_dtype t) { return t == MRTQ_S8 || t == MRTQ_U8; }
 
 static void check_binary8(fz *f) {
   shp a, b;
   size_t out[9], n = 0, na, nb, i;
-  int nd = 0, want, op = (int)fz_range(f, 0, 2), u = fz_bool(f), lo = u ? 0 : -128, hi = u ? 255 : 127;
+  int nd = 0, want, op = (int)fz_range(f, 0, 2);
+  mrtq_dtype type = type_for(f);
+  int u = type == MRTQ_U8, lo = u ? 0 : -128, hi = u ? 255 : 127;
   int32_t zp1 = fz_rare(f, 8) ? fz_i32(f) : (int32_t)fz_irange(f, lo, hi);
   int32_t zp2 = fz_rare(f, 8) ? fz_i32(f) : (int32_t)fz_irange(f, lo, hi);
   int32_t zpo = fz_rare(f, 8) ? fz_i32(f) : (int32_t)fz_irange(f, lo, hi);
   int32_t qmin = fz_rare(f, 8) ? fz_i32(f) : (int32_t)fz_irange(f, lo, hi);
   int32_t qmax = fz_rare(f, 8) ? fz_i32(f) : (int32_t)fz_irange(f, lo, hi);
   double s1 = fz_double(f), s2 = fz_double(f), so = fz_double(f);
-  mrtq_tflite_add_params pa, zero_a;
-  mrtq_tflite_mul_params pm, zero_m;
-  mrtq_xnn_add_params px, zero_x;
+  mrtq_tflite_add_params pa, keep_a;
+  mrtq_tflite_mul_params pm, keep_m;
+  mrtq_xnn_add_params px, keep_x;
   mrtq_status st, st2;
   uint8_t *xa, *xb;
   fz_buf b1, b2;
   int sub = fz_bool(f), args = 0, zps;
   const char *name = op == 0 ? "mrtq_tflite_add" : op == 1 ? "mrtq_tflite_mul" : "mrtq_xnn_add";
   if (qmin > qmax && fz_u8(f) < 220) { int32_t t = qmin; qmin = qmax, qmax = t; }
-  memset(&zero_a, 0, sizeof zero_a), memset(&zero_m, 0, sizeof zero_m), memset(&zero_x, 0, sizeof zero_x);
+  memset(&keep_a, 0x77, sizeof keep_a), memset(&keep_m, 0x77, sizeof keep_m), memset(&keep_x, 0x77, sizeof keep_x);
   zps = zp1 >= lo && zp1 <= hi && zp2 >= lo && zp2 <= hi && zpo >= lo && zpo <= hi && qmin >= lo && qmax <= hi &&
         qmin <= qmax && qmax >= lo && qmin <= hi;
   args = isfinite(s1) && isfinite(s2) && isfinite(so) && s1 > 0 && s2 > 0 && so > 0 && zps;
   if (op == 0) {
     memset(&pa, 0x77, sizeof pa);
-    st = mrtq_tflite_add_init(s1, zp1, s2, zp2, so, zpo, qmin, qmax, u, &pa);
-    if (st != MRTQ_OK) {
-      if (!FZ_KNOWN(2, st == MRTQ_ERANGE)) /* defect D2: ERANGE leaves *p partly filled */
-        FZ_CHECK(memcmp(&pa, &zero_a, sizeof pa) == 0, "mrtq_tflite_add_init refused (%d) but left *p non-zero", (int)st);
-    } else FZ_CHECK(pa.m1.shift <= 0 && pa.m2.shift <= 0 && pa.mo.shift <= 0 && pa.m1.mult > 0 && pa.m2.mult > 0 && pa.mo.mult > 0,
+    fz_reason_begin();
+    st = mrtq_tflite_add_init(s1, zp1, s2, zp2, so, zpo, qmin, qmax, type, &pa);
+    fz_reason_end(st, "mrtq_tflite_add_init");
+    if (st != MRTQ_OK) /* D2 (fixed): ERANGE left *p partly filled */
+      FZ_CHECK(memcmp(&pa, &keep_a, sizeof pa) == 0, "mrtq_tflite_add_init refused (%d) but changed *p", (int)st);
+    else FZ_CHECK(pa.m1.shift <= 0 && pa.m2.shift <= 0 && pa.mo.shift <= 0 && pa.m1.mult > 0 && pa.m2.mult > 0 && pa.mo.mult > 0,
                   "mrtq_tflite_add_init multipliers {%d,%d} {%d,%d} {%d,%d}", pa.m1.mult, pa.m1.shift, pa.m2.mult,
                   pa.m2.shift, pa.mo.mult, pa.mo.shift);
   } else if (op == 1) {
     memset(&pm, 0x77, sizeof pm);
-    st = mrtq_tflite_mul_init(s1, zp1, s2, zp2, so, zpo, qmin, qmax, u, &pm);
-    if (st != MRTQ_OK) {
-      if (!FZ_KNOWN(2, st == MRTQ_ERANGE)) /* defect D2 */
-        FZ_CHECK(memcmp(&pm, &zero_m, sizeof pm) == 0, "mrtq_tflite_mul_init refused (%d) but left *p non-zero", (int)st);
-    } else FZ_CHECK(pm.m.mult > 0 && pm.m.shift <= 15, "mrtq_tflite_mul_init multiplier {%d, %d}", pm.m.mult, pm.m.shift);
+    fz_reason_begin();
+    st = mrtq_tflite_mul_init(s1, zp1, s2, zp2, so, zpo, qmin, qmax, type, &pm);
+    fz_reason_end(st, "mrtq_tflite_mul_init");
+    if (st != MRTQ_OK) /* D2 (fixed) */
+      FZ_CHECK(memcmp(&pm, &keep_m, sizeof pm) == 0, "mrtq_tflite_mul_init refused (%d) but changed *p", (int)st);
+    else FZ_CHECK(pm.m.mult > 0 && pm.m.shift <= 15, "mrtq_tflite_mul_init multiplier {%d, %d}", pm.m.mult, pm.m.shift);
   } else {
     float f1 = (float)s1, f2 = (float)s2, fo = (float)so;
     if (fz_bool(f)) f1 = fz_float(f), f2 = fz_float(f), fo = fz_float(f);
     args = zps && isfinite(f1) && isfinite(f2) && isfinite(fo) && f1 >= 1.17549435e-38f && f2 >= 1.17549435e-38f &&
            fo >= 1.17549435e-38f;
     memset(&px, 0x77, sizeof px);
-    st = mrtq_xnn_add_init(f1, zp1, f2, zp2, fo, zpo, qmin, qmax, u, sub, &px);
-    if (st != MRTQ_OK) FZ_CHECK(memcmp(&px, &zero_x, sizeof px) == 0, "mrtq_xnn_add_init refused but left *p non-zero");
+    fz_reason_begin();
+    st = mrtq_xnn_add_init(f1, zp1, f2, zp2, fo, zpo, qmin, qmax, type, sub, &px);
+    fz_reason_end(st, "mrtq_xnn_add_init");
+    if (st != MRTQ_OK) FZ_CHECK(memcmp(&px, &keep_x, sizeof px) == 0, "mrtq_xnn_add_init refused but changed *p");
     else FZ_CHECK(px.shift >= 12 && px.shift <= 30, "mrtq_xnn_add_init shift %d", px.shift);
     if (st == MRTQ_OK) s1 = f1, s2 = f2, so = fo;
   }
-  if (!args) FZ_EQ(st, MRTQ_EINVAL, "%s_init accepted bad arguments or misreported", name);
+  if (getenv("FZ_DEBUG")) fprintf(stderr, "%s_init type %d: status %d\n", name, (int)type, (int)st);
+  if (!is_q8(type)) FZ_EQ(st, MRTQ_EUNSUPPORTED, "%s_init type %d", name, (int)type);
+  else if (!args) FZ_EQ(st, MRTQ_EINVAL, "%s_init accepted bad arguments or misreported", name);
   else FZ_CHECK(st == MRTQ_OK || st == MRTQ_ERANGE, "%s_init status %d", name, (int)st);
   if (st != MRTQ_OK) return;
 
@@ -149,15 +170,19 @@ static void check_binary8(fz *f) {
   xa = (uint8_t *)malloc(na + 1), xb = (uint8_t *)malloc(nb + 1);
   fz_fill(f, xa, na), fz_fill(f, xb, nb);
   fz_buf_new_at(&b1, want == MRTQ_OK ? n : 8, 0xa5, fz_range(f, 0, 63)), fz_buf_new(&b2, want == MRTQ_OK ? n : 8, 0x5a);
+  fz_reason_begin();
   if (op == 0) {
-    st = mrtq_tflite_add(&pa, xa, a.d, a.nd, xb, b.d, b.nd, fz_buf_data(&b1));
-    st2 = mrtq_tflite_add(&pa, xa, a.d, a.nd, xb, b.d, b.nd, fz_buf_data(&b2));
+    st = mrtq_tflite_add(a.d, a.nd, b.d, b.nd, &pa, xa, xb, fz_buf_data(&b1));
+    fz_reason_end(st, name);
+    st2 = mrtq_tflite_add(a.d, a.nd, b.d, b.nd, &pa, xa, xb, fz_buf_data(&b2));
   } else if (op == 1) {
-    st = mrtq_tflite_mul(&pm, xa, a.d, a.nd, xb, b.d, b.nd, fz_buf_data(&b1));
-    st2 = mrtq_tflite_mul(&pm, xa, a.d, a.nd, xb, b.d, b.nd, fz_buf_data(&b2));
+    st = mrtq_tflite_mul(a.d, a.nd, b.d, b.nd, &pm, xa, xb, fz_buf_data(&b1));
+    fz_reason_end(st, name);
+    st2 = mrtq_tflite_mul(a.d, a.nd, b.d, b.nd, &pm, xa, xb, fz_buf_data(&b2));
   } else {
-    st = mrtq_xnn_add(&px, xa, a.d, a.nd, xb, b.d, b.nd, fz_buf_data(&b1));
-    st2 = mrtq_xnn_add(&px, xa, a.d, a.nd, xb, b.d, b.nd, fz_buf_data(&b2));
+    st = mrtq_xnn_add(a.d, a.nd, b.d, b.nd, &px, xa, xb, fz_buf_data(&b1));
+    fz_reason_end(st, name);
+    st2 = mrtq_xnn_add(a.d, a.nd, b.d, b.nd, &px, xa, xb, fz_buf_data(&b2));
   }
   fz_after(&b1, st, name);
   fz_after(&b2, st2, name);
@@ -195,31 +220,54 @@ static void check_binary8(fz *f) {
 }
 
 /* ---- MRT expansion tensors ---- */
-static void make_rq(fz *f, mrtq_rq *rq) {
+/* A rescale from mrtq_mrt_realize_init (or a plain one); returns 1 when it
+ * was then broken by hand (the operators must refuse it). */
+static int make_rq(fz *f, mrtq_rq *rq) {
   int prec = (int)fz_irange(f, 1, 33);
   mrtq_scheme s = (mrtq_scheme)fz_range(f, 0, 4);
   double sc = fz_double(f);
-  mrtq_status st = mrtq_mrt_realize_init(rq, s, sc, prec);
+  mrtq_rq keep;
+  mrtq_status st;
+  memset(rq, 0x3c, sizeof *rq);
+  keep = *rq;
+  fz_reason_begin();
+  st = mrtq_mrt_realize_init(s, sc, prec, rq);
+  fz_reason_end(st, "mrtq_mrt_realize_init");
   if (prec < 2 || prec > 32) FZ_EQ(st, MRTQ_EINVAL, "mrtq_mrt_realize_init prec %d", prec);
   if (st == MRTQ_OK) {
     int64_t lim = ((int64_t)1 << (prec - 1)) - 1;
     FZ_CHECK(rq->zp == 0 && rq->qmin == -lim && rq->qmax == lim, "mrtq_mrt_realize_init prec %d bounds", prec);
   } else {
-    mrtq_rq_init(rq, s, 0.5, 0, -1000, 1000);
+    FZ_CHECK(memcmp(rq, &keep, sizeof keep) == 0, "mrtq_mrt_realize_init refused (%d) but wrote *rq", (int)st);
+    FZ_EQ(mrtq_rq_init(s, 0.5, 0, -1000, 1000, rq), MRTQ_OK, "mrtq_rq_init");
   }
+  if (!fz_rare(f, 6)) return 0;
+  switch (fz_range(f, 0, 3)) {
+    case 0: rq->scheme = (mrtq_scheme)(fz_bool(f) ? 5 : -1); break;
+    case 1:
+      if (rq->scheme == MRTQ_FP32) rq->m.mult = 1;
+      else rq->scale = 1.0f;
+      break;
+    case 2:
+      if (rq->scheme == MRTQ_FP32) rq->m.shift = -1;
+      else rq->scale = -0.5f;
+      break;
+    default: rq->qmin = 1, rq->qmax = 0; break;
+  }
+  return 1;
 }
 
 static void check_mrt(fz *f) {
   shp a, b;
   size_t out[9], n = 0, na, nb, i;
-  int nd = 0, want, op = (int)fz_irange(f, -1, 3), merge = fz_bool(f), k, nparts;
+  int nd = 0, want, op = (int)fz_irange(f, -1, 3), merge = fz_bool(f), k, nparts, bad_a, bad_b;
   mrtq_rq ra, rb;
   mrtq_etensor ta, tb, parts[4];
   int32_t *da, *db;
   fz_buf b1;
   mrtq_status st;
   make_shapes(f, &a, &b);
-  make_rq(f, &ra), make_rq(f, &rb);
+  bad_a = make_rq(f, &ra), bad_b = make_rq(f, &rb);
   if (merge) b = a; /* merge: parts of one shape (sometimes changed below) */
   if (merge && fz_rare(f, 20) && b.nd > 0 && b.nd <= 8) b.d[0] += 1;
   nparts = merge ? (int)fz_range(f, 1, 4) : 0;
@@ -245,21 +293,28 @@ static void check_mrt(fz *f) {
   ta.rq = fz_bool(f) ? &ra : NULL;
   tb.data = db, tb.shape = b.d, tb.ndim = b.nd, tb.zp = fz_u8(f) < 200 ? (int32_t)fz_irange(f, -300, 300) : fz_i32(f);
   tb.rq = fz_bool(f) ? &rb : NULL;
+  bad_a &= ta.rq != NULL, bad_b &= tb.rq != NULL;
   /* the interval check and values, exactly */
   {
     int64_t la = INT64_MAX, ha = INT64_MIN, lb = INT64_MAX, hb = INT64_MIN, lo, hi;
-    int over = 0;
+    int over = 0, over_a = 0, over_b = 0;
+    mrtq_status first = MRTQ_OK; /* the first tensor's refusal, in the order the operators check them */
     if (want == MRTQ_OK) {
       for (i = 0; i < na; i++) {
         int64_t v = (int64_t)da[i] - ta.zp;
-        over |= v < INT32_MIN || v > INT32_MAX;
+        over_a |= v < INT32_MIN || v > INT32_MAX;
         la = v < la ? v : la, ha = v > ha ? v : ha;
       }
       for (i = 0; i < nb; i++) {
         int64_t v = (int64_t)db[i] - tb.zp;
-        over |= v < INT32_MIN || v > INT32_MAX;
+        over_b |= v < INT32_MIN || v > INT32_MAX;
         lb = v < lb ? v : lb, hb = v > hb ? v : hb;
       }
+      over = over_a | over_b;
+      /* each tensor: its rescale is checked, then its values; a before b (b
+       * only when it is an operand or a part) */
+      first = bad_a ? MRTQ_EINVAL : over_a ? MRTQ_EOVERFLOW : MRTQ_OK;
+      if (first == MRTQ_OK && (!merge || nparts > 1)) first = bad_b ? MRTQ_EINVAL : over_b ? MRTQ_EOVERFLOW : MRTQ_OK;
       if (ta.rq) la = ra.qmin, ha = ra.qmax;
       if (tb.rq) lb = rb.qmin, hb = rb.qmax;
     } else {
@@ -281,11 +336,16 @@ static void check_mrt(fz *f) {
       }
     }
     fz_buf_new(&b1, (want == MRTQ_OK ? n : 4) * 4, 0xa5);
+    fz_reason_begin();
     if (merge) st = mrtq_mrt_merge_add(parts, (size_t)nparts, (int32_t *)fz_buf_data(&b1));
-    else st = mrtq_mrt_binary(op, &ta, &tb, (int32_t *)fz_buf_data(&b1));
+    else st = mrtq_mrt_binary((mrtq_mrt_op)op, &ta, &tb, (int32_t *)fz_buf_data(&b1));
+    fz_reason_end(st, merge ? "mrtq_mrt_merge_add" : "mrtq_mrt_binary");
     fz_after(&b1, st, merge ? "mrtq_mrt_merge_add" : "mrtq_mrt_binary");
     if (!merge && (op < 0 || op > 2)) FZ_EQ(st, MRTQ_EINVAL, "mrtq_mrt_binary unknown op %d", op);
     else if (want != MRTQ_OK) FZ_CHECK(st != MRTQ_OK, "%s accepted bad shapes", merge ? "merge" : "binary");
+    else if (first != MRTQ_OK)
+      FZ_EQ(st, first, "%s with a malformed rescale (a %d, b %d) or X - zp outside int32", merge ? "mrtq_mrt_merge_add" : "mrtq_mrt_binary",
+            bad_a, bad_b);
     else if (merge && nparts == 1) { /* only a's own overflow counts */
       int ov = 0;
       for (i = 0; i < na; i++) ov |= (int64_t)da[i] - ta.zp < INT32_MIN || (int64_t)da[i] - ta.zp > INT32_MAX;
@@ -319,12 +379,19 @@ static void check_mrt(fz *f) {
 static void check_clamp(fz *f) {
   float lo = fz_float(f), hi = fz_float(f), scale = fz_float(f);
   int32_t zp = fz_rare(f, 10) ? fz_i32(f) : (int32_t)fz_irange(f, -128, 255), qlo = 99999, qhi = 99999;
-  int u = fz_bool(f), tmin = u ? 0 : -128, tmax = u ? 255 : 127;
+  /* bounds: any mrtq_dtype (sometimes none); mrtq_clamp_q: S8 / U8 (sometimes another) */
+  uint8_t tb = fz_u8(f); /* one byte, its low bit as the old is_unsigned flag */
+  mrtq_dtype bt = tb >= 232 ? (mrtq_dtype)((tb - 232) % 8 - 1) : tb & 1 ? MRTQ_U8 : MRTQ_S8, ct;
+  int32_t tmin = 0, tmax = 0;
+  int u, bt_ok = mrtq_dtype_range(bt, &tmin, &tmax) == MRTQ_OK;
   size_t n = (size_t)fz_range(f, 0, 100), i;
-  mrtq_status st = mrtq_clamp_bounds(lo, hi, scale, zp, u, &qlo, &qhi);
+  mrtq_status st;
   uint8_t *x;
   fz_buf b1;
-  if (isnan(lo) || isnan(hi) || !(lo <= hi) || !isfinite(scale) || !(scale > 0) || zp < tmin || zp > tmax) {
+  fz_reason_begin();
+  st = mrtq_clamp_bounds(lo, hi, scale, zp, bt, &qlo, &qhi);
+  fz_reason_end(st, "mrtq_clamp_bounds");
+  if (isnan(lo) || isnan(hi) || !(lo <= hi) || !isfinite(scale) || !(scale > 0) || !bt_ok || zp < tmin || zp > tmax) {
     FZ_EQ(st, MRTQ_EINVAL, "mrtq_clamp_bounds accepted bad arguments");
     FZ_CHECK(qlo == 99999 && qhi == 99999, "mrtq_clamp_bounds refused but wrote");
     qlo = fz_i32(f), qhi = fz_i32(f);
@@ -334,19 +401,24 @@ static void check_clamp(fz *f) {
     FZ_EQ(qhi, mrtq_quantize_f32(hi, scale, zp, tmin, tmax), "qhi");
     FZ_CHECK(qlo <= qhi, "bounds %d > %d", qlo, qhi);
   }
+  ct = is_q8(bt) ? bt : fz_rare(f, 32) ? bt : fz_bool(f) ? MRTQ_U8 : MRTQ_S8;
+  u = ct == MRTQ_U8, tmin = u ? 0 : -128, tmax = u ? 255 : 127;
   x = (uint8_t *)malloc(n + 1);
   fz_fill(f, x, n);
   fz_buf_new_at(&b1, n, 0xa5, fz_range(f, 0, 63));
-  st = mrtq_clamp_q(x, n, qlo, qhi, u, fz_buf_data(&b1));
+  fz_reason_begin();
+  st = mrtq_clamp_q(x, n, qlo, qhi, ct, fz_buf_data(&b1));
+  fz_reason_end(st, "mrtq_clamp_q");
   fz_after(&b1, st, "mrtq_clamp_q");
-  FZ_EQ(st == MRTQ_OK, qlo <= qhi && qlo >= tmin && qlo <= tmax && qhi >= tmin && qhi <= tmax, "mrtq_clamp_q status");
+  if (!is_q8(ct)) FZ_EQ(st, MRTQ_EUNSUPPORTED, "mrtq_clamp_q type %d", (int)ct);
+  else FZ_EQ(st == MRTQ_OK, qlo <= qhi && qlo >= tmin && qlo <= tmax && qhi >= tmin && qhi <= tmax, "mrtq_clamp_q status");
   if (st == MRTQ_OK)
     for (i = 0; i < n; i++) {
       int32_t v = q8(x, i, u);
       FZ_EQ(q8((const uint8_t *)fz_buf_data(&b1), i, u), v < qlo ? qlo : v > qhi ? qhi : v, "mrtq_clamp_q[%zu]", i);
     }
   if (st == MRTQ_OK) { /* in place */
-    st = mrtq_clamp_q(x, n, qlo, qhi, u, x);
+    st = mrtq_clamp_q(x, n, qlo, qhi, ct, x);
     FZ_CHECK(st == MRTQ_OK && (n == 0 || memcmp(x, fz_buf_data(&b1), n) == 0), "mrtq_clamp_q in place differs");
   }
   fz_buf_free(&b1);

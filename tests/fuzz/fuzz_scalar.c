@@ -1,7 +1,11 @@
 /* Scalar core: multiplier encoding (mrtq_mult_q31 / _q15) from arbitrary
  * doubles, the rounding primitives, the four fixed-point families, the float
  * families, mrtq_rq_init / mrtq_rq_apply and precision.h, each against an
- * independent exact oracle (libm frexp, 128-bit integers, rintf). */
+ * independent exact oracle (libm frexp, 128-bit integers, rintf). A refusal
+ * writes nothing and reports exactly one reason (FZ_REASONS). */
+#ifndef FZ_REASONS
+#define FZ_REASONS 1
+#endif
 #include "fuzz.h"
 
 #include "mrtq/precision.h"
@@ -92,31 +96,47 @@ static int64_t clamp_o(int64_t v, int64_t lo, int64_t hi) {
   return v;
 }
 
+/* A status-returning call: exactly one reason on a refusal, none on success. */
+#define WHY(st, call, what)                                                                        \
+  do {                                                                                             \
+    fz_reason_begin();                                                                             \
+    (st) = (call);                                                                                 \
+    fz_reason_end(st, what);                                                                       \
+    if ((st) == MRTQ_OK && fz_why_count != fz_why_before) FZ_FAIL("%s succeeded but reported a reason", what); \
+  } while (0)
+
 static void check_encoders(double s) {
   mrtq_mult m, *null = NULL;
   int32_t om, os;
-  mrtq_status st = mrtq_mult_q31(s, &m);
+  mrtq_status st;
   int bad = isnan(s) || isinf(s) || s < 0;
+  m.mult = 0x5a5a5a5a, m.shift = -0x5a5a5a5a;
+  WHY(st, mrtq_mult_q31(s, &m), "mrtq_mult_q31");
   FZ_EQ(st, bad ? MRTQ_EINVAL : MRTQ_OK, "mrtq_mult_q31(%a)", s);
-  if (bad) {
-    FZ_CHECK(m.mult == 0 && m.shift == 0, "refused scale %a must give {0, 0}", s);
+  if (bad) { /* 0.2: a refusal writes nothing (it wrote {0, 0}) */
+    FZ_CHECK(m.mult == 0x5a5a5a5a && m.shift == -0x5a5a5a5a, "refused scale %a wrote *out", s);
   } else {
     enc_oracle(s, 31, &om, &os);
     FZ_EQ(m.mult, om, "mrtq_mult_q31(%a).mult", s);
     FZ_EQ(m.shift, os, "mrtq_mult_q31(%a).shift", s);
     FZ_CHECK(m.mult == 0 || (m.mult >= (1 << 30) && m.shift >= -31 && m.shift <= 1025), "range, scale %a", s);
   }
-  st = mrtq_mult_q15(s, &m);
+  m.mult = 0x5a5a5a5a, m.shift = -0x5a5a5a5a;
+  WHY(st, mrtq_mult_q15(s, &m), "mrtq_mult_q15");
   FZ_EQ(st, bad ? MRTQ_EINVAL : MRTQ_OK, "mrtq_mult_q15(%a)", s);
-  if (!bad) {
+  if (bad) {
+    FZ_CHECK(m.mult == 0x5a5a5a5a && m.shift == -0x5a5a5a5a, "mrtq_mult_q15: refused scale %a wrote *out", s);
+  } else {
     if (s < 1e-6) om = 0, os = 0;
     else enc_oracle(s, 15, &om, &os);
     FZ_EQ(m.mult, om, "mrtq_mult_q15(%a).mult", s);
     FZ_EQ(m.shift, os, "mrtq_mult_q15(%a).shift", s);
     FZ_CHECK(m.mult == 0 || (m.mult >= 16384 && m.mult <= 32767), "q15 range, scale %a", s);
   }
-  FZ_EQ(mrtq_mult_q31(s, null), MRTQ_EINVAL, "NULL out");
-  FZ_EQ(mrtq_mult_q15(s, null), MRTQ_EINVAL, "NULL out");
+  WHY(st, mrtq_mult_q31(s, null), "mrtq_mult_q31(NULL)");
+  FZ_EQ(st, MRTQ_EINVAL, "NULL out");
+  WHY(st, mrtq_mult_q15(s, null), "mrtq_mult_q15(NULL)");
+  FZ_EQ(st, MRTQ_EINVAL, "NULL out");
 }
 
 static void check_rq(fz *f, double s) {
@@ -127,16 +147,40 @@ static void check_rq(fz *f, double s) {
   int k;
   memset(&rq, 0xa5, sizeof rq);
   keep = rq;
-  st = mrtq_rq_init(&rq, sch, s, zp, qmin, qmax);
+  mrtq_status want = MRTQ_OK;
+  if (sch < 0 || sch > 4 || isnan(s) || isinf(s) || !(s > 0) || qmin > qmax) want = MRTQ_EINVAL;
+  else { /* the documented MRTQ_ERANGE: a scale the family cannot carry */
+    int32_t em, es;
+    if (sch <= MRTQ_Q31_RNDNU) enc_oracle(s, 31, &em, &es), want = em == 0 || es > 30 ? MRTQ_ERANGE : MRTQ_OK;
+    else if (sch <= MRTQ_Q15_RNDNU) {
+      if (s < 1e-6) em = 0, es = 0;
+      else enc_oracle(s, 15, &em, &es);
+      want = em == 0 || es > 15 ? MRTQ_ERANGE : MRTQ_OK;
+    } else want = s > 3.4028234663852886e38 || !((float)s > 0) ? MRTQ_ERANGE : MRTQ_OK;
+  }
+  WHY(st, mrtq_rq_init(sch, s, zp, qmin, qmax, &rq), "mrtq_rq_init");
+  FZ_EQ(st, want, "mrtq_rq_init(scheme %d, %a, qmin %d, qmax %d)", (int)sch, s, qmin, qmax);
   if (st != MRTQ_OK) {
     FZ_CHECK(memcmp(&rq, &keep, sizeof rq) == 0, "mrtq_rq_init refused (%d) but changed *rq", (int)st);
-    if (sch < 0 || sch > 4 || isnan(s) || isinf(s) || !(s > 0) || qmin > qmax)
-      FZ_EQ(st, MRTQ_EINVAL, "mrtq_rq_init(scheme %d, %a, qmin %d, qmax %d)", (int)sch, s, qmin, qmax);
+    WHY(st, mrtq_rq_init(sch, s, zp, qmin, qmax, NULL), "mrtq_rq_init(NULL)");
+    FZ_EQ(st, MRTQ_EINVAL, "mrtq_rq_init(..., NULL)");
     return;
   }
   FZ_CHECK(sch >= 0 && sch <= 4 && s > 0 && qmin <= qmax, "mrtq_rq_init accepted scheme %d scale %a", (int)sch, s);
+  FZ_CHECK(rq.scheme == sch && rq.zp == zp && rq.qmin == qmin && rq.qmax == qmax, "mrtq_rq_init fields");
   if (sch <= MRTQ_Q31_RNDNU) FZ_CHECK(rq.m.mult >= (1 << 30) && rq.m.shift <= 30 && rq.m.shift >= -31, "q31 rq");
   if (sch == MRTQ_Q15_VTA || sch == MRTQ_Q15_RNDNU) FZ_CHECK(rq.m.mult >= 16384 && rq.m.shift <= 15, "q15 rq");
+  /* 0.2: a field the scheme does not read is 0 (the array functions refuse it otherwise) */
+  if (sch == MRTQ_FP32) {
+    FZ_CHECK(rq.m.mult == 0 && rq.m.shift == 0, "mrtq_rq_init(MRTQ_FP32) left m = {%d, %d}", rq.m.mult, rq.m.shift);
+    FZ_CHECK(rq.scale == (float)s && rq.scale > 0, "mrtq_rq_init(MRTQ_FP32) scale %a of %a", (double)rq.scale, s);
+  } else {
+    mrtq_mult e;
+    FZ_CHECK(rq.scale == 0, "mrtq_rq_init(scheme %d) left scale %a", (int)sch, (double)rq.scale);
+    FZ_EQ(sch <= MRTQ_Q31_RNDNU ? mrtq_mult_q31(s, &e) : mrtq_mult_q15(s, &e), MRTQ_OK, "encoder of %a", s);
+    FZ_CHECK(e.mult == rq.m.mult && e.shift == rq.m.shift, "mrtq_rq_init(scheme %d, %a): m is not the encoder's",
+             (int)sch, s);
+  }
   if (lo > hi) k = lo, lo = hi, hi = k;
   for (k = 0; k < 3; k++) {
     int64_t y, l = k == 0 ? -128 : k == 1 ? 0 : lo, h = k == 0 ? 127 : k == 1 ? 255 : hi, L, H;
@@ -218,7 +262,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     (void)mrtq_prec_mul(p0, p1);
     (void)mrtq_prec_max2(p0, p1);
     (void)mrtq_prec_sum(p0, k);
-    if (!FZ_KNOWN(1, (int64_t)p0 + p1 > INT32_MAX)) { /* defect D1: px + pw overflows int */
+    { /* D1 (px + pw overflowed int) fixed in 0.2: total over every int */
       uint64_t kmax = mrtq_prec_max_k32(p0, p1);
       if (p0 >= 1 && p1 >= 1 && (int64_t)p0 + p1 < 32) {
         FZ_EQ(kmax, ((uint64_t)1 << (32 - p0 - p1)) - 1, "mrtq_prec_max_k32(%d, %d)", p0, p1);

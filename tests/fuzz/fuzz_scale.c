@@ -2,33 +2,66 @@
  * widths), the MRT sc conversions, calibration (mrtq_minmax_f32[_axis],
  * mrtq_maxabs_f32[_axis]) over fuzzer-chosen shapes and mrtq_qparams_per_channel:
  * results satisfy their contracts and naive oracles; refusals leave the
- * outputs untouched. */
+ * outputs untouched and report exactly one reason (FZ_REASONS). */
+#ifndef FZ_REASONS
+#define FZ_REASONS 1
+#endif
 #include "fuzz.h"
 
 #include "mrtq/scale.h"
+
+/* A status-returning call: exactly one reason on a refusal, none on success. */
+#define WHY(st, call, what)                                                                        \
+  do {                                                                                             \
+    fz_reason_begin();                                                                             \
+    (st) = (call);                                                                                 \
+    fz_reason_end(st, what);                                                                       \
+    if ((st) == MRTQ_OK && fz_why_count != fz_why_before) FZ_FAIL("%s succeeded but reported a reason", what); \
+  } while (0)
+
+/* A storage type: mostly one of the five, sometimes no type (0 or 6). */
+static mrtq_dtype pick_type(fz *f) {
+  uint8_t b = fz_u8(f);
+  if (b >= 240) return (mrtq_dtype)(b % 2 ? 0 : 6);
+  return (mrtq_dtype)(b % 5 + 1);
+}
+/* mrtq_qrange's oracle: 1 and the range, or 0 for a refused (type, bits). */
+static int range_o(mrtq_dtype t, int bits, int32_t *qmin, int32_t *qmax) {
+  int w = t == MRTQ_S8 || t == MRTQ_U8 ? 8 : t == MRTQ_S16 ? 16 : t == MRTQ_S32 ? 32 : t == MRTQ_S4 ? 4 : 0, b;
+  if (!w || (bits != 0 && (bits < 2 || bits > w))) return 0;
+  b = bits ? bits : w;
+  *qmin = t == MRTQ_U8 ? 0 : (int32_t)-((int64_t)1 << (b - 1));
+  *qmax = (int32_t)(t == MRTQ_U8 ? ((int64_t)1 << b) - 1 : ((int64_t)1 << (b - 1)) - 1);
+  return 1;
+}
 
 static int same_qp(const mrtq_qparams *a, const mrtq_qparams *b) { return memcmp(a, b, sizeof *a) == 0; }
 
 static void check_qparams(fz *f) {
   float mn = fz_float(f), mx = fz_float(f);
-  int bits = fz_int(f, 0, 34), sgn = fz_bool(f);
+  int bits = fz_int(f, 0, 34);
+  mrtq_dtype type = pick_type(f);
+  int sgn = type != MRTQ_U8;
   mrtq_qscheme sch = (mrtq_qscheme)fz_irange(f, -1, 4);
   mrtq_qparams p, keep;
-  int32_t qmin = 0, qmax = 0;
+  int32_t qmin = 0x5a5a5a5a, qmax = 0x5a5a5a5a, omin = 0, omax = 0;
   mrtq_status st, rst;
   double sc;
+  int rok = range_o(type, bits, &omin, &omax);
   if (fz_u8(f) < 64 && mn > mx) { float t = mn; mn = mx, mx = t; }
-  rst = mrtq_qrange(bits, sgn, &qmin, &qmax);
-  if (bits < 2 || bits > 32) FZ_EQ(rst, MRTQ_EINVAL, "mrtq_qrange(%d, %d)", bits, sgn);
-  else if (!sgn && bits == 32) FZ_EQ(rst, MRTQ_ERANGE, "mrtq_qrange(32, unsigned)");
-  else {
-    FZ_EQ(rst, MRTQ_OK, "mrtq_qrange(%d, %d)", bits, sgn);
-    FZ_EQ(qmin, sgn ? -((int64_t)1 << (bits - 1)) : 0, "qmin of %d bits", bits);
-    FZ_EQ(qmax, sgn ? ((int64_t)1 << (bits - 1)) - 1 : ((int64_t)1 << bits) - 1, "qmax of %d bits", bits);
+  WHY(rst, mrtq_qrange(type, bits, &qmin, &qmax), "mrtq_qrange");
+  if (!rok) {
+    FZ_EQ(rst, MRTQ_EINVAL, "mrtq_qrange(type %d, bits %d)", (int)type, bits);
+    FZ_CHECK(qmin == 0x5a5a5a5a && qmax == 0x5a5a5a5a, "mrtq_qrange refused but wrote");
+    qmin = qmax = 0;
+  } else {
+    FZ_EQ(rst, MRTQ_OK, "mrtq_qrange(type %d, bits %d)", (int)type, bits);
+    FZ_EQ(qmin, omin, "qmin of type %d bits %d", (int)type, bits);
+    FZ_EQ(qmax, omax, "qmax of type %d bits %d", (int)type, bits);
   }
   memset(&p, 0x5a, sizeof p);
   keep = p;
-  st = mrtq_qparams_from_range(mn, mx, bits, sgn, sch, &p);
+  WHY(st, mrtq_qparams_from_range(sch, mn, mx, type, bits, &p), "mrtq_qparams_from_range");
   if (st != MRTQ_OK) {
     FZ_CHECK(same_qp(&p, &keep), "mrtq_qparams_from_range refused (%d) but wrote *out", (int)st);
     if (rst != MRTQ_OK && !(isnan(mn) || isnan(mx) || isinf(mn) || isinf(mx) || mn > mx))
@@ -40,9 +73,9 @@ static void check_qparams(fz *f) {
              (double)mx, bits, (int)sch);
     FZ_EQ(p.qmax, qmax, "qmax");
     FZ_EQ(p.qmin, sch == MRTQ_QS_SYMMETRIC && sgn ? -qmax : qmin, "qmin");
-    FZ_CHECK(p.zero_point >= p.qmin && p.zero_point <= p.qmax, "zero point %d outside [%d, %d] (min %a max %a bits %d "
-             "scheme %d)", p.zero_point, p.qmin, p.qmax, (double)mn, (double)mx, bits, (int)sch);
-    if (sch == MRTQ_QS_SYMMETRIC) FZ_EQ(p.zero_point, 0, "symmetric zero point");
+    FZ_CHECK(p.zp >= p.qmin && p.zp <= p.qmax, "zero point %d outside [%d, %d] (min %a max %a type %d bits %d "
+             "scheme %d)", p.zp, p.qmin, p.qmax, (double)mn, (double)mx, (int)type, bits, (int)sch);
+    if (sch == MRTQ_QS_SYMMETRIC) FZ_EQ(p.zp, 0, "symmetric zero point");
     if (sch == MRTQ_QS_ONNX_DYNAMIC) { /* float32 oracle */
       float lo = mn < 0 ? mn : 0.0f, hi = mx > 0 ? mx : 0.0f, s = 1.0f, z;
       volatile float range, q;
@@ -59,10 +92,11 @@ static void check_qparams(fz *f) {
         double r = (double)rintf(z);
         if (r > qmax) r = qmax;
         if (r < qmin) r = qmin;
-        FZ_EQ(p.zero_point, (int64_t)r, "ONNX zero point (min %a max %a bits %d)", (double)mn, (double)mx, bits);
+        FZ_EQ(p.zp, (int64_t)r, "ONNX zero point (min %a max %a bits %d)", (double)mn, (double)mx, bits);
       }
     }
-    FZ_EQ(mrtq_qparams_to_mrt_sc(&p, &sc), MRTQ_OK, "to_mrt_sc");
+    WHY(st, mrtq_qparams_to_mrt_sc(&p, &sc), "mrtq_qparams_to_mrt_sc");
+    FZ_EQ(st, MRTQ_OK, "to_mrt_sc");
     FZ_CHECK(sc == 1.0 / (double)p.scale, "sc");
   }
   /* from_mrt_sc: any sc and zero point */
@@ -72,16 +106,33 @@ static void check_qparams(fz *f) {
     mrtq_qparams q, k2;
     memset(&q, 0x33, sizeof q);
     k2 = q;
-    st = mrtq_qparams_from_mrt_sc(s2, zp, bits, sgn, &q);
+    WHY(st, mrtq_qparams_from_mrt_sc(s2, zp, type, bits, &q), "mrtq_qparams_from_mrt_sc");
     if (st != MRTQ_OK) {
       FZ_CHECK(same_qp(&q, &k2), "mrtq_qparams_from_mrt_sc refused but wrote *out");
+      if (rst == MRTQ_OK && isfinite(s2) && s2 > 0) FZ_EQ(st, MRTQ_ERANGE, "from_mrt_sc(%a, zp %d)", s2, zp);
+      else FZ_EQ(st, MRTQ_EINVAL, "from_mrt_sc(%a, zp %d, type %d, bits %d)", s2, zp, (int)type, bits);
     } else {
       float want = (float)(1.0 / s2);
       FZ_CHECK(isfinite(s2) && s2 > 0 && rst == MRTQ_OK && zp >= qmin && zp <= qmax, "from_mrt_sc accepted sc %a zp %d",
                s2, zp);
       FZ_CHECK(memcmp(&want, &q.scale, sizeof want) == 0 && want > 0 && isfinite(want), "from_mrt_sc scale");
-      FZ_CHECK(q.zero_point == zp && q.qmin == qmin && q.qmax == qmax, "from_mrt_sc fields");
+      FZ_CHECK(q.zp == zp && q.qmin == qmin && q.qmax == qmax, "from_mrt_sc fields");
     }
+  }
+  /* to_mrt_sc on any parameters: 0.2 also refuses qmin > qmax and zp outside [qmin, qmax] */
+  {
+    mrtq_qparams r;
+    double s3 = 12345.0;
+    int ok;
+    r.scale = fz_u8(f) < 128 ? (float)fz_double(f) : fz_float(f);
+    r.zp = fz_u8(f) < 200 ? (int32_t)fz_irange(f, -300, 300) : fz_i32(f);
+    r.qmin = fz_u8(f) < 200 ? (int32_t)fz_irange(f, -300, 300) : fz_i32(f);
+    r.qmax = fz_u8(f) < 200 ? (int32_t)fz_irange(f, -300, 300) : fz_i32(f);
+    ok = isfinite(r.scale) && r.scale > 0 && r.qmin <= r.qmax && r.zp >= r.qmin && r.zp <= r.qmax;
+    WHY(st, mrtq_qparams_to_mrt_sc(&r, &s3), "mrtq_qparams_to_mrt_sc");
+    FZ_EQ(st, ok ? MRTQ_OK : MRTQ_EINVAL, "to_mrt_sc(scale %a, zp %d, [%d, %d])", (double)r.scale, r.zp, r.qmin, r.qmax);
+    if (ok) FZ_CHECK(s3 == 1.0 / (double)r.scale, "to_mrt_sc value");
+    else FZ_CHECK(s3 == 12345.0, "to_mrt_sc refused but wrote *sc");
   }
 }
 
@@ -111,12 +162,12 @@ static void check_calibration(fz *f) {
   mins = (float *)fz_buf_new(&bmin, ch * 4, 0xa5);
   maxs = (float *)fz_buf_new(&bmax, ch * 4, 0xa5);
   abs_ = (float *)fz_buf_new(&babs, ch * 4, 0xa5);
-  st = mrtq_minmax_f32_axis(x, shape, ndim, axis, mins, maxs);
+  WHY(st, mrtq_minmax_f32_axis(shape, ndim, axis, x, mins, maxs), "mrtq_minmax_f32_axis");
   fz_after(&bmin, st, "mrtq_minmax_f32_axis (mins)");
   fz_after(&bmax, st, "mrtq_minmax_f32_axis (maxs)");
   if (bad || nonfinite) FZ_CHECK(st != MRTQ_OK, "minmax_axis accepted ndim %d axis %d (nonfinite %d)", ndim, axis, nonfinite);
   else FZ_EQ(st, MRTQ_OK, "mrtq_minmax_f32_axis ndim %d axis %d", ndim, axis);
-  st = mrtq_maxabs_f32_axis(x, shape, ndim, axis, abs_);
+  WHY(st, mrtq_maxabs_f32_axis(shape, ndim, axis, x, abs_), "mrtq_maxabs_f32_axis");
   fz_after(&babs, st, "mrtq_maxabs_f32_axis");
   if (bad || nonfinite) FZ_CHECK(st != MRTQ_OK, "maxabs_axis accepted a bad tensor");
   else FZ_EQ(st, MRTQ_OK, "mrtq_maxabs_f32_axis");
@@ -136,9 +187,9 @@ static void check_calibration(fz *f) {
   {
     size_t m = (size_t)fz_range(f, 0, n);
     mn = mx = ab = 12345.0f;
-    st = mrtq_minmax_f32(x, m, &mn, &mx);
+    WHY(st, mrtq_minmax_f32(x, m, &mn, &mx), "mrtq_minmax_f32");
     if (st != MRTQ_OK) FZ_CHECK(mn == 12345.0f && mx == 12345.0f, "mrtq_minmax_f32 refused but wrote");
-    st = mrtq_maxabs_f32(x, m, &ab);
+    WHY(st, mrtq_maxabs_f32(x, m, &ab), "mrtq_maxabs_f32");
     if (st != MRTQ_OK) FZ_CHECK(ab == 12345.0f, "mrtq_maxabs_f32 refused but wrote");
     else {
       float a = 0;
@@ -148,23 +199,24 @@ static void check_calibration(fz *f) {
   }
   /* per-channel qparams from these ranges */
   if (st == MRTQ_OK && !bad && !nonfinite) {
-    int bits = (int)fz_irange(f, 1, 33), sgn = fz_bool(f);
+    int bits = (int)fz_irange(f, 0, 33);
+    mrtq_dtype type = pick_type(f);
     mrtq_qscheme sch = (mrtq_qscheme)fz_range(f, 0, 3);
     fz_buf bq;
     mrtq_qparams *qp = (mrtq_qparams *)fz_buf_new(&bq, ch * sizeof *qp, 0x77);
-    st = mrtq_qparams_per_channel(mins, maxs, ch, bits, sgn, sch, qp);
+    WHY(st, mrtq_qparams_per_channel(sch, mins, maxs, ch, type, bits, qp), "mrtq_qparams_per_channel");
+    fz_after(&bq, st, "mrtq_qparams_per_channel"); /* 0.2: a refusal writes no channel */
     for (c = 0; c < ch; c++) {
       mrtq_qparams one;
-      mrtq_status s1 = mrtq_qparams_from_range(mins[c], maxs[c], bits, sgn, sch, &one);
+      mrtq_status s1 = mrtq_qparams_from_range(sch, mins[c], maxs[c], type, bits, &one);
       if (s1 != MRTQ_OK) {
         FZ_EQ(st, s1, "mrtq_qparams_per_channel status at channel %zu", c);
-        FZ_CHECK(fz_span_is((const uint8_t *)&qp[c], (ch - c) * sizeof *qp, 0x77),
-                 "mrtq_qparams_per_channel wrote channel %zu or later after it failed", c);
         break;
       }
-      FZ_CHECK(same_qp(&one, &qp[c]), "mrtq_qparams_per_channel channel %zu differs from mrtq_qparams_from_range", c);
+      if (st == MRTQ_OK)
+        FZ_CHECK(same_qp(&one, &qp[c]), "mrtq_qparams_per_channel channel %zu differs from mrtq_qparams_from_range", c);
     }
-    FZ_CHECK(fz_guards_intact(&bq), "mrtq_qparams_per_channel wrote outside its %zu entries", ch);
+    if (st != MRTQ_OK) FZ_CHECK(c < ch, "mrtq_qparams_per_channel refused (%d) but every channel is valid", (int)st);
     fz_buf_free(&bq);
   }
   fz_buf_free(&bx), fz_buf_free(&bmin), fz_buf_free(&bmax), fz_buf_free(&babs);

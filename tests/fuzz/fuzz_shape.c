@@ -2,7 +2,10 @@
  * mrtq_flatten_shape, mrtq_merge_scale and mrtq_pad_value over fuzzer-chosen
  * ranks, shapes, axes and element sizes (valid small ones and invalid ones):
  * results equal index-by-index oracles, the output extent is written
- * exactly, refusals write nothing. */
+ * exactly, refusals write nothing and report one reason. The rescales of
+ * mrtq_concat and mrtq_mrt_concat are sometimes broken by hand (a scheme
+ * outside the enum, a field the scheme never reads, qmin > qmax): refused. */
+#define FZ_REASONS 1 /* every refusal reports exactly one reason */
 #include "fuzz.h"
 
 #include "mrtq/shape.h"
@@ -30,6 +33,25 @@ static size_t count(const size_t *d, int nd) {
 }
 static int32_t q8(const uint8_t *p, size_t i, int u) { return u ? (int32_t)p[i] : (int32_t)(int8_t)p[i]; }
 
+/* Rarely break a well-formed rq so that the operators must refuse it;
+ * returns whether it did. */
+static int spoil_rq(fz *f, mrtq_rq *rq) {
+  if (!fz_rare(f, 6)) return 0;
+  switch (fz_range(f, 0, 3)) {
+    case 0: rq->scheme = (mrtq_scheme)(fz_bool(f) ? 5 : -1); break;
+    case 1:
+      if (rq->scheme == MRTQ_FP32) rq->m.mult = 1;
+      else rq->scale = 1.0f;
+      break;
+    case 2:
+      if (rq->scheme == MRTQ_FP32) rq->m.shift = -1;
+      else rq->scale = -0.5f;
+      break;
+    default: rq->qmin = 1, rq->qmax = 0; break;
+  }
+  return 1;
+}
+
 static void check_pad(fz *f) {
   int nd = nd_of(f), d, ok;
   size_t shape[10], before[10], after[10], oshape[10], es = fz_rare(f, 8) ? fz_range(f, 0, 9) : fz_range(f, 1, 4);
@@ -53,9 +75,11 @@ static void check_pad(fz *f) {
   x = (uint8_t *)malloc(nin * es + 16);
   fz_fill(f, x, nin * es);
   fz_buf_new_at(&b1, nout * es, 0xa5, fz_range(f, 0, 63)), fz_buf_new(&b2, nout * es, 0x5a);
-  st = mrtq_pad(x, shape, nd, before, after, es, value, fz_buf_data(&b1));
+  fz_reason_begin();
+  st = mrtq_pad(shape, nd, before, after, es, x, value, fz_buf_data(&b1));
+  fz_reason_end(st, "mrtq_pad");
   if (getenv("FZ_DEBUG")) fprintf(stderr, "pad nd %d shape %zu before %zu after %zu es %zu: %d\n", nd, shape[0], before[0], after[0], es, (int)st);
-  st2 = mrtq_pad(x, shape, nd, before, after, es, value, fz_buf_data(&b2));
+  st2 = mrtq_pad(shape, nd, before, after, es, x, value, fz_buf_data(&b2));
   fz_after(&b1, st, "mrtq_pad");
   fz_after(&b2, st2, "mrtq_pad");
   FZ_EQ(st == MRTQ_OK, ok, "mrtq_pad status %d (rank %d, elem_size %zu)", (int)st, nd, es);
@@ -103,8 +127,10 @@ static void check_slice(fz *f) {
   x = (uint8_t *)malloc(nin * es + 16);
   fz_fill(f, x, nin * es);
   fz_buf_new_at(&b1, nout * es, 0xa5, fz_range(f, 0, 63)), fz_buf_new(&b2, nout * es, 0x5a);
-  st = mrtq_slice(x, shape, nd, axis, begin, end, es, fz_buf_data(&b1));
-  st2 = mrtq_slice(x, shape, nd, axis, begin, end, es, fz_buf_data(&b2));
+  fz_reason_begin();
+  st = mrtq_slice(shape, nd, axis, begin, end, es, x, fz_buf_data(&b1));
+  fz_reason_end(st, "mrtq_slice");
+  st2 = mrtq_slice(shape, nd, axis, begin, end, es, x, fz_buf_data(&b2));
   fz_after(&b1, st, "mrtq_slice");
   fz_after(&b2, st2, "mrtq_slice");
   FZ_EQ(st == MRTQ_OK, ok, "mrtq_slice status %d", (int)st);
@@ -122,7 +148,10 @@ static void check_slice(fz *f) {
 
 static void check_concat(fz *f) {
   size_t n = fz_rare(f, 4) ? 0 : fz_range(f, 1, 4), k, i, o, total_axis = 0, outer = 1, inner = 1, nout, cnt[4];
-  int nd = nd_of(f), axis = (int)fz_irange(f, -1, 8), d, ok, u = fz_bool(f), lo = u ? 0 : -128, hi = u ? 255 : 127;
+  int nd = nd_of(f), axis = (int)fz_irange(f, -1, 8), d, ok, bad = 0;
+  uint8_t tb = fz_u8(f); /* one byte, its low bit as the old is_unsigned flag */
+  mrtq_dtype type = tb >= 248 ? (mrtq_dtype)(tb - 249) : tb & 1 ? MRTQ_U8 : MRTQ_S8;
+  int u = type == MRTQ_U8, lo = u ? 0 : -128, hi = u ? 255 : 127;
   size_t shp[4][10];
   const size_t *shapes[4];
   const void *xs[4];
@@ -133,16 +162,17 @@ static void check_concat(fz *f) {
   fz_buf b1, b2;
   mrtq_status st, st2;
   for (d = 0; d < 10; d++) shp[0][d] = dim_of(f);
-  ok = n >= 1 && nd >= 1 && nd <= 8 && axis >= 0 && axis < nd;
+  ok = n >= 1 && nd >= 1 && nd <= 8 && axis >= 0 && axis < nd && (type == MRTQ_S8 || type == MRTQ_U8);
   for (k = 0; k < 4; k++) {
     for (d = 0; d < 10; d++) shp[k][d] = k && fz_u8(f) > 20 ? shp[0][d] : dim_of(f);
     if (ok && axis >= 0 && axis < 10) shp[k][axis] = fz_rare(f, 4) ? 0 : fz_range(f, 1, 4);
     shapes[k] = shp[k];
     zx[k] = fz_rare(f, 8) ? fz_i32(f) : (int32_t)fz_irange(f, lo, hi);
-    if (mrtq_rq_init(&rqs[k], (mrtq_scheme)fz_range(f, 0, 4), fz_double(f), (int32_t)fz_irange(f, lo, hi), lo, hi) !=
+    if (mrtq_rq_init((mrtq_scheme)fz_range(f, 0, 4), fz_double(f), (int32_t)fz_irange(f, lo, hi), lo, hi, &rqs[k]) !=
         MRTQ_OK)
-      mrtq_rq_init(&rqs[k], MRTQ_FP32, 0.5, 0, lo, hi);
+      FZ_EQ(mrtq_rq_init(MRTQ_FP32, 0.5, 0, lo, hi, &rqs[k]), MRTQ_OK, "mrtq_rq_init");
     rq[k] = fz_bool(f) ? &rqs[k] : NULL;
+    if (spoil_rq(f, &rqs[k]) && rq[k] && k < n) bad = 1;
   }
   for (k = 0; ok && k < n; k++) {
     ok = zx[k] >= lo && zx[k] <= hi;
@@ -170,11 +200,14 @@ static void check_concat(fz *f) {
     nout = 4;
   }
   fz_buf_new_at(&b1, nout, 0xa5, fz_range(f, 0, 63)), fz_buf_new(&b2, nout, 0x5a);
-  st = mrtq_concat(xs, shapes, n, nd, axis, zx, rq, u, fz_buf_data(&b1));
-  st2 = mrtq_concat(xs, shapes, n, nd, axis, zx, rq, u, fz_buf_data(&b2));
+  fz_reason_begin();
+  st = mrtq_concat(shapes, n, nd, axis, rq, xs, zx, type, fz_buf_data(&b1));
+  fz_reason_end(st, "mrtq_concat");
+  st2 = mrtq_concat(shapes, n, nd, axis, rq, xs, zx, type, fz_buf_data(&b2));
   fz_after(&b1, st, "mrtq_concat");
   fz_after(&b2, st2, "mrtq_concat");
-  FZ_EQ(st == MRTQ_OK, ok, "mrtq_concat status %d (n %zu rank %d axis %d)", (int)st, n, nd, axis);
+  FZ_EQ(st == MRTQ_OK, ok && !bad, "mrtq_concat status %d (n %zu rank %d axis %d)", (int)st, n, nd, axis);
+  if (ok && bad) FZ_EQ(st, MRTQ_EINVAL, "mrtq_concat with a malformed rq[k]");
   if (st == MRTQ_OK) {
     const uint8_t *y = (const uint8_t *)fz_buf_data(&b1);
     size_t at = 0;
@@ -195,7 +228,7 @@ static void check_concat(fz *f) {
 
 static void check_mrt_concat(fz *f) {
   size_t n = fz_rare(f, 4) ? 0 : fz_range(f, 1, 3), k, i, o, total_axis = 0, outer = 1, inner = 1, nout, c;
-  int axis = (int)fz_irange(f, -1, 5), nd0 = nd_of(f), d, ok, over = 0;
+  int axis = (int)fz_irange(f, -1, 5), nd0 = nd_of(f), d, ok, over[3] = {0, 0, 0}, bad[3] = {0, 0, 0};
   size_t shp[3][10];
   int32_t *data[3];
   mrtq_rq rqs[3];
@@ -208,9 +241,10 @@ static void check_mrt_concat(fz *f) {
     if (axis >= 0 && axis < 10) shp[k][axis] = fz_rare(f, 4) ? 0 : fz_range(f, 1, 4);
     parts[k].shape = shp[k];
     parts[k].zp = fz_u8(f) < 200 ? (int32_t)fz_irange(f, -300, 300) : fz_i32(f);
-    if (mrtq_mrt_realize_init(&rqs[k], (mrtq_scheme)fz_range(f, 0, 4), fz_double(f), (int)fz_range(f, 2, 32)) != MRTQ_OK)
-      mrtq_rq_init(&rqs[k], MRTQ_Q31_DBL, 0.5, 0, -1000, 1000);
+    if (mrtq_mrt_realize_init((mrtq_scheme)fz_range(f, 0, 4), fz_double(f), (int)fz_range(f, 2, 32), &rqs[k]) != MRTQ_OK)
+      FZ_EQ(mrtq_rq_init(MRTQ_Q31_DBL, 0.5, 0, -1000, 1000, &rqs[k]), MRTQ_OK, "mrtq_rq_init");
     parts[k].rq = fz_bool(f) ? &rqs[k] : NULL;
+    bad[k] = spoil_rq(f, &rqs[k]) && parts[k].rq;
     c = parts[k].ndim >= 0 && parts[k].ndim <= 8 ? count(shp[k], parts[k].ndim) : 0;
     if (c == SIZE_MAX) {
       while (k-- > 0) free(data[k]);
@@ -220,7 +254,7 @@ static void check_mrt_concat(fz *f) {
     data[k] = (int32_t *)malloc(4 * c);
     for (i = 0; i < c; i++) {
       data[k][i] = fz_u8(f) < 240 ? (int32_t)fz_irange(f, -70000, 70000) : fz_i32(f);
-      over |= k < n && ((int64_t)data[k][i] - parts[k].zp < INT32_MIN || (int64_t)data[k][i] - parts[k].zp > INT32_MAX);
+      over[k] |= (int64_t)data[k][i] - parts[k].zp < INT32_MIN || (int64_t)data[k][i] - parts[k].zp > INT32_MAX;
     }
     parts[k].data = data[k];
   }
@@ -240,10 +274,16 @@ static void check_mrt_concat(fz *f) {
     nout = 4;
   }
   fz_buf_new(&b1, nout * 4, 0xa5);
+  fz_reason_begin();
   st = mrtq_mrt_concat(parts, n, axis, (int32_t *)fz_buf_data(&b1));
+  fz_reason_end(st, "mrtq_mrt_concat");
   fz_after(&b1, st, "mrtq_mrt_concat");
   if (!ok) FZ_CHECK(st != MRTQ_OK, "mrtq_mrt_concat accepted bad parts");
-  else FZ_EQ(st, over ? MRTQ_EOVERFLOW : MRTQ_OK, "mrtq_mrt_concat status");
+  else { /* parts in order: a malformed rescale (checked first), then X - zp outside int32 */
+    mrtq_status want = MRTQ_OK;
+    for (k = 0; k < n && want == MRTQ_OK; k++) want = bad[k] ? MRTQ_EINVAL : over[k] ? MRTQ_EOVERFLOW : MRTQ_OK;
+    FZ_EQ(st, want, "mrtq_mrt_concat status");
+  }
   if (st == MRTQ_OK) {
     const int32_t *y = (const int32_t *)fz_buf_data(&b1);
     size_t at = 0;
@@ -266,11 +306,13 @@ static void check_small(fz *f) {
   int nd = nd_of(f), axis = (int)fz_irange(f, -1, 9), d, ok;
   double sc[5], out = -1;
   size_t n = fz_range(f, 0, 5), i;
-  int choice = (int)fz_irange(f, -1, 2);
+  mrtq_merge choice = (mrtq_merge)fz_irange(f, -1, 2);
   mrtq_status st;
   unsigned __int128 tr = 1, tc = 1;
   for (d = 0; d < 10; d++) shape[d] = dim_of(f);
+  fz_reason_begin();
   st = mrtq_flatten_shape(shape, nd, axis, &rows, &cols);
+  fz_reason_end(st, "mrtq_flatten_shape");
   ok = nd >= 1 && nd <= 8 && axis >= 0 && axis <= nd;
   for (d = 0; ok && d < nd; d++) {
     ok = shape[d] != 0;
@@ -287,8 +329,10 @@ static void check_small(fz *f) {
     FZ_CHECK(rows == 7 && cols == 7, "mrtq_flatten_shape refused but wrote");
   }
   for (i = 0; i < 5; i++) sc[i] = fz_double(f);
-  st = mrtq_merge_scale(sc, n, choice, &out);
-  ok = n >= 1 && (choice == 0 || choice == 1);
+  fz_reason_begin();
+  st = mrtq_merge_scale(choice, sc, n, &out);
+  fz_reason_end(st, "mrtq_merge_scale");
+  ok = n >= 1 && (choice == MRTQ_MERGE_MIN_SCALE || choice == MRTQ_MERGE_MAX_SCALE);
   for (i = 0; ok && i < n; i++) ok = isfinite(sc[i]) && sc[i] > 0;
   FZ_EQ(st == MRTQ_OK, ok, "mrtq_merge_scale status");
   if (ok) {

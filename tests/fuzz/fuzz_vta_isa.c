@@ -3,7 +3,20 @@
  * mrtq_vta_encode of fuzzed instructions (decoding gives them back), micro-op
  * encode / decode, and mrtq_vta_disasm's snprintf contract (at most cap
  * bytes, NUL-terminated, returns the full length). */
+#define FZ_REASONS 1 /* vta.h reports every refusal */
 #include "fuzz_vta_common.h"
+
+/* A field the opcode's form does not have is non-zero (the encoder refuses it). */
+static int foreign_field(const mrtq_vta_insn *in) {
+  int mem = in->reset || in->uop_bgn || in->uop_end || in->iter_out || in->iter_in || in->dst_factor_out ||
+            in->dst_factor_in || in->src_factor_out || in->src_factor_in;
+  int memf = in->memory_type || in->sram_base || in->dram_base || in->y_size || in->x_size || in->x_stride ||
+             in->y_pad_0 || in->y_pad_1 || in->x_pad_0 || in->x_pad_1;
+  int wgt = in->wgt_factor_out || in->wgt_factor_in, alu = in->alu_opcode || in->use_imm || in->imm;
+  if (in->opcode <= MRTQ_VTA_STORE) return mem || wgt || alu;
+  if (in->opcode == MRTQ_VTA_ALU) return memf || wgt;
+  return memf || alu;
+}
 
 static int same_insn(const mrtq_vta_insn *a, const mrtq_vta_insn *b) { return memcmp(a, b, sizeof *a) == 0; }
 
@@ -42,13 +55,22 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   /* decode any 128 bits */
   w.w[0] = fz_u64(&f), w.w[1] = fz_u64(&f);
   memset(&in, 0x5a, sizeof in);
+  fz_reason_begin();
   st = mrtq_vta_decode(&cfg, &w, &in);
+  fz_reason_end(st, "mrtq_vta_decode");
   if (sd != MRTQ_OK) FZ_EQ(st, MRTQ_EINVAL, "mrtq_vta_decode with an invalid configuration");
   if ((w.w[0] & 7) > 4) FZ_EQ(st, MRTQ_EINVAL, "mrtq_vta_decode of opcode %u", (unsigned)(w.w[0] & 7));
-  if (st == MRTQ_OK) {
+  if (st != MRTQ_OK) {
+    FZ_CHECK(fz_span_is((const uint8_t *)&in, sizeof in, 0x5a), "mrtq_vta_decode refused (%d) but wrote", (int)st);
+  } else {
     FZ_EQ(in.opcode, w.w[0] & 7, "decoded opcode");
+    FZ_CHECK(!foreign_field(&in), "mrtq_vta_decode set a field outside the opcode's form");
     st = mrtq_vta_encode(&cfg, &in, &w2);
     FZ_EQ(st, MRTQ_OK, "re-encoding a decoded instruction");
+    /* a decoded word has no bit outside its fields: re-encoding gives it back exactly */
+    FZ_CHECK(w2.w[0] == w.w[0] && w2.w[1] == w.w[1], "encode(decode(w)) != w (%016llx %016llx -> %016llx %016llx)",
+             (unsigned long long)w.w[1], (unsigned long long)w.w[0], (unsigned long long)w2.w[1],
+             (unsigned long long)w2.w[0]);
     memset(&in2, 0, sizeof in2);
     FZ_EQ(mrtq_vta_decode(&cfg, &w2, &in2), MRTQ_OK, "decode of the re-encoding");
     FZ_CHECK(same_insn(&in, &in2), "decode(encode(decode(w))) != decode(w)");
@@ -63,13 +85,19 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     in.imm = fz_rare(&f, 64) ? (int32_t)fz_u32(&f) : in.imm;
   }
   w2.w[0] = w2.w[1] = 0x1234;
+  fz_reason_begin();
   st = mrtq_vta_encode(&cfg, &in, &w2);
+  fz_reason_end(st, "mrtq_vta_encode");
   if (sd != MRTQ_OK || in.opcode > 4) FZ_EQ(st, MRTQ_EINVAL, "mrtq_vta_encode");
+  /* a field the opcode's form does not have must be 0: refused (EINVAL; checked before the widths) */
+  if (in.opcode <= 4 && foreign_field(&in)) FZ_EQ(st, MRTQ_EINVAL, "mrtq_vta_encode with a field outside the form");
   if (st != MRTQ_OK) {
     FZ_CHECK(w2.w[0] == 0x1234 && w2.w[1] == 0x1234, "mrtq_vta_encode refused but wrote");
   } else {
+    memset(&in2, 0x5a, sizeof in2);
     FZ_EQ(mrtq_vta_decode(&cfg, &w2, &in2), MRTQ_OK, "decode of an encoding");
-    /* fields outside the instruction's form are ignored and decode as 0 */
+    /* every field is the form's: decode gives the instruction back whole */
+    FZ_CHECK(same_insn(&in, &in2), "decode(encode(in)) != in");
     if (in.opcode <= MRTQ_VTA_STORE) {
       FZ_CHECK(in2.memory_type == in.memory_type && in2.sram_base == in.sram_base && in2.dram_base == in.dram_base &&
                    in2.y_size == in.y_size && in2.x_size == in.x_size && in2.x_stride == in.x_stride &&
@@ -100,17 +128,27 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     u.dst = fz_rare(&f, 32) ? fz_u32(&f) : (uint32_t)fz_range(&f, 0, 4096);
     u.src = fz_rare(&f, 32) ? fz_u32(&f) : (uint32_t)fz_range(&f, 0, 4096);
     u.wgt = fz_rare(&f, 32) ? fz_u32(&f) : (uint32_t)fz_range(&f, 0, 2048);
+    memset(&u2, 0x5a, sizeof u2);
+    fz_reason_begin();
     st = mrtq_vta_uop_decode(&cfg, word, &u2);
-    if (st == MRTQ_OK) {
-      FZ_EQ(mrtq_vta_uop_encode(&cfg, &u2, &enc), MRTQ_OK, "re-encoding a decoded micro-op");
-      {
-        int sw = d.acc > d.inp ? d.acc : d.inp, bits = d.acc + sw + d.wgt;
-        uint32_t mask = bits >= 32 ? 0xffffffffu : ((uint32_t)1 << bits) - 1;
-        FZ_EQ(enc, word & mask, "micro-op round trip");
+    fz_reason_end(st, "mrtq_vta_uop_decode");
+    if (sd == MRTQ_OK) {
+      int sw = d.acc > d.inp ? d.acc : d.inp, bits = d.acc + sw + d.wgt;
+      uint32_t mask = bits >= 32 ? 0xffffffffu : ((uint32_t)1 << bits) - 1;
+      /* a word with bits above the fields (or fields over 32 bits) is refused */
+      if (bits > 32 || (word & ~mask)) FZ_EQ(st, MRTQ_EINVAL, "mrtq_vta_uop_decode of %08x (%d bits)", word, bits);
+      if (st == MRTQ_OK) {
+        FZ_EQ(mrtq_vta_uop_encode(&cfg, &u2, &enc), MRTQ_OK, "re-encoding a decoded micro-op");
+        FZ_EQ(enc, word, "micro-op round trip");
       }
+    } else {
+      FZ_EQ(st, MRTQ_EINVAL, "mrtq_vta_uop_decode with an invalid configuration");
     }
+    if (st != MRTQ_OK) FZ_CHECK(fz_span_is((const uint8_t *)&u2, sizeof u2, 0x5a), "mrtq_vta_uop_decode refused but wrote");
     enc = 0x77;
+    fz_reason_begin();
     st = mrtq_vta_uop_encode(&cfg, &u, &enc);
+    fz_reason_end(st, "mrtq_vta_uop_encode");
     if (st == MRTQ_OK) {
       FZ_EQ(mrtq_vta_uop_decode(&cfg, enc, &u2), MRTQ_OK, "decode of an encoded micro-op");
       FZ_CHECK(u2.dst == u.dst && u2.src == u.src && u2.wgt == u.wgt, "micro-op fields do not round-trip");

@@ -5,6 +5,7 @@
  * scalar Q15 families where the plan has no pre-shift); the plan emitted
  * into a program (mrtq_vta_prog_*, mrtq_vta_emit_rq) and run on the
  * simulator gives the steps' bytes; mrtq_vta_add_run equals mrtq_vta_add_ref. */
+#define FZ_REASONS 1 /* vta.h reports every refusal */
 #include "fuzz_vta_common.h"
 
 static uint8_t scratch[(size_t)1 << 20];
@@ -55,28 +56,29 @@ static void run_plan(fz *f, const mrtq_vta_rq_plan *plan, const mrtq_mult *m, si
     for (l = 0; l < lanes; l++) x[r * lanes + l] = acc_in(f, bits);
   memcpy(dram + a_off, x, rows * eb);
   if (np) memcpy(dram + p_off, prow, np * eb); /* channel block 0 */
-  FZ_EQ(mrtq_vta_prog_init(&p, &cfg, words, 160, uops, 64), MRTQ_OK, "mrtq_vta_prog_init");
+  FZ_EQ(mrtq_vta_prog_init(&cfg, words, 160, uops, 64, &p), MRTQ_OK, "mrtq_vta_prog_init");
   memset(&in, 0, sizeof in);
   in.opcode = MRTQ_VTA_LOAD, in.memory_type = MRTQ_VTA_MEM_ACC, in.dram_base = (uint32_t)(a_off / eb);
   in.y_size = 1, in.x_size = in.x_stride = rows;
-  mrtq_vta_prog_push(&p, &in);
+  mrtq_vta_prog_push(&in, &p);
   if (np) {
     in.sram_base = 2 * rows, in.dram_base = (uint32_t)(p_off / eb), in.x_size = in.x_stride = np;
-    mrtq_vta_prog_push(&p, &in);
+    mrtq_vta_prog_push(&in, &p);
   }
-  last = mrtq_vta_emit_rq(&p, plan, 0, rows, rows, 2 * rows);
+  last = mrtq_vta_emit_rq(plan, 0, rows, rows, 2 * rows, &p);
   FZ_CHECK(p.status == MRTQ_OK && last > 0, "mrtq_vta_emit_rq failed (status %d, %d steps)", (int)p.status, plan->nsteps);
-  mrtq_vta_prog_deps(&p, last, 0, 0, 0, 1);
+  mrtq_vta_prog_deps(last, 0, 0, 0, 1, &p);
   memset(&in, 0, sizeof in);
   in.opcode = MRTQ_VTA_STORE, in.memory_type = MRTQ_VTA_MEM_OUT, in.dram_base = (uint32_t)(o_off / lanes);
   in.y_size = 1, in.x_size = in.x_stride = rows, in.pop_prev = 1;
-  mrtq_vta_prog_push(&p, &in);
+  mrtq_vta_prog_push(&in, &p);
   memset(&in, 0, sizeof in);
   in.opcode = MRTQ_VTA_FINISH;
-  mrtq_vta_prog_push(&p, &in);
-  FZ_EQ(mrtq_vta_prog_finish(&p, dram, dram_n, 0), MRTQ_OK, "mrtq_vta_prog_finish");
-  FZ_EQ(mrtq_vta_sim_init(&sim, &cfg, plan->opts.target, scratch, sizeof scratch, dram, dram_n), MRTQ_OK, "sim_init");
-  st = mrtq_vta_sim_run(&sim, words, p.n);
+  mrtq_vta_prog_push(&in, &p);
+  FZ_CHECK(p.status == MRTQ_OK, "building the plan's program: status %d", (int)p.status);
+  FZ_EQ(mrtq_vta_prog_finish(0, &p, dram, dram_n), MRTQ_OK, "mrtq_vta_prog_finish");
+  FZ_EQ(mrtq_vta_sim_init(&cfg, plan->opts.target, scratch, sizeof scratch, dram, dram_n, &sim), MRTQ_OK, "sim_init");
+  st = mrtq_vta_sim_run(words, p.n, &sim);
   if (getenv("FZ_DEBUG")) fprintf(stderr, "run_plan status %d steps %d per_channel %d\n", (int)st, plan->nsteps, plan->per_channel);
   FZ_EQ(st, MRTQ_OK, "the plan's program on the simulator: %s (insn %zu)", sim.error, sim.error_insn);
   for (r = 0; r < rows; r++)
@@ -109,9 +111,18 @@ static void check_plan(fz *f) {
   o.allow_pow2 = fz_rare(f, 64);
   o.delegate = fz_rare(f, 64);
   memset(&plan, 0x5a, sizeof plan);
-  st = mrtq_vta_rq_plan_build(m, nch, zp, qmin, qmax, &o, &plan);
+  fz_reason_begin();
+  st = mrtq_vta_rq_plan_build(&o, m, nch, zp, qmin, qmax, &plan);
+  fz_reason_end(st, "mrtq_vta_rq_plan_build");
   if (getenv("FZ_DEBUG")) fprintf(stderr, "plan status %d\n", (int)st);
-  if (st != MRTQ_OK) return;
+  /* fields a mode does not read must be left at their defaults */
+  if (o.allow_pow2 && (o.target == MRTQ_VTA_PROFILE_SIM || o.target == MRTQ_VTA_PROFILE_OPENCL))
+    FZ_CHECK(st != MRTQ_OK, "allow_pow2 accepted on target %d (has MUL)", (int)o.target);
+  if (o.delegate && o.in_bits != 32) FZ_CHECK(st != MRTQ_OK, "delegate accepted with in_bits %d", o.in_bits);
+  if (st != MRTQ_OK) {
+    FZ_CHECK(fz_span_is((const uint8_t *)&plan, sizeof plan, 0x5a), "mrtq_vta_rq_plan_build refused (%d) but wrote", (int)st);
+    return;
+  }
   FZ_CHECK(plan.nsteps >= 1 && plan.nsteps <= MRTQ_VTA_MAX_STEPS, "plan with %d steps", plan.nsteps);
   FZ_CHECK(o.in_bits >= 1 && o.in_bits <= 32 && qmin <= qmax, "a plan for in_bits %d, [%d, %d]", o.in_bits, qmin, qmax);
   bits = o.in_bits;
@@ -121,10 +132,13 @@ static void check_plan(fz *f) {
     size_t blocks = (nch + bo - 1) / bo, nrow = blocks * (size_t)plan.nparams * lanes;
     int32_t *rows = (int32_t *)calloc(nrow + 1, 4);
     if (plan.per_channel) {
-      FZ_EQ(mrtq_vta_rq_param_rows(&plan, &cfg, m, nch, rows), MRTQ_OK, "mrtq_vta_rq_param_rows of an accepted plan");
+      FZ_EQ(mrtq_vta_rq_param_rows(&cfg, &plan, m, nch, rows), MRTQ_OK, "mrtq_vta_rq_param_rows of an accepted plan");
     } else {
       FZ_EQ(plan.nparams, 0, "per-tensor plan with parameter rows");
-      FZ_EQ(mrtq_vta_rq_param_rows(&plan, &cfg, m, nch, rows), MRTQ_EINVAL, "param rows of a per-tensor plan");
+      rows[0] = 0x5a5a5a5a;
+      FZ_EQ(mrtq_vta_rq_param_rows(&cfg, &plan, m, nch, rows), MRTQ_EINVAL, "param rows of a per-tensor plan");
+      FZ_EQ(rows[0], 0x5a5a5a5a, "mrtq_vta_rq_param_rows refused but wrote");
+      rows[0] = 0;
     }
     for (i = 0; i < 12; i++) {
       int32_t x = acc_in(f, bits), params[4] = {0, 0, 0, 0}, got, want;
@@ -132,10 +146,8 @@ static void check_plan(fz *f) {
       c = (size_t)fz_range(f, 0, nch - 1);
       for (q = 0; plan.per_channel && q < (size_t)plan.nparams && q < 4; q++)
         params[q] = rows[(c / bo) * (size_t)plan.nparams * lanes + q * lanes + c % bo];
-      /* defect D7: plans without a multiply (POW2, or a multiplier folded to 1) on a 32-bit accumulator wrap:
-       * the nudge form's ADD 1 at x = INT32_MAX (k' = 1), ADD zp near INT32_MIN / INT32_MAX (k' = 0) */
-      if (FZ_KNOWN(7, bits == 32 && x > INT32_MAX - (1 << 20))) x -= 1 << 20;
-      if (FZ_KNOWN(7, bits == 32 && x < INT32_MIN + (1 << 20))) x += 1 << 20;
+      /* (was defect D7: plans whose nudge ADD 1 or ADD zp wrapped at the ends of int32 are now refused, so
+       * the steps equal rq_ref on every x of the declared width, the extremes included) */
       got = mrtq_vta_rq_steps_eval(&plan, x, plan.per_channel ? params : NULL);
       want = mrtq_vta_rq_ref(&plan, m[c], x);
       FZ_EQ(got, want, "steps vs mrtq_vta_rq_ref: x %d channel %zu m {%d, %d} zp %d [%d, %d] target %d rounding %d bits %d "
@@ -182,8 +194,10 @@ static void check_add(fz *f) {
   fz_fill(f, a, n), fz_fill(f, b, n);
   memset(out, 0x5a, n + 1), memset(ref, 0x5b, n + 1);
   sr = mrtq_vta_add_ref(&p, rounding, a, b, n, ref);
-  FZ_EQ(mrtq_vta_sim_init(&sim, &cfg, prof, scratch, sizeof scratch, dram, sizeof dram), MRTQ_OK, "sim_init");
-  st = mrtq_vta_add_run(&sim, &p, rounding, a, b, n, out, words, 64, &ninsn);
+  FZ_EQ(mrtq_vta_sim_init(&cfg, prof, scratch, sizeof scratch, dram, sizeof dram, &sim), MRTQ_OK, "sim_init");
+  fz_reason_begin();
+  st = mrtq_vta_add_run(&p, rounding, a, b, n, words, 64, &sim, out, &ninsn);
+  fz_reason_end(st, "mrtq_vta_add_run");
   if (getenv("FZ_DEBUG")) fprintf(stderr, "add_run status %d ref %d\n", (int)st, (int)sr);
   if (sr != MRTQ_OK) {
     FZ_CHECK(st != MRTQ_OK, "mrtq_vta_add_run ran what mrtq_vta_add_ref refused (%d)", (int)sr);
@@ -196,6 +210,7 @@ static void check_add(fz *f) {
     /* refused: the program or DRAM too small for n, or a plan the target cannot run */
     FZ_CHECK(st == MRTQ_ERANGE || st == MRTQ_EUNSUPPORTED || st == MRTQ_EINVAL, "mrtq_vta_add_run status %d (%s)", (int)st,
              sim.error);
+    FZ_CHECK(fz_span_is((const uint8_t *)out, n + 1, 0x5a), "mrtq_vta_add_run refused (%d) but wrote out", (int)st);
   }
   free(a), free(b), free(out), free(ref);
 }

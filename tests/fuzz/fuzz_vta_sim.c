@@ -9,6 +9,7 @@
  * executions per instruction (2^41 with the default configuration) and the
  * simulator has no work budget (defect D4, issue 22): the harness estimates
  * the work of the decoded stream and skips streams above WORK_MAX. */
+#define FZ_REASONS 1 /* vta.h reports every refusal */
 #include "fuzz_vta_common.h"
 
 #define WORK_MAX ((uint64_t)1 << 22) /* lane operations per run */
@@ -61,6 +62,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     }
   }
   work = work_of(&cfg, prog, n);
+  if (getenv("FZ_DEBUG")) fprintf(stderr, "%zu insns, work bound %llu, undecodable %d\n", n, (unsigned long long)work, bad_decode);
   if (FZ_KNOWN(4, work > WORK_MAX)) return 0; /* defect D4: no work budget */
   { /* defect D5: "any alignment" is documented, but the int32 / uint32 SRAMs are accessed in place */
     size_t mis = (size_t)fz_range(&f, 0, 63);
@@ -78,20 +80,30 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   }
   dram0 = (uint8_t *)malloc(dram_n + 1);
   memcpy(dram0, dram, dram_n);
-  st = mrtq_vta_sim_init(&sim, &cfg, prof, fz_buf_data(&bs), fz_rare(&f, 8) ? need - 1 : need, dram_n ? dram : NULL, dram_n);
+  memset(&sim, 0x5a, sizeof sim);
+  fz_reason_begin();
+  st = mrtq_vta_sim_init(&cfg, prof, fz_buf_data(&bs), fz_rare(&f, 8) ? need - 1 : need, dram_n ? dram : NULL, dram_n, &sim);
+  fz_reason_end(st, "mrtq_vta_sim_init");
   if (st != MRTQ_OK) {
     FZ_CHECK(fz_buf_intact(&bs) && fz_guards_intact(&bd) && (dram_n == 0 || memcmp(dram, dram0, dram_n) == 0),
              "mrtq_vta_sim_init refused (%d) but wrote", (int)st);
+    FZ_CHECK(fz_span_is((const uint8_t *)&sim, sizeof sim, 0x5a), "mrtq_vta_sim_init refused (%d) but wrote *sim", (int)st);
     goto out;
   }
   FZ_CHECK(prof >= 0 && prof <= 3, "mrtq_vta_sim_init accepted profile %d", (int)prof);
-  st = mrtq_vta_sim_run(&sim, prog, n);
+  fz_reason_begin();
+  st = mrtq_vta_sim_run(prog, n, &sim);
+  fz_reason_end(st, "mrtq_vta_sim_run");
   FZ_CHECK(st >= MRTQ_OK && st <= MRTQ_EUNSUPPORTED, "mrtq_vta_sim_run returned %d", (int)st);
   FZ_CHECK(fz_guards_intact(&bs), "the simulator wrote outside its scratch");
   FZ_CHECK(fz_guards_intact(&bd), "the simulator wrote outside its DRAM");
   if (st != MRTQ_OK) {
     FZ_CHECK(sim.error && *sim.error, "refusal %d without a message", (int)st);
     FZ_CHECK(sim.error_insn < n, "error_insn %zu of %zu", sim.error_insn, n);
+    /* sim->error is the reason the hook received, prefixed "prog: " */
+    FZ_CHECK(fz_why && strcmp(sim.error, fz_why) == 0, "sim->error \"%s\" is not the reported reason \"%s\"", sim.error,
+             fz_why ? fz_why : "(none)");
+    FZ_CHECK(strncmp(sim.error, "prog: ", 6) == 0, "sim->error \"%s\" does not start with \"prog: \"", sim.error);
   } else {
     FZ_CHECK(sim.error && !*sim.error, "success with an error message \"%s\"", sim.error ? sim.error : "(null)");
   }
@@ -114,8 +126,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     mrtq_status st2;
     memcpy(d2, dram0, dram_n);
     fz_buf_new(&bs2, need, 0);
-    mrtq_vta_sim_init(&sim2, &cfg, prof, fz_buf_data(&bs2), need, dram_n ? d2 : NULL, dram_n);
-    st2 = mrtq_vta_sim_run(&sim2, prog, n);
+    FZ_EQ(mrtq_vta_sim_init(&cfg, prof, fz_buf_data(&bs2), need, dram_n ? d2 : NULL, dram_n, &sim2), MRTQ_OK,
+          "second mrtq_vta_sim_init");
+    st2 = mrtq_vta_sim_run(prog, n, &sim2);
     FZ_EQ(st2, st, "second run");
     FZ_CHECK(dram_n == 0 || memcmp(d2, dram, dram_n) == 0, "second run: different DRAM");
     FZ_CHECK(sim2.error_insn == sim.error_insn && sim2.gemm_ops == sim.gemm_ops && sim2.alu_ops == sim.alu_ops,
