@@ -155,10 +155,10 @@ static void check_plan(fz *f) {
             plan.method, plan.pre_shift, plan.wide);
       if (!o.delegate && plan.pre_shift == 0 && plan.method != MRTQ_VTA_BY_POW2) {
         int64_t y = o.rounding == MRTQ_VTA_ROUND_FLOOR ? mrtq_mul_q15_vta(x, m[c]) : mrtq_mul_q15_rndnu(x, m[c]);
-        /* defect D6 (comment): with r = 0 the plan is exact (wide plans, folded trailing zeros), also where
-         * x * mult leaves int32 and mrtq_mul_q15_vta wraps */
+        /* with r = 0 the plan is exact (wide plans, folded trailing zeros), also where x * mult leaves
+         * int32 and mrtq_mul_q15_vta would wrap: there the floor of the exact product is the rule */
         int64_t pr = (int64_t)x * m[c].mult;
-        if (FZ_KNOWN(6, pr < INT32_MIN || pr > INT32_MAX) && o.rounding == MRTQ_VTA_ROUND_FLOOR) {
+        if ((pr < INT32_MIN || pr > INT32_MAX) && o.rounding == MRTQ_VTA_ROUND_FLOOR) {
           int64_t k = 15 - (int64_t)m[c].shift;
           y = k >= 0 ? (pr >= 0 ? pr >> k : -((-pr + ((int64_t)1 << k) - 1) >> k)) : pr * ((int64_t)1 << -k);
         }
