@@ -296,6 +296,24 @@ static void test_requant_any_type(void) {
     }
     if (n & 1) CHECK_EQ(o4[n / 2] >> 4, 0xA, "odd n: the last high nibble is kept");
     CHECK_EQ(o4[(n + 1) / 2], 0xA5, "s4 guard");
+    { /* out is a void *: any byte address (found by fuzz_array, D9: it stored through int16_t / int32_t casts) */
+      size_t off = 1 + (size_t)trial % 3, m = n < 1000 ? n : 1000;
+      int16_t h;
+      int32_t w;
+      memset(outbuf, 0xA5, sizeof outbuf);
+      CHECK_EQ(mrtq_requant(&rq, accbuf, m, MRTQ_S16, outbuf + off), MRTQ_OK, "s16 at +%zu", off);
+      for (i = 0; i < m; i++) {
+        memcpy(&h, outbuf + off + 2 * i, 2);
+        CHECK_EQ(h, o16[i], "s16 at +%zu, i=%zu", off, i);
+      }
+      CHECK(outbuf[off - 1] == 0xA5 && outbuf[off + 2 * m] == 0xA5);
+      CHECK_EQ(mrtq_requant(&rq, accbuf, m, MRTQ_S32, outbuf + off), MRTQ_OK, "s32 at +%zu", off);
+      for (i = 0; i < m; i++) {
+        memcpy(&w, outbuf + off + 4 * i, 4);
+        CHECK_EQ(w, o32[i], "s32 at +%zu, i=%zu", off, i);
+      }
+      CHECK(outbuf[off - 1] == 0xA5 && outbuf[off + 4 * m] == 0xA5);
+    }
   }
 }
 

@@ -118,6 +118,23 @@ static void test_other_types(void) {
     CHECK_EQ(o16[i], s16[i], "s16 store %d", i);
     CHECK_EQ(o32[i], s32[i], "s32 store %d", i);
   }
+  { /* wider elements at any byte address (the buffers are void *): byte-exact little- or big-endian alike */
+    unsigned char raw[16];
+    int off;
+    for (off = 1; off < 4; off++) {
+      int16_t h = -12345, h2;
+      int32_t w = INT32_MIN + 7, w2;
+      memset(raw, 0, sizeof raw);
+      mrtq__store(raw + off, 1, MRTQ_S16, h);
+      memcpy(&h2, raw + off + 2, 2);
+      CHECK_EQ(h2, h, "s16 store at offset %d", off);
+      CHECK_EQ(mrtq__load(raw + off, 1, MRTQ_S16), h, "s16 load at offset %d", off);
+      mrtq__store(raw + off, 2, MRTQ_S32, w);
+      memcpy(&w2, raw + off + 8, 4);
+      CHECK_EQ(w2, w, "s32 store at offset %d", off);
+      CHECK_EQ(mrtq__load(raw + off, 2, MRTQ_S32), w, "s32 load at offset %d", off);
+    }
+  }
   CHECK(mrtq__in_type(INT16_MAX, MRTQ_S16) && !mrtq__in_type(INT16_MAX + 1, MRTQ_S16));
   CHECK(mrtq__in_type(INT16_MIN, MRTQ_S16) && !mrtq__in_type(INT16_MIN - 1, MRTQ_S16));
   CHECK(mrtq__in_type(INT32_MIN, MRTQ_S32) && !mrtq__in_type((int64_t)INT32_MIN - 1, MRTQ_S32));

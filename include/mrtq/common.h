@@ -267,13 +267,22 @@ MRTQ__PRIV int mrtq__in_type(int64_t v, mrtq_dtype t) {
   return 0;
 }
 
-/* Element i of an array of type t (t in the enum; s4 in the packing above). */
+/* Element i of an array of type t (t in the enum; s4 in the packing above).
+ * p may have any alignment: wider types are read by byte copies. */
 MRTQ__PRIV int32_t mrtq__load(const void *p, size_t i, mrtq_dtype t) {
   switch (t) {
     case MRTQ_S8: return ((const int8_t *)p)[i];
     case MRTQ_U8: return ((const uint8_t *)p)[i];
-    case MRTQ_S16: return ((const int16_t *)p)[i];
-    case MRTQ_S32: return ((const int32_t *)p)[i];
+    case MRTQ_S16: {
+      int16_t v;
+      memcpy(&v, (const uint8_t *)p + 2 * i, 2);
+      return v;
+    }
+    case MRTQ_S32: {
+      int32_t v;
+      memcpy(&v, (const uint8_t *)p + 4 * i, 4);
+      return v;
+    }
     case MRTQ_S4: {
       uint8_t b = ((const uint8_t *)p)[i >> 1];
       int32_t v = (int32_t)((i & 1) ? b >> 4 : b & 15);
@@ -284,13 +293,17 @@ MRTQ__PRIV int32_t mrtq__load(const void *p, size_t i, mrtq_dtype t) {
 }
 
 /* Store v (already a value of t) as element i of an array of type t; an s4
- * store changes only its own nibble. */
+ * store changes only its own nibble. p may have any alignment. */
 MRTQ__PRIV void mrtq__store(void *p, size_t i, mrtq_dtype t, int32_t v) {
   switch (t) {
     case MRTQ_S8: ((int8_t *)p)[i] = (int8_t)v; return;
     case MRTQ_U8: ((uint8_t *)p)[i] = (uint8_t)v; return;
-    case MRTQ_S16: ((int16_t *)p)[i] = (int16_t)v; return;
-    case MRTQ_S32: ((int32_t *)p)[i] = v; return;
+    case MRTQ_S16: {
+      int16_t h = (int16_t)v;
+      memcpy((uint8_t *)p + 2 * i, &h, 2);
+      return;
+    }
+    case MRTQ_S32: memcpy((uint8_t *)p + 4 * i, &v, 4); return;
     case MRTQ_S4: {
       uint8_t *b = (uint8_t *)p + (i >> 1), nib = (uint8_t)((uint32_t)v & 15u);
       *b = (i & 1) ? (uint8_t)((*b & 0x0F) | (nib << 4)) : (uint8_t)((*b & 0xF0) | nib);

@@ -639,11 +639,17 @@ MRTQ_API mrtq_status mrtq_requant(const mrtq_rq *rq, const int32_t *acc, size_t 
   switch (dst_type) {
     case MRTQ_S8: mrtq__requant_s8(rq, acc, n, (int8_t *)out); break;
     case MRTQ_U8: mrtq__requant_u8(rq, acc, n, (uint8_t *)out); break;
-    case MRTQ_S16:
-      for (i = 0; i < n; i++) ((int16_t *)out)[i] = (int16_t)mrtq_rq_apply(rq, acc[i], -32768, 32767);
+    case MRTQ_S16: /* out may have any alignment: byte copies (one store each once compiled) */
+      for (i = 0; i < n; i++) {
+        int16_t v = (int16_t)mrtq_rq_apply(rq, acc[i], -32768, 32767);
+        memcpy((uint8_t *)out + 2 * i, &v, 2);
+      }
       break;
     case MRTQ_S32:
-      for (i = 0; i < n; i++) ((int32_t *)out)[i] = mrtq_rq_apply(rq, acc[i], INT32_MIN, INT32_MAX);
+      for (i = 0; i < n; i++) {
+        int32_t v = mrtq_rq_apply(rq, acc[i], INT32_MIN, INT32_MAX);
+        memcpy((uint8_t *)out + 4 * i, &v, 4);
+      }
       break;
     case MRTQ_S4: /* whole bytes, then the odd last element into its low nibble */
       for (i = 0; i + 2 <= n; i += 2) {

@@ -79,7 +79,6 @@ static void check_requant_any(const mrtq_rq *rq, const int32_t *acc, size_t n, i
   uint8_t *out;
   /* defect D9: mrtq_requant stores S16 / S32 elements through an int16_t * / int32_t * cast of out, so an out
    * not aligned to the element is a misaligned store (UB), though semantics.md 8 promises any alignment */
-  if (FZ_KNOWN(9, mis % esz != 0)) mis -= mis % esz;
   out = (uint8_t *)fz_buf_new_at(&bo, bytes, 0xa5, mis);
   mrtq_status st;
   WHY(st, mrtq_requant(rq, null == 1 ? NULL : acc, n, (mrtq_dtype)t, null == 2 ? NULL : out), "mrtq_requant");
