@@ -179,6 +179,14 @@ static void test_bad_params(void) {
                 "s1, s2: s / (2 max(s1, s2)) flushes to 0 in Q31");
   CHECK_REFUSED(mrtq_tflite_add_init(1.0, 0, 1.0, 0, 1e10, 0, -128, 127, MRTQ_S8, &pa), MRTQ_ERANGE,
                 "s_out: the output multiplier flushes to 0 in Q31");
+  /* T / (2^20 s_out) = 1 / (1 + 2^-40): below 1, but Q31 rounds it to 2^31 -> {2^30, shift 1} (found by
+   * fuzz_eltwise); one ulp further from 1 in Q31 terms, 1 - 2^-31, still encodes with shift 0 */
+  CHECK_REFUSED(mrtq_tflite_add_init(1.0, 0, 1.0, 0, ldexp(1.0 + ldexp(1.0, -40), -19), 0, -128, 127, MRTQ_S8, &pa),
+                MRTQ_ERANGE, "s_out: the output multiplier rounds to 1 in Q31");
+  CHECK_EQ(mrtq_tflite_add_init(1.0, 0, 1.0, 0, ldexp(1.0, -19) / (1.0 - ldexp(1.0, -31)), 0, -128, 127, MRTQ_S8, &pa),
+           MRTQ_OK, "just below the rounding");
+  CHECK(pa.mo.mult == INT32_MAX && pa.mo.shift == 0);
+  pa = keep;
   CHECK(memcmp(&pa, &keep, sizeof pa) == 0); /* refusals leave *p unchanged */
   CHECK_REFUSED(mrtq_tflite_mul_init(1.0, 0, 1.0, 0, 1e-6, 0, -128, 127, MRTQ_S8, &pm), MRTQ_ERANGE,
                 "s1, s2, s_out: s1 * s2 / s_out must be < 2^15");

@@ -56,7 +56,9 @@ typedef struct mrtq_tflite_add_params {
  * and output bounds, all in `type`.
  * Errors: p NULL, a scale NaN, infinite or <= 0, a zero point or bound outside
  * the type, qmin > qmax -> MRTQ_EINVAL; type not MRTQ_S8 or MRTQ_U8 ->
- * MRTQ_EUNSUPPORTED; an output multiplier >= 1 (TFLite refuses it) or a
+ * MRTQ_EUNSUPPORTED; an output multiplier >= 1 (TFLite refuses it), one just
+ * below 1 that rounds up to 2^31 in Q31 and so encodes with shift 1 (TFLite's
+ * QuantizeMultiplierSmallerThanOneExp checks shift <= 0 and aborts there) or a
  * multiplier that flushes to 0 -> MRTQ_ERANGE. On error *p is left unchanged. */
 MRTQ_API mrtq_status mrtq_tflite_add_init(double s1, int32_t zp1, double s2, int32_t zp2, double s_out, int32_t zp_out,
                                           int32_t qmin, int32_t qmax, mrtq_dtype type, mrtq_tflite_add_params *p);
@@ -285,6 +287,8 @@ MRTQ_API mrtq_status mrtq_tflite_add_init(double s1, int32_t zp1, double s2, int
   mrtq_mult_q31(ro, &r.mo);
   if (r.m1.mult == 0 || r.m2.mult == 0) return MRTQ__ERR(MRTQ_ERANGE, "s1, s2: s / (2 max(s1, s2)) flushes to 0 in Q31");
   if (r.mo.mult == 0) return MRTQ__ERR(MRTQ_ERANGE, "s_out: the output multiplier flushes to 0 in Q31");
+  if (r.mo.shift > 0) /* within 2^-32 of 1: Q31 rounds it to 1.0 = {2^30, 1} (found by fuzz_eltwise) */
+    return MRTQ__ERR(MRTQ_ERANGE, "s_out: the output multiplier rounds to 1 in Q31 (shift 1; TFLite requires shift <= 0)");
   r.zp1 = zp1, r.zp2 = zp2, r.zp_out = zp_out, r.qmin = qmin, r.qmax = qmax, r.type = type;
   *p = r;
   return MRTQ_OK;
