@@ -85,8 +85,8 @@ static size_t own_count(const shp *s) { /* elements of a valid shape (bcast_o bo
   for (i = 0; i < s->nd; i++)
     if (s->d[i] == 0) return 4;
   {
-    __int128 t = 1;
-    for (i = 0; i < s->nd; i++) t *= s->d[i] > 100000 ? 100000 : s->d[i];
+    uint64_t t = 1; /* stops at 100000, so no product can wrap */
+    for (i = 0; i < s->nd && t < 100000; i++) t *= s->d[i] > 100000 ? 100000 : s->d[i];
     if (t >= 100000) return SIZE_MAX; /* valid but too big to run */
   }
   return count_of(s);
