@@ -387,6 +387,31 @@ static void test_quantize_arrays_edges(void) {
   }
 }
 
+/* Zero points near +-2^24, where the float clamp bounds lo - zp, hi - zp stop
+ * being exact: every path must still give the scalar bytes (the SIMD blocks
+ * took zp up to 2^24 and rounded a bound: -127 for -128; found by fuzz_array). */
+static void test_quantize_zp_near_2_24(void) {
+  static float x[96];
+  const int32_t base[4] = {(1 << 24), -(1 << 24), (1 << 24) + 300, -(1 << 24) - 300};
+  int b, d, u;
+  size_t i;
+  for (i = 0; i < 96; i++) x[i] = (i % 3 == 0) ? -3e9f : (i % 3 == 1) ? 3e9f : (float)((int)i - 48) * 1e6f;
+  for (b = 0; b < 4; b++)
+    for (d = -300; d <= 300; d += 7) {
+      int32_t zp = base[b] + d;
+      for (u = 0; u < 2; u++) {
+        memset(outbuf, 0xA5, 100);
+        if (u)
+          CHECK_EQ(mrtq_quantize_f32_u8(1.0f, zp, x, 96, outbuf), MRTQ_OK, "u8");
+        else
+          CHECK_EQ(mrtq_quantize_f32_s8(1.0f, zp, x, 96, (int8_t *)outbuf), MRTQ_OK, "s8");
+        for (i = 0; i < 96; i++)
+          CHECK_EQ(u ? (int32_t)outbuf[i] : (int32_t)(int8_t)outbuf[i],
+                   mrtq_quantize_f32(x[i], 1.0f, zp, u ? 0 : -128, u ? 255 : 127), "zp %d u8 %d i %zu", zp, u, i);
+      }
+    }
+}
+
 /* Array dequantize and the channel-inner quantize/dequantize against the
  * scalar functions: every byte value, many scales, near and far zero points. */
 static void test_dequantize_arrays(void) {
@@ -478,6 +503,7 @@ int main(void) {
   TH_RUN(test_per_channel);
   TH_RUN(test_quantize_arrays);
   TH_RUN(test_quantize_arrays_edges);
+  TH_RUN(test_quantize_zp_near_2_24);
   TH_RUN(test_dequantize_arrays);
   TH_RUN(test_array_refusals);
   TH_RUN(test_requant_any_type);

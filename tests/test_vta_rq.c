@@ -370,6 +370,17 @@ static void test_plan_errors(void) {
   m.shift = -20; /* 15 - shift = 35 */
   CHECK_REFUSED(mrtq_vta_rq_plan_build(&o, &m, 1, 0, -128, 127, &plan),
                 MRTQ_ERANGE, "delegate mode needs 15 - m->shift");
+  /* a hand-made multiplier the MUL immediate cannot hold: the plan was built and its program could not be
+   * encoded (found by fuzz_vta_plan); the ends of int16 still build */
+  m.shift = -4, m.mult = 32768;
+  CHECK_REFUSED(mrtq_vta_rq_plan_build(&o, &m, 1, 0, -128, 127, &plan), MRTQ_ERANGE, "m: delegate mode needs m->mult in");
+  m.mult = -32769;
+  CHECK_REFUSED(mrtq_vta_rq_plan_build(&o, &m, 1, 0, -128, 127, &plan), MRTQ_ERANGE, "m: delegate mode needs m->mult in");
+  m.mult = 32767;
+  CHECK_EQ(mrtq_vta_rq_plan_build(&o, &m, 1, 0, -128, 127, &plan), MRTQ_OK, "32767");
+  m.mult = -32768;
+  CHECK_EQ(mrtq_vta_rq_plan_build(&o, &m, 1, 0, -128, 127, &plan), MRTQ_OK, "-32768");
+  m.mult = 20000;
   m.shift = -4, o.delegate = 0;
   m.mult = 0;
   CHECK_REFUSED(mrtq_vta_rq_plan_build(&o, &m, 1, 0, -128, 127, &plan), MRTQ_ERANGE, "m: mult must be in");

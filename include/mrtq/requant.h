@@ -709,7 +709,10 @@ MRTQ__PRIV size_t mrtq__quantize_simd(float scale, int32_t zp, const float *x, s
 #if MRTQ_SIMD == MRTQ_SIMD_AVX512 || MRTQ_SIMD == MRTQ_SIMD_AVX2
   const int u8 = t == MRTQ_U8;
   const int32_t lo = u8 ? 0 : -128, hi = u8 ? 255 : 127;
-  if (zp < -(1 << 24) || zp > (1 << 24)) return 0;
+  /* the blocks clamp in float to lo - zp, hi - zp: both must be exact floats
+   * (|.| <= 2^24), or a bound rounds and a saturated value lands one off
+   * (found by fuzz_array: zp = 2^24 - 119 gave -127 for -128) */
+  if ((int64_t)lo - zp < -(1 << 24) || (int64_t)hi - zp > (1 << 24)) return 0;
 #if MRTQ_SIMD == MRTQ_SIMD_AVX512
   return mrtq__quantize_avx512(x, n, scale, (float)(lo - zp), (float)(hi - zp), u8 ? zp - 128 : zp, u8 ? 0x80 : 0, out);
 #else

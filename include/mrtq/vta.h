@@ -281,7 +281,8 @@ MRTQ_API mrtq_vta_rq_opts mrtq_vta_rq_opts_default(void);
  * the exact floor(x M / 2^16) from two halves of x (plan->wide: 11 more ALU
  * steps and the scratch rows), losing nothing for any 32-bit x. `delegate`
  * reproduces the VTA TFLite delegate's five instructions for any
- * {mult, shift} (wrapping as it does).
+ * {mult, shift} with mult in int16 (MUL's immediate) and 15 - shift in
+ * [-31, 31] (wrapping as it does).
  *
  * No step wraps for any b-bit x outside delegate mode: a plan whose nudge
  * `ADD 1` or whose `ADD zp` could leave int32 for some x in the declared
@@ -1245,13 +1246,15 @@ MRTQ__PRIV int mrtq__vta_has_mul(mrtq_vta_profile t) { return t == MRTQ_VTA_PROF
  * plan cannot carry m exactly as documented: 1 delegate shift beyond 31, 2 m
  * not from mrtq_mult_q15, 3 a left POW2 shift that could wrap, 4 a shift that
  * turns left after the pre-shift (or below 16 / 17 for the wide form), 5 a
- * per-channel shift below 1 (nudge) or 0. */
+ * per-channel shift below 1 (nudge) or 0, 6 a delegate multiplier outside
+ * the ALU's signed 16-bit immediate. */
 MRTQ__PRIV int mrtq__vta_rq_chan(const mrtq_vta_rq_opts *o, int method, int per_channel, int wide, mrtq_mult m,
                                        int *r, int32_t *mp, int *kp) {
   int64_t k = (int64_t)15 - m.shift;
   int b = o->in_bits;
   if (o->delegate) { /* as the delegate: no pre-shift, shift as given (any sign) */
     if (k < -31 || k > 31) return 1;
+    if (m.mult < -32768 || m.mult > 32767) return 6; /* MUL's immediate is a signed 16-bit field */
     *r = 0, *mp = m.mult, *kp = (int)k;
     return 0;
   }
@@ -1277,6 +1280,7 @@ MRTQ__PRIV int mrtq__vta_rq_chan(const mrtq_vta_rq_opts *o, int method, int per_
 MRTQ__PRIV mrtq_status mrtq__vta_rq_chan_err(int e) {
   switch (e) {
     case 1: return MRTQ__ERR(MRTQ_ERANGE, "m: delegate mode needs 15 - m->shift in [-31, 31]");
+    case 6: return MRTQ__ERR(MRTQ_ERANGE, "m: delegate mode needs m->mult in [-32768, 32767] (MUL's 16-bit immediate)");
     case 2: return MRTQ__ERR(MRTQ_ERANGE, "m: mult must be in [16384, 32767] and shift in [-15, 15] (mrtq_mult_q15)");
     case 3: return MRTQ__ERR(MRTQ_ERANGE,
           "m: the nearest power of two 2^e, e > 0, would wrap (per channel, or o->in_bits - 1 + e > 30)");
