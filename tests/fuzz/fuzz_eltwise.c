@@ -46,10 +46,10 @@ static int bcast_o(const shp *a, const shp *b, size_t *out, int *nd, size_t *n) 
     out[i] = x > y ? x : y;
   }
   {
-    __int128 t = 1, ta = 1, tb = 1;
-    for (i = 0; i < a->nd; i++) ta *= a->d[i] > 100000 ? 100000 : a->d[i];
-    for (i = 0; i < b->nd; i++) tb *= b->d[i] > 100000 ? 100000 : b->d[i];
-    for (i = 0; i < k; i++) t *= out[i] > 100000 ? 100000 : out[i];
+    uint64_t t = 1, ta = 1, tb = 1; /* each stops at its cap: no product can wrap */
+    for (i = 0; i < a->nd && ta < 100000; i++) ta *= a->d[i] > 100000 ? 100000 : a->d[i];
+    for (i = 0; i < b->nd && tb < 100000; i++) tb *= b->d[i] > 100000 ? 100000 : b->d[i];
+    for (i = 0; i < k && t < 100000; i++) t *= out[i] > 100000 ? 100000 : out[i];
     if (t >= 100000 || ta >= 100000 || tb >= 100000) return -1; /* too big to run (or overflowing): skip */
     *n = (size_t)t;
   }
