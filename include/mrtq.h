@@ -47,8 +47,9 @@
  *              argument and the rule it broke ("w->zp: must be 0 ...").
  *              Default: nothing. Need not agree across translation units
  *              (with MRTQ_EXTERN, the implementation unit's counts).
- *   MRTQ_SIMD  the SIMD path of the array functions (mrtq_requant_s8/_u8 and
- *              their per-channel forms): MRTQ_SIMD_SCALAR, MRTQ_SIMD_SSE41,
+ *   MRTQ_SIMD  the SIMD path of the array functions (mrtq_requant_s8/_u8,
+ *              mrtq_requant's 8-bit outputs, the _outer forms, the array
+ *              quantize / dequantize): MRTQ_SIMD_SCALAR, MRTQ_SIMD_SSE41,
  *              MRTQ_SIMD_AVX2, MRTQ_SIMD_AVX512 (needs AVX-512 F, BW and DQ)
  *              or MRTQ_SIMD_NEON (AArch64). Default: the best the compiler
  *              target enables (-mavx512f -mavx512bw -mavx512dq, -mavx2,

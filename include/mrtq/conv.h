@@ -67,7 +67,8 @@ MRTQ_API mrtq_status mrtq_conv2d_s32(const mrtq_conv2d_shape *s, const mrtq_qope
  * TFLite's convention pass per-channel MRTQ_Q31_DBL descriptions of s_x
  * s_w[o] / s_y and an int32 bias (bit-exact with TFLite's reference conv;
  * MRTQ_FP32 gives XNNPACK's). Errors: as mrtq_conv2d_s32; rq or out NULL, nrq
- * neither 1 nor s->o -> MRTQ_EINVAL; dst_type another type ->
+ * neither 1 nor s->o, an rq[c] that fails the array functions' descriptor
+ * checks (scheme, fields it does not read, qmin <= qmax) -> MRTQ_EINVAL; dst_type another type ->
  * MRTQ_EUNSUPPORTED. */
 MRTQ_API mrtq_status mrtq_conv2d_q8(const mrtq_conv2d_shape *s, const mrtq_rq *rq, size_t nrq, const mrtq_qoperand *x,
                                     const mrtq_qoperand *w, const int32_t *bias, mrtq_dtype dst_type, void *out);
@@ -94,7 +95,7 @@ MRTQ_API mrtq_status mrtq_matmul_s32(size_t batch, size_t m, size_t k, size_t n,
                                      const mrtq_qoperand *b, int b_shared, const int32_t *bias, int32_t *acc);
 /* Requantized: out = mrtq_rq_apply(rq[j] (rq[0] when nrq == 1), acc, dst_type's
  * range) as dst_type. Errors: as mrtq_matmul_s32; rq or out NULL, nrq neither
- * 1 nor n -> MRTQ_EINVAL; dst_type not MRTQ_S8 / MRTQ_U8 -> MRTQ_EUNSUPPORTED. */
+ * 1 nor n, an rq[c] failing the descriptor checks -> MRTQ_EINVAL; dst_type not MRTQ_S8 / MRTQ_U8 -> MRTQ_EUNSUPPORTED. */
 MRTQ_API mrtq_status mrtq_matmul_q8(size_t batch, size_t m, size_t k, size_t n, const mrtq_rq *rq, size_t nrq,
                                     const mrtq_qoperand *a, const mrtq_qoperand *b, int b_shared, const int32_t *bias,
                                     mrtq_dtype dst_type, void *out);

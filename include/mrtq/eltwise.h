@@ -162,7 +162,8 @@ typedef enum mrtq_mrt_op { MRTQ_MRT_ADD = 0, MRTQ_MRT_SUB = 1, MRTQ_MRT_MUL = 2 
  * MRTQ_EOVERFLOW before anything is written (precision inference:
  * add/sub max(pa, pb) + 1, mul pa + pb bits, must not exceed 32).
  * Errors: a, b or out NULL, op not an mrtq_mrt_op, a->data or b->data NULL,
- * a rank outside [0, MRTQ_MAX_DIMS], a shape NULL with a rank > 0 ->
+ * a rank outside [0, MRTQ_MAX_DIMS], a shape NULL with a rank > 0, an
+ * a->rq or b->rq that fails the array functions' descriptor checks ->
  * MRTQ_EINVAL; shapes that do not broadcast, a zero dimension or sizes
  * overflowing size_t -> MRTQ_ESHAPE; X - zp outside int32 -> MRTQ_EOVERFLOW. */
 MRTQ_API mrtq_status mrtq_mrt_binary(mrtq_mrt_op op, const mrtq_etensor *a, const mrtq_etensor *b, int32_t *out);
@@ -174,7 +175,8 @@ MRTQ_API mrtq_status mrtq_mrt_binary(mrtq_mrt_op op, const mrtq_etensor *a, cons
  * rule's max p + bitlen(n) bits) must lie in int32, else MRTQ_EOVERFLOW
  * before anything is written. Errors: parts or out NULL, n == 0 or n > 2^31,
  * a part's data NULL, rank outside [0, MRTQ_MAX_DIMS] or shape NULL with a
- * rank > 0 -> MRTQ_EINVAL; parts of different ranks or shapes, a zero
+ * rank > 0, a part's rq that fails the array functions' descriptor checks ->
+ * MRTQ_EINVAL; parts of different ranks or shapes, a zero
  * dimension, sizes overflowing size_t -> MRTQ_ESHAPE; X - zp outside int32
  * -> MRTQ_EOVERFLOW. */
 MRTQ_API mrtq_status mrtq_mrt_merge_add(const mrtq_etensor *parts, size_t n, int32_t *out);

@@ -10,7 +10,8 @@
  * Float epilogue: the same operations in the same order as
  * mrtq_onednn_epilogue, one IEEE operation per C operation (vfmadd for
  * mrtq__fmaf, which rounds once; no other product fused, whatever the
- * contraction setting: MRTQ__FAST_ROUNDED); NaN becomes 0 and the value is clamped to
+ * contraction setting: MRTQ__FAST_ROUNDED); NaN becomes the bound taken
+ * first (127 for int8, 0 for uint8, as mrtq__onednn_store), and the value is clamped to
  * the dst range in float before the round to nearest even, which is what
  * mrtq__rne_f32 + mrtq__clamp64 give (the bounds are integers). */
 #ifndef MRTQ_FASTCONV_AVX512VNNI_H

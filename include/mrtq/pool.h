@@ -56,7 +56,9 @@ MRTQ_API mrtq_status mrtq_avgpool2d_tflite(const mrtq_pool2d *p, const void *x, 
  *   out = mrtq_rq_apply(rq, sum, the range of p->type)
  * (rq from mrtq_rq_init with any family; its own [qmin, qmax] applies too).
  * Errors: as mrtq_pool2d_out; p->type not S8 or U8 -> MRTQ_EUNSUPPORTED;
- * rq, x or out NULL, x_zp outside the type -> MRTQ_EINVAL; kh * kw * 255 not
+ * rq, x or out NULL, x_zp outside the type, an rq that fails the array
+ * functions' descriptor checks (scheme, fields it does not read, qmin <=
+ * qmax) -> MRTQ_EINVAL; kh * kw * 255 not
  * within int32 -> MRTQ_EOVERFLOW. */
 MRTQ_API mrtq_status mrtq_avgpool2d_rq(const mrtq_pool2d *p, const mrtq_rq *rq, const void *x, int32_t x_zp,
                                        void *out);

@@ -69,8 +69,9 @@
  * compiler); they are written so that no multiply can be contracted into an
  * FMA.
  *
- * Array functions return mrtq_status: they check their descriptors (every
- * field of each mrtq_rq) and refuse NULL data pointers when there are
+ * Array functions return mrtq_status: they check their descriptors (each
+ * mrtq_rq's scheme, the fields it does not read, qmin <= qmax) and refuse
+ * NULL data pointers when there are
  * elements; they cannot check that the buffers hold the elements, or that
  * input and output do not overlap -- those are the caller's to ensure. A
  * refusal writes nothing. */
@@ -703,8 +704,8 @@ MRTQ_API mrtq_status mrtq_requant_u8_inner(const mrtq_rq *rq, const int32_t *acc
 /* ---- array quantize / dequantize ---- */
 
 /* SIMD blocks of the array quantize (AVX2, AVX-512) to s8 or u8 (t), when
- * |zp| <= 2^24 so the float bounds lo - zp, hi - zp are exact; returns how
- * many were written. */
+ * lo - zp >= -2^24 and hi - zp <= 2^24, so the float bounds are exact;
+ * returns how many were written. */
 MRTQ__PRIV size_t mrtq__quantize_simd(float scale, int32_t zp, const float *x, size_t n, mrtq_dtype t, uint8_t *out) {
 #if MRTQ_SIMD == MRTQ_SIMD_AVX512 || MRTQ_SIMD == MRTQ_SIMD_AVX2
   const int u8 = t == MRTQ_U8;

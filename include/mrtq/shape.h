@@ -48,7 +48,8 @@ MRTQ_API mrtq_status mrtq_merge_scale(mrtq_merge choice, const double *scale, si
  * Shapes: every input has ndim dimensions equal to shapes[0] except along
  * `axis`. Errors: shapes, rq, x, x_zp or out NULL, a shapes[k] or x[k] NULL,
  * n == 0, ndim outside [1, MRTQ_MAX_DIMS], axis outside [0, ndim), a zero
- * point outside the type -> MRTQ_EINVAL; type not S8 or U8 ->
+ * point outside the type, a non-NULL rq[k] that fails the array functions'
+ * descriptor checks -> MRTQ_EINVAL; type not S8 or U8 ->
  * MRTQ_EUNSUPPORTED; mismatched or zero dimensions, sizes overflowing size_t
  * -> MRTQ_ESHAPE. */
 MRTQ_API mrtq_status mrtq_concat(const size_t *const *shapes, size_t n, int ndim, int axis, const mrtq_rq *const *rq,
@@ -76,8 +77,9 @@ MRTQ_API mrtq_status mrtq_flatten_shape(const size_t *shape, int ndim, int axis,
  * `axis`; out holds the values v (MRT: Xe = concat([(sc_xe / sc_xei) Xei])).
  * Shapes: every part has parts[0]'s rank and dimensions except along axis.
  * Errors: parts or out NULL, n == 0, parts[0].ndim outside [1,
- * MRTQ_MAX_DIMS], axis outside [0, ndim), a part's data NULL or shape NULL
- * -> MRTQ_EINVAL; mismatched ranks or dimensions, zero dimensions, sizes
+ * MRTQ_MAX_DIMS], axis outside [0, ndim), a part's data NULL or shape NULL,
+ * a part's rq that fails the array functions' descriptor checks ->
+ * MRTQ_EINVAL; mismatched ranks or dimensions, zero dimensions, sizes
  * overflowing size_t -> MRTQ_ESHAPE; X - zp outside int32 -> MRTQ_EOVERFLOW.
  * Nothing is written on error. */
 MRTQ_API mrtq_status mrtq_mrt_concat(const mrtq_etensor *parts, size_t n, int axis, int32_t *out);
