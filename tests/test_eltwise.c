@@ -139,6 +139,8 @@ static void test_broadcast(void) {
     CHECK_REFUSED(mrtq_tflite_add(s1, 2, s1, 2, &p, a, b, NULL), MRTQ_EINVAL, "out: NULL");
     CHECK_REFUSED(mrtq_tflite_add(s1, 2, s1, 2, NULL, a, b, out), MRTQ_EINVAL, "p: NULL");
     bad.type = (mrtq_dtype)0; /* a hand-filled parameter set without a type */
+    CHECK_REFUSED(mrtq_tflite_add(s1, 2, s1, 2, &bad, a, b, out), MRTQ_EINVAL, "p->type: not an mrtq_dtype");
+    bad.type = MRTQ_S16;
     CHECK_REFUSED(mrtq_tflite_add(s1, 2, s1, 2, &bad, a, b, out), MRTQ_EUNSUPPORTED, "p->type: must be MRTQ_S8 or MRTQ_U8");
     /* scalars: a rank-0 shape may be NULL */
     CHECK_EQ(mrtq_tflite_add(NULL, 0, NULL, 0, &p, a, b, out), MRTQ_OK, "scalar + scalar");
@@ -167,7 +169,7 @@ static void test_bad_params(void) {
   CHECK_REFUSED(mrtq_tflite_add_init(0.1, 0, 0.1, 0, 0.1, 0, -129, 127, MRTQ_S8, &pa), MRTQ_EINVAL, "qmin: outside type");
   CHECK_REFUSED(mrtq_tflite_add_init(0.1, 0, 0.1, 0, 0.1, 0, 0, 256, MRTQ_U8, &pa), MRTQ_EINVAL, "qmax: outside type");
   CHECK_REFUSED(mrtq_tflite_add_init(0.1, 0, 0.1, 0, 0.1, 0, 0, 127, MRTQ_S16, &pa), MRTQ_EUNSUPPORTED, "type: must be MRTQ_S8 or MRTQ_U8");
-  CHECK_REFUSED(mrtq_tflite_add_init(0.1, 0, 0.1, 0, 0.1, 0, 0, 127, (mrtq_dtype)0, &pa), MRTQ_EUNSUPPORTED, "type: must be MRTQ_S8 or MRTQ_U8");
+  CHECK_REFUSED(mrtq_tflite_add_init(0.1, 0, 0.1, 0, 0.1, 0, 0, 127, (mrtq_dtype)0, &pa), MRTQ_EINVAL, "type: not an mrtq_dtype");
   CHECK_REFUSED(mrtq_tflite_add_init(0.1, 0, 0.1, 0, 0.1, 0, 0, 127, MRTQ_S8, NULL), MRTQ_EINVAL, "p: NULL");
   CHECK_EQ(mrtq_tflite_add_init(0.1, 200, 0.1, 0, 0.1, 0, 0, 255, MRTQ_U8, &pa), MRTQ_OK, "uint8 zp");
   CHECK(pa.type == MRTQ_U8);

@@ -267,6 +267,15 @@ MRTQ__PRIV int mrtq__in_type(int64_t v, mrtq_dtype t) {
   return 0;
 }
 
+/* t is MRTQ_S8 or MRTQ_U8 (what the 8-bit kernels take): MRTQ_OK, or the
+ * refusal naming the argument `name` (a string literal): MRTQ_EINVAL for a
+ * value outside mrtq_dtype (0 included: a zero-initialised struct),
+ * MRTQ_EUNSUPPORTED for another type. One rule for every 8-bit kernel. */
+#define MRTQ__Q8_TYPE(t, name)                                                                          \
+  (mrtq__dtype_q8(t) ? MRTQ_OK                                                                          \
+   : !mrtq__dtype_ok(t) ? MRTQ__ERR(MRTQ_EINVAL, name ": not an mrtq_dtype (0: a zero-initialised operand)") \
+                        : MRTQ__ERR(MRTQ_EUNSUPPORTED, name ": must be MRTQ_S8 or MRTQ_U8"))
+
 /* Element i of an array of type t (t in the enum; s4 in the packing above).
  * p may have any alignment: wider types are read by byte copies. */
 MRTQ__PRIV int32_t mrtq__load(const void *p, size_t i, mrtq_dtype t) {

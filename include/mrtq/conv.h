@@ -107,13 +107,6 @@ MRTQ_API mrtq_status mrtq_matmul_q8(size_t batch, size_t m, size_t k, size_t n, 
  * multiplication's (a, b). */
 #define MRTQ__WHY2(mm, for_mm, for_conv) ((mm) ? (for_mm) : (for_conv))
 
-/* t is an 8-bit type this module takes: MRTQ_OK, or the refusal (EINVAL for
- * a value outside mrtq_dtype, EUNSUPPORTED for another type). */
-#define MRTQ__Q8_TYPE(t, name)                                                                          \
-  (mrtq__dtype_q8(t) ? MRTQ_OK                                                                          \
-   : !mrtq__dtype_ok(t) ? MRTQ__ERR(MRTQ_EINVAL, name ": not an mrtq_dtype (0: a zero-initialised operand)") \
-                        : MRTQ__ERR(MRTQ_EUNSUPPORTED, name ": must be MRTQ_S8 or MRTQ_U8"))
-
 /* Element at of 8-bit data, u8 when u (the type switch hoisted by the caller). */
 MRTQ__PRIV int32_t mrtq__q8(const void *p, size_t at, int u) {
   return u ? (int32_t)((const uint8_t *)p)[at] : (int32_t)((const int8_t *)p)[at];

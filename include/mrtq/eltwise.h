@@ -69,7 +69,8 @@ MRTQ_API int32_t mrtq_tflite_add_one(const mrtq_tflite_add_params *p, int32_t a,
 /* out = a + b (TFLite ADD) over the broadcast of shape_a and shape_b; out
  * holds the broadcast shape's elements. a, b and out are arrays of p->type.
  * Errors: shapes as mrtq_bcast_init; p, a, b or out NULL -> MRTQ_EINVAL;
- * p->type not S8 or U8 -> MRTQ_EUNSUPPORTED. */
+ * p->type another mrtq_dtype than S8 / U8 -> MRTQ_EUNSUPPORTED, outside the enum (0: a
+ * zeroed struct) -> MRTQ_EINVAL. */
 MRTQ_API mrtq_status mrtq_tflite_add(const size_t *shape_a, int nda, const size_t *shape_b, int ndb,
                                      const mrtq_tflite_add_params *p, const void *a, const void *b, void *out);
 
@@ -111,7 +112,8 @@ typedef struct mrtq_xnn_add_params {
 /* subtract: 0 for a + b, else a - b.
  * Errors: p NULL, a scale not finite and positive, or subnormal (XNNPACK
  * refuses those), a zero point or bound outside the type, qmin > qmax ->
- * MRTQ_EINVAL; type not S8 or U8 -> MRTQ_EUNSUPPORTED; a ratio s / s_out
+ * MRTQ_EINVAL; type another mrtq_dtype than S8 / U8 -> MRTQ_EUNSUPPORTED, outside the enum (0: a
+ * zeroed struct) -> MRTQ_EINVAL; a ratio s / s_out
  * outside [2^-10, 2^8) -> MRTQ_ERANGE (XNNPACK: unsupported parameter). On
  * error *p is left unchanged. */
 MRTQ_API mrtq_status mrtq_xnn_add_init(float s1, int32_t zp1, float s2, int32_t zp2, float s_out, int32_t zp_out,
@@ -194,7 +196,8 @@ MRTQ_API mrtq_status mrtq_clamp_bounds(float lo, float hi, float scale, int32_t 
 
 /* out[i] = min(max(x[i], qlo), qhi) for n stored values of `type` (in place
  * allowed). Errors: x or out NULL with n > 0, qlo or qhi outside the type,
- * qlo > qhi -> MRTQ_EINVAL; type not S8 or U8 -> MRTQ_EUNSUPPORTED. */
+ * qlo > qhi -> MRTQ_EINVAL; type another mrtq_dtype than S8 / U8 -> MRTQ_EUNSUPPORTED, outside the enum (0: a
+ * zeroed struct) -> MRTQ_EINVAL. */
 MRTQ_API mrtq_status mrtq_clamp_q(const void *x, size_t n, int32_t qlo, int32_t qhi, mrtq_dtype type, void *out);
 
 /* ======================= bodies ======================= */
@@ -259,7 +262,10 @@ MRTQ__PRIV void mrtq__bcast_at(const mrtq_bcast *bc, size_t at, size_t *ia, size
  * finite positive scales, zero points and bounds within the type, qmin <= qmax. */
 MRTQ__PRIV mrtq_status mrtq__binary_args(double s1, int32_t zp1, double s2, int32_t zp2, double s_out, int32_t zp_out,
                                          int32_t qmin, int32_t qmax, mrtq_dtype type) {
-  if (!mrtq__dtype_q8(type)) return MRTQ__ERR(MRTQ_EUNSUPPORTED, "type: must be MRTQ_S8 or MRTQ_U8");
+  {
+    mrtq_status tst = MRTQ__Q8_TYPE(type, "type");
+    if (tst != MRTQ_OK) return tst;
+  }
   if (mrtq__nonfinite(s1) || !(s1 > 0)) return MRTQ__ERR(MRTQ_EINVAL, "s1: must be finite and > 0");
   if (mrtq__nonfinite(s2) || !(s2 > 0)) return MRTQ__ERR(MRTQ_EINVAL, "s2: must be finite and > 0");
   if (mrtq__nonfinite(s_out) || !(s_out > 0)) return MRTQ__ERR(MRTQ_EINVAL, "s_out: must be finite and > 0");
@@ -371,7 +377,10 @@ MRTQ__PRIV mrtq_status mrtq__eltwise(int op, const void *prm, mrtq_dtype type, c
   int u8 = type == MRTQ_U8;
   if (st != MRTQ_OK) return st;
   if (!prm) return MRTQ__ERR(MRTQ_EINVAL, "p: NULL");
-  if (!mrtq__dtype_q8(type)) return MRTQ__ERR(MRTQ_EUNSUPPORTED, "p->type: must be MRTQ_S8 or MRTQ_U8");
+  {
+    mrtq_status tst = MRTQ__Q8_TYPE(type, "p->type");
+    if (tst != MRTQ_OK) return tst;
+  }
   if (!a) return MRTQ__ERR(MRTQ_EINVAL, "a: NULL");
   if (!b) return MRTQ__ERR(MRTQ_EINVAL, "b: NULL");
   if (!out) return MRTQ__ERR(MRTQ_EINVAL, "out: NULL");
@@ -533,7 +542,10 @@ MRTQ_API mrtq_status mrtq_clamp_q(const void *x, size_t n, int32_t qlo, int32_t 
   size_t i;
   if (!x && n) return MRTQ__ERR(MRTQ_EINVAL, "x: NULL with n > 0");
   if (!out && n) return MRTQ__ERR(MRTQ_EINVAL, "out: NULL with n > 0");
-  if (!mrtq__dtype_q8(type)) return MRTQ__ERR(MRTQ_EUNSUPPORTED, "type: must be MRTQ_S8 or MRTQ_U8");
+  {
+    mrtq_status tst = MRTQ__Q8_TYPE(type, "type");
+    if (tst != MRTQ_OK) return tst;
+  }
   if (!mrtq__in_type(qlo, type)) return MRTQ__ERR(MRTQ_EINVAL, "qlo: outside type");
   if (!mrtq__in_type(qhi, type)) return MRTQ__ERR(MRTQ_EINVAL, "qhi: outside type");
   if (qlo > qhi) return MRTQ__ERR(MRTQ_EINVAL, "qlo, qhi: qlo > qhi");

@@ -37,7 +37,8 @@ MRTQ_API mrtq_status mrtq_pool2d_out(const mrtq_pool2d *p, size_t *ho, size_t *w
  * output share quantization. x holds n*c*h*w elements of p->type, out
  * n*c*ho*wo in the same layout. Bit-exact with TFLite's and XNNPACK's max
  * pooling.
- * Errors: as mrtq_pool2d_out; p->type not S8 or U8 -> MRTQ_EUNSUPPORTED;
+ * Errors: as mrtq_pool2d_out; p->type another mrtq_dtype than S8 / U8 -> MRTQ_EUNSUPPORTED, outside the enum (0: a
+ * zeroed struct) -> MRTQ_EINVAL;
  * x or out NULL, qmin or qmax outside the type, qmin > qmax -> MRTQ_EINVAL. */
 MRTQ_API mrtq_status mrtq_maxpool2d(const mrtq_pool2d *p, const void *x, int32_t qmin, int32_t qmax, void *out);
 
@@ -55,7 +56,8 @@ MRTQ_API mrtq_status mrtq_avgpool2d_tflite(const mrtq_pool2d *p, const void *x, 
  * requantization, usually of scale s_x / (kh * kw * s_out):
  *   out = mrtq_rq_apply(rq, sum, the range of p->type)
  * (rq from mrtq_rq_init with any family; its own [qmin, qmax] applies too).
- * Errors: as mrtq_pool2d_out; p->type not S8 or U8 -> MRTQ_EUNSUPPORTED;
+ * Errors: as mrtq_pool2d_out; p->type another mrtq_dtype than S8 / U8 -> MRTQ_EUNSUPPORTED, outside the enum (0: a
+ * zeroed struct) -> MRTQ_EINVAL;
  * rq, x or out NULL, x_zp outside the type, an rq that fails the array
  * functions' descriptor checks (scheme, fields it does not read, qmin <=
  * qmax) -> MRTQ_EINVAL; kh * kw * 255 not
@@ -147,7 +149,10 @@ MRTQ__PRIV mrtq_status mrtq__pool_args(const mrtq_pool2d *p, const void *x, int3
                                        size_t *ho, size_t *wo) {
   mrtq_status st = mrtq_pool2d_out(p, ho, wo);
   if (st != MRTQ_OK) return st;
-  if (!mrtq__dtype_q8(p->type)) return MRTQ__ERR(MRTQ_EUNSUPPORTED, "p->type: must be MRTQ_S8 or MRTQ_U8");
+  {
+    mrtq_status tst = MRTQ__Q8_TYPE(p->type, "p->type");
+    if (tst != MRTQ_OK) return tst;
+  }
   if (!x) return MRTQ__ERR(MRTQ_EINVAL, "x: NULL");
   if (!out) return MRTQ__ERR(MRTQ_EINVAL, "out: NULL");
   if (!mrtq__in_type(qmin, p->type)) return MRTQ__ERR(MRTQ_EINVAL, "qmin: outside p->type");
@@ -179,7 +184,10 @@ MRTQ_API mrtq_status mrtq_avgpool2d_rq(const mrtq_pool2d *p, const mrtq_rq *rq, 
   int32_t lo, hi;
   mrtq_status st = mrtq_pool2d_out(p, &ho, &wo);
   if (st != MRTQ_OK) return st;
-  if (!mrtq__dtype_q8(p->type)) return MRTQ__ERR(MRTQ_EUNSUPPORTED, "p->type: must be MRTQ_S8 or MRTQ_U8");
+  {
+    mrtq_status tst = MRTQ__Q8_TYPE(p->type, "p->type");
+    if (tst != MRTQ_OK) return tst;
+  }
   lo = p->type == MRTQ_U8 ? 0 : -128, hi = p->type == MRTQ_U8 ? 255 : 127;
   if (!rq) return MRTQ__ERR(MRTQ_EINVAL, "rq: NULL");
   if ((st = mrtq__rq_check(rq, 0)) != MRTQ_OK) return st;

@@ -159,7 +159,10 @@ MRTQ_API mrtq_status mrtq_concat(const size_t *const *shapes, size_t n, int ndim
   if (!rq) return MRTQ__ERR(MRTQ_EINVAL, "rq: NULL (an array of n pointers, each NULL for a plain copy)");
   if (!x) return MRTQ__ERR(MRTQ_EINVAL, "x: NULL");
   if (!x_zp) return MRTQ__ERR(MRTQ_EINVAL, "x_zp: NULL");
-  if (!mrtq__dtype_q8(type)) return MRTQ__ERR(MRTQ_EUNSUPPORTED, "type: must be MRTQ_S8 or MRTQ_U8");
+  {
+    mrtq_status tst = MRTQ__Q8_TYPE(type, "type");
+    if (tst != MRTQ_OK) return tst;
+  }
   if (!out) return MRTQ__ERR(MRTQ_EINVAL, "out: NULL");
   for (k = 0; k < n; k++) {
     if (!x[k]) return MRTQ__ERR(MRTQ_EINVAL, "x[k]: NULL");

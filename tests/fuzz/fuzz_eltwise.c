@@ -158,7 +158,8 @@ static void check_binary8(fz *f) {
     if (st == MRTQ_OK) s1 = f1, s2 = f2, so = fo;
   }
   if (getenv("FZ_DEBUG")) fprintf(stderr, "%s_init type %d: status %d\n", name, (int)type, (int)st);
-  if (!is_q8(type)) FZ_EQ(st, MRTQ_EUNSUPPORTED, "%s_init type %d", name, (int)type);
+  if (!is_q8(type)) /* outside the enum (0 included): EINVAL; another type: EUNSUPPORTED */
+    FZ_EQ(st, type >= MRTQ_S8 && type <= MRTQ_S4 ? MRTQ_EUNSUPPORTED : MRTQ_EINVAL, "%s_init type %d", name, (int)type);
   else if (!args) FZ_EQ(st, MRTQ_EINVAL, "%s_init accepted bad arguments or misreported", name);
   else FZ_CHECK(st == MRTQ_OK || st == MRTQ_ERANGE, "%s_init status %d", name, (int)st);
   if (st != MRTQ_OK) return;
@@ -410,7 +411,7 @@ static void check_clamp(fz *f) {
   st = mrtq_clamp_q(x, n, qlo, qhi, ct, fz_buf_data(&b1));
   fz_reason_end(st, "mrtq_clamp_q");
   fz_after(&b1, st, "mrtq_clamp_q");
-  if (!is_q8(ct)) FZ_EQ(st, MRTQ_EUNSUPPORTED, "mrtq_clamp_q type %d", (int)ct);
+  if (!is_q8(ct)) FZ_EQ(st, ct >= MRTQ_S8 && ct <= MRTQ_S4 ? MRTQ_EUNSUPPORTED : MRTQ_EINVAL, "mrtq_clamp_q type %d", (int)ct);
   else FZ_EQ(st == MRTQ_OK, qlo <= qhi && qlo >= tmin && qlo <= tmax && qhi >= tmin && qhi <= tmax, "mrtq_clamp_q status");
   if (st == MRTQ_OK)
     for (i = 0; i < n; i++) {

@@ -50,7 +50,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   p.pad_right = fz_range(&f, 0, 4);
   if (fz_rare(&f, 4)) p.pad_bottom = SIZE_MAX - fz_range(&f, 0, 3);
   p.layout = (mrtq_layout)(fz_rare(&f, 4) ? (int)fz_irange(&f, -1, 3) : fz_bool(&f));
-  /* the element type: S8 / U8 by the low bit, rarely no q8 type (0, S16, S32, S4, 6, 7): MRTQ_EUNSUPPORTED */
+  /* the element type: S8 / U8 by the low bit, rarely no q8 type (0, S16, S32, S4, 6, 7): refused */
   tb = fz_u8(&f);
   p.type = tb >= 248 ? (mrtq_dtype)(tb - 248) : tb & 1 ? MRTQ_U8 : MRTQ_S8;
   tok = p.type == MRTQ_S8 || p.type == MRTQ_U8;
@@ -130,7 +130,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
           name, (int)st, valid, (int)p.type, rq_bad, null);
     /* which status: the shape's first (mrtq_pool2d_out's), then the type's */
     if (!valid) FZ_CHECK(st == MRTQ_EINVAL || st == MRTQ_ESHAPE, "%s: invalid shape gave status %d", name, (int)st);
-    else if (!tok) FZ_EQ(st, MRTQ_EUNSUPPORTED, "%s: type %d", name, (int)p.type);
+    else if (!tok) /* a type outside the enum (0 included) is EINVAL, another type EUNSUPPORTED */
+      FZ_EQ(st, p.type >= MRTQ_S8 && p.type <= MRTQ_S4 ? MRTQ_EUNSUPPORTED : MRTQ_EINVAL, "%s: type %d", name, (int)p.type);
     else if (st != MRTQ_OK) FZ_EQ(st, MRTQ_EINVAL, "%s: bad argument", name);
   }
   if (st == MRTQ_OK) {
