@@ -16,7 +16,10 @@ UNREACHABLE = {
     'm: the plan needs more than MRTQ_VTA_MAX_STEPS steps',
 }
 root = os.path.join(os.path.dirname(os.path.abspath(__file__)), '..')
-logged = set(open(sys.argv[1]).read().split('\n')) - {''}
+try:
+    logged = set(open(sys.argv[1]).read().split('\n')) - {''}
+except OSError:  # no test logged a reason: every reason counts as unverified
+    logged = set()
 reasons = set()
 for path in glob.glob(os.path.join(root, 'include', 'mrtq', '*.h')):
     for line in open(path):
