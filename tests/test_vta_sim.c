@@ -6,6 +6,8 @@
 #include <math.h>
 #include <stdlib.h>
 
+#include <limits.h>
+
 #include "harness.h"
 #include "mrtq.h"
 #include "mrtq/vta.h"
@@ -138,6 +140,13 @@ static void test_misaligned_scratch(void) {
   static unsigned char buf[600 * 1024 + 8];
   size_t need, off;
   cfg = mrtq_vta_config_default();
+  { /* the ends of int in a buffer size: 0 (no simulator), no int overflow on the way (found by review) */
+    mrtq_vta_config c = cfg;
+    c.log_uop_buff_size = INT_MIN;
+    CHECK_EQ(mrtq_vta_sim_scratch_bytes(&c), 0, "INT_MIN");
+    c = cfg, c.log_acc_buff_size = INT_MAX;
+    CHECK_EQ(mrtq_vta_sim_scratch_bytes(&c), 0, "INT_MAX");
+  }
   need = mrtq_vta_sim_scratch_bytes(&cfg);
   CHECK(need + 3 <= sizeof buf);
   for (off = 0; off < 4; off++) {
@@ -180,6 +189,14 @@ static void test_budget(void) {
   CHECK_REFUSED(run(&s, prog, 2), MRTQ_ERANGE, "prog: the run would exceed sim->budget");
   CHECK_EQ(s.alu_ops, 0, "the ALU instruction did not start");
   CHECK_EQ(s.error_insn, 1, "the failing instruction");
+  { /* a LOAD of nothing (x_size 0) costs nothing, padding or not */
+    mrtq_vta_insn z = mem_insn(MRTQ_VTA_LOAD, MRTQ_VTA_MEM_UOP, 0, 0, 5, 0, 1);
+    z.y_pad_0 = z.y_pad_1 = 3;
+    prog[0] = z, prog[1] = a;
+    s.budget = 105, s.alu_ops = 0;
+    CHECK_EQ(run(&s, prog, 2), MRTQ_OK, "empty LOAD then 105 units");
+    CHECK_EQ(s.alu_ops, 105, "ran");
+  }
   s.budget = 105; /* budgets count per run: the GEMM alone fits */
   CHECK_EQ(run(&s, &g, 1), MRTQ_OK, "gemm");
   s.budget = (uint64_t)1 << 38;

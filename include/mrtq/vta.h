@@ -205,7 +205,8 @@ MRTQ_API mrtq_status mrtq_vta_sim_init(const mrtq_vta_config *cfg, mrtq_vta_prof
  * MRTQ_ERANGE, before it runs. Work: one unit per micro-op execution of a
  * GEMM or ALU instruction (iter_out * iter_in * (uop_end - uop_bgn)) and per
  * element a LOAD or STORE moves (padding included); one valid GEMM can ask
- * for 2^42 units, so a caller running untrusted programs sets a budget. */
+ * for 2^14 * 2^14 * (the UOP depth) units (2^41 by default), so a caller
+ * running untrusted programs sets a budget. */
 MRTQ_API mrtq_status mrtq_vta_sim_run(const mrtq_vta_word *prog, size_t n, mrtq_vta_sim *sim);
 
 /* ---- 3. requant plans ----
@@ -607,6 +608,23 @@ MRTQ_API mrtq_vta_config mrtq_vta_config_default(void) {
   c.log_acc_buff_size = 17;
   return c;
 }
+/* log2 of each SRAM depth of cfg (its widths, batch and blocks already in
+ * range), computed in int64 so that a log_*_buff_size near INT_MIN or
+ * INT_MAX cannot wrap: 0 with *d filled, or which depth is outside [0, 16]
+ * (1 UOP, 2 INP, 3 WGT, 4 ACC; *d unchanged). Reports nothing. */
+MRTQ__PRIV int mrtq__vta_depths(const mrtq_vta_config *cfg, mrtq_vta_depths *d) {
+  int64_t uop = (int64_t)cfg->log_uop_buff_size - 5 + 3; /* 32-bit micro-ops */
+  int64_t inp = (int64_t)cfg->log_inp_buff_size - cfg->log_batch - cfg->log_block_in - cfg->log_inp_width + 3;
+  int64_t wgt = (int64_t)cfg->log_wgt_buff_size - cfg->log_block_out - cfg->log_block_in - cfg->log_wgt_width + 3;
+  int64_t acc = (int64_t)cfg->log_acc_buff_size - cfg->log_batch - cfg->log_block_out - cfg->log_acc_width + 3;
+  if (uop < 0 || uop > 16) return 1;
+  if (inp < 0 || inp > 16) return 2;
+  if (wgt < 0 || wgt > 16) return 3;
+  if (acc < 0 || acc > 16) return 4;
+  d->uop = (int)uop, d->inp = (int)inp, d->wgt = (int)wgt, d->acc = (int)acc;
+  return 0;
+}
+
 MRTQ_API mrtq_status mrtq_vta_depths_of(const mrtq_vta_config *cfg, mrtq_vta_depths *d) {
   mrtq_vta_depths r;
   if (!cfg) return MRTQ__ERR(MRTQ_EINVAL, "cfg: NULL");
@@ -624,20 +642,12 @@ MRTQ_API mrtq_status mrtq_vta_depths_of(const mrtq_vta_config *cfg, mrtq_vta_dep
     return MRTQ__ERR(MRTQ_EINVAL, "cfg->log_block_in: must be in [0, 8]");
   if (cfg->log_block_out < 0 || cfg->log_block_out > 8)
     return MRTQ__ERR(MRTQ_EINVAL, "cfg->log_block_out: must be in [0, 8]");
-  { /* log2 of each depth, in int64: a log_*_buff_size near INT_MIN or INT_MAX cannot wrap */
-    int64_t uop = (int64_t)cfg->log_uop_buff_size - 5 + 3; /* 32-bit micro-ops */
-    int64_t inp = (int64_t)cfg->log_inp_buff_size - cfg->log_batch - cfg->log_block_in - cfg->log_inp_width + 3;
-    int64_t wgt = (int64_t)cfg->log_wgt_buff_size - cfg->log_block_out - cfg->log_block_in - cfg->log_wgt_width + 3;
-    int64_t acc = (int64_t)cfg->log_acc_buff_size - cfg->log_batch - cfg->log_block_out - cfg->log_acc_width + 3;
-    if (uop < 0 || uop > 16)
-      return MRTQ__ERR(MRTQ_EINVAL, "cfg->log_uop_buff_size: UOP depth must be 1 to 2^16 entries");
-    if (inp < 0 || inp > 16)
-      return MRTQ__ERR(MRTQ_EINVAL, "cfg->log_inp_buff_size: INP depth must be 1 to 2^16 entries");
-    if (wgt < 0 || wgt > 16)
-      return MRTQ__ERR(MRTQ_EINVAL, "cfg->log_wgt_buff_size: WGT depth must be 1 to 2^16 entries");
-    if (acc < 0 || acc > 16)
-      return MRTQ__ERR(MRTQ_EINVAL, "cfg->log_acc_buff_size: ACC depth must be 1 to 2^16 entries");
-    r.uop = (int)uop, r.inp = (int)inp, r.wgt = (int)wgt, r.acc = (int)acc;
+  switch (mrtq__vta_depths(cfg, &r)) {
+    case 1: return MRTQ__ERR(MRTQ_EINVAL, "cfg->log_uop_buff_size: UOP depth must be 1 to 2^16 entries");
+    case 2: return MRTQ__ERR(MRTQ_EINVAL, "cfg->log_inp_buff_size: INP depth must be 1 to 2^16 entries");
+    case 3: return MRTQ__ERR(MRTQ_EINVAL, "cfg->log_wgt_buff_size: WGT depth must be 1 to 2^16 entries");
+    case 4: return MRTQ__ERR(MRTQ_EINVAL, "cfg->log_acc_buff_size: ACC depth must be 1 to 2^16 entries");
+    default: break;
   }
   *d = r;
   return MRTQ_OK;
@@ -924,12 +934,7 @@ MRTQ__PRIV int mrtq__vta_sim_cfg_ok(const mrtq_vta_config *cfg, mrtq_vta_depths 
       cfg->log_batch < 0 || cfg->log_batch > 8 || cfg->log_block_in < 0 || cfg->log_block_in > 8 ||
       cfg->log_block_out < 0 || cfg->log_block_out > 8)
     return 0;
-  d->uop = cfg->log_uop_buff_size - 5 + 3;
-  d->inp = cfg->log_inp_buff_size - cfg->log_batch - cfg->log_block_in - cfg->log_inp_width + 3;
-  d->wgt = cfg->log_wgt_buff_size - cfg->log_block_out - cfg->log_block_in - cfg->log_wgt_width + 3;
-  d->acc = cfg->log_acc_buff_size - cfg->log_batch - cfg->log_block_out - cfg->log_acc_width + 3;
-  return d->uop >= 0 && d->inp >= 0 && d->wgt >= 0 && d->acc >= 0 && d->uop <= 16 && d->inp <= 16 && d->wgt <= 16 &&
-         d->acc <= 16;
+  return mrtq__vta_depths(cfg, d) == 0;
 }
 
 MRTQ_API size_t mrtq_vta_sim_scratch_bytes(const mrtq_vta_config *cfg) {
@@ -1193,9 +1198,11 @@ MRTQ_API mrtq_status mrtq_vta_sim_run(const mrtq_vta_word *prog, size_t n, mrtq_
         pp = m == 1 ? &tok[0] : m == 2 ? &tok[2] : NULL; /* tokens this module pops from prev */
         pn = m == 0 ? &tok[1] : m == 1 ? &tok[3] : NULL; /* ... and from next */
         if ((in.pop_prev && !*pp) || (in.pop_next && !*pn)) break;
-        if (s->budget) { /* at most 2^14 * 2^14 * 2^14 or 2^16 * 2^16 units: no wrap in 64 bits */
+        if (s->budget) { /* under 2^14 * 2^14 * 2^16 (compute) or 2^40 (LOAD) units: no wrap in 64 bits */
           uint64_t w = in.opcode == MRTQ_VTA_LOAD
-                           ? ((uint64_t)in.y_size + in.y_pad_0 + in.y_pad_1) * ((uint64_t)in.x_size + in.x_pad_0 + in.x_pad_1)
+                           ? (in.x_size == 0 ? 0 /* a LOAD of nothing writes nothing */
+                                             : ((uint64_t)in.y_size + in.y_pad_0 + in.y_pad_1) *
+                                                   ((uint64_t)in.x_size + in.x_pad_0 + in.x_pad_1))
                        : in.opcode == MRTQ_VTA_STORE ? (uint64_t)in.y_size * in.x_size
                        : in.opcode == MRTQ_VTA_FINISH || in.uop_end <= in.uop_bgn
                            ? 0
@@ -1467,7 +1474,7 @@ MRTQ_API mrtq_status mrtq_vta_rq_plan_build(const mrtq_vta_rq_opts *o, const mrt
   /* Outside delegate mode no step may wrap. The product x' M' fits int32 (r),
    * the shift-add partials are bounded by it, the wide form's by 2^30; the
    * nudge ADD 1 and ADD zp can reach past int32 at the ends of the range
-   * (e.g. M' folded to 1), so those are checked at both ends. */
+   * (POW2 plans, which have no pre-shift), so those are checked at both ends. */
   if (!o->delegate && !p.wide)
     for (c = 0; c < nch; c++) {
       int r = p.pre_shift, k = p.shift, e;
