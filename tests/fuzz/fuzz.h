@@ -28,15 +28,11 @@
 #endif
 
 /* ---- refusal reasons ----
- * The last reason reported and how many were. FZ_REASONS=1 (set it once every
- * header reports its refusals) makes fz_refusal() require exactly one
- * non-empty reason per refusal. */
+ * The last reason reported and how many were: every refusal of every header
+ * must report exactly one non-empty reason (fz_reason_end, FZ_CALL). */
 static const char *fz_why;
 static long fz_why_count;
 #define MRTQ_ON_ERROR(code, why) ((void)(code), fz_why = (why), fz_why_count++)
-#ifndef FZ_REASONS
-#define FZ_REASONS 0
-#endif
 
 /* ---- contract violations ---- */
 #define FZ_FAIL(...)                                         \
@@ -244,7 +240,7 @@ static inline int fz_same_output(const fz_buf *a, const fz_buf *b) {
 }
 
 /* After a call that returned st with output buffer b: a refusal wrote
- * nothing (and, with FZ_REASONS, reported one reason); success stayed
+ * nothing (and, reported one reason); success stayed
  * within the extent. `what` names the call. */
 #define fz_after(b, st, what)                                                                          \
   do {                                                                                                 \
@@ -261,10 +257,19 @@ static long fz_why_before;
 static inline void fz_reason_begin(void) { fz_why = NULL, fz_why_before = fz_why_count; }
 #define fz_reason_end(st, what)                                                                         \
   do {                                                                                                  \
-    if (FZ_REASONS && (st) != 0 &&                                                                      \
+    if ((st) != 0 &&                                                                                    \
         (fz_why_count - fz_why_before != 1 || !fz_why || !*fz_why))                                    \
       FZ_FAIL("%s refused (status %d) with %ld reasons reported (want 1)", what, (int)(st),             \
               fz_why_count - fz_why_before);                                                            \
+  } while (0)
+
+/* A status-returning call: exactly one reason on a refusal, none on success. */
+#define FZ_CALL(st, call, what)                                                                         \
+  do {                                                                                                  \
+    fz_reason_begin();                                                                                  \
+    (st) = (call);                                                                                      \
+    fz_reason_end(st, what);                                                                            \
+    if ((st) == MRTQ_OK && fz_why_count != fz_why_before) FZ_FAIL("%s succeeded but reported a reason", what); \
   } while (0)
 
 /* Product of sizes, or 0 when it would exceed lim. */

@@ -5,22 +5,11 @@
  * the matching -m flags), so each binary checks one path against the scalar
  * functions. mrtq_requant (any mrtq_dtype) too. A refusal (a descriptor field
  * against the contract, NULL data) writes nothing and reports exactly one
- * reason (FZ_REASONS). */
-#ifndef FZ_REASONS
-#define FZ_REASONS 1
-#endif
+ * reason. */
 #include "fuzz.h"
 
 #include "mrtq/requant.h"
 
-/* A status-returning call: exactly one reason on a refusal, none on success. */
-#define WHY(st, call, what)                                                                        \
-  do {                                                                                             \
-    fz_reason_begin();                                                                             \
-    (st) = (call);                                                                                 \
-    fz_reason_end(st, what);                                                                       \
-    if ((st) == MRTQ_OK && fz_why_count != fz_why_before) FZ_FAIL("%s succeeded but reported a reason", what); \
-  } while (0)
 
 /* The array functions' check of one mrtq_rq (requant.h): scheme in the enum,
  * no non-zero field the scheme does not read, qmin <= qmax. */
@@ -79,7 +68,7 @@ static void check_requant_any(const mrtq_rq *rq, const int32_t *acc, size_t n, i
   /* out at any address, also for S16 / S32 (was defect D9: stores through int16_t * / int32_t * casts) */
   out = (uint8_t *)fz_buf_new_at(&bo, bytes, 0xa5, mis);
   mrtq_status st;
-  WHY(st, mrtq_requant(rq, null == 1 ? NULL : acc, n, (mrtq_dtype)t, null == 2 ? NULL : out), "mrtq_requant");
+  FZ_CALL(st, mrtq_requant(rq, null == 1 ? NULL : acc, n, (mrtq_dtype)t, null == 2 ? NULL : out), "mrtq_requant");
   fz_after(&bo, st, "mrtq_requant");
   FZ_EQ(st, ok ? MRTQ_OK : MRTQ_EINVAL, "mrtq_requant(type %d, n %zu, null %d) rq_ok %d", t, n, null, rq_ok(rq));
   if (st != MRTQ_OK) {
@@ -119,7 +108,7 @@ static void check_requant(fz *f) {
     int t = sel >= 248 ? (int)(sel % 2 ? 0 : 6) : (int)(sel >> 2) % 5 + 1;
     if (null == 3) {
       out = (uint8_t *)fz_buf_new(&bo, 8, 0xa5);
-      WHY(st, mrtq_requant(NULL, acc, n, (mrtq_dtype)t, out), "mrtq_requant(NULL rq)");
+      FZ_CALL(st, mrtq_requant(NULL, acc, n, (mrtq_dtype)t, out), "mrtq_requant(NULL rq)");
       FZ_EQ(st, MRTQ_EINVAL, "mrtq_requant(NULL rq)");
       fz_after(&bo, st, "mrtq_requant(NULL rq)");
       fz_buf_free(&bo);
@@ -133,8 +122,8 @@ static void check_requant(fz *f) {
     const int32_t *a = null == 1 ? NULL : acc;
     uint8_t *o = null == 2 ? NULL : out;
     int ok = null != 3 && rq_ok(&rq) && !(null && n);
-    if (u8) WHY(st, mrtq_requant_u8(r, a, n, o), "mrtq_requant_u8");
-    else WHY(st, mrtq_requant_s8(r, a, n, (int8_t *)o), "mrtq_requant_s8");
+    if (u8) FZ_CALL(st, mrtq_requant_u8(r, a, n, o), "mrtq_requant_u8");
+    else FZ_CALL(st, mrtq_requant_s8(r, a, n, (int8_t *)o), "mrtq_requant_s8");
     fz_after(&bo, st, u8 ? "mrtq_requant_u8" : "mrtq_requant_s8");
     FZ_EQ(st, ok ? MRTQ_OK : MRTQ_EINVAL, "mrtq_requant_%s(n %zu, null %d) rq_ok %d", u8 ? "u8" : "s8", n, null,
           rq_ok(&rq));
@@ -169,8 +158,8 @@ static void check_requant_pc(fz *f) {
   out = (uint8_t *)fz_buf_new_at(&bo, total, 0x5a, (size_t)fz_range(f, 0, 63));
   if (inner_layout) { /* rows x channels */
     size_t rows = outer * inner;
-    if (u8) WHY(st, mrtq_requant_u8_inner(rq, acc, rows, ch, out), "mrtq_requant_u8_inner");
-    else WHY(st, mrtq_requant_s8_inner(rq, acc, rows, ch, (int8_t *)out), "mrtq_requant_s8_inner");
+    if (u8) FZ_CALL(st, mrtq_requant_u8_inner(rq, acc, rows, ch, out), "mrtq_requant_u8_inner");
+    else FZ_CALL(st, mrtq_requant_s8_inner(rq, acc, rows, ch, (int8_t *)out), "mrtq_requant_s8_inner");
     fz_after(&bo, st, "mrtq_requant_*_inner");
     FZ_EQ(st, ok ? MRTQ_OK : MRTQ_EINVAL, "mrtq_requant_%s_inner status", u8 ? "u8" : "s8");
     for (i = 0; i < total && st == MRTQ_OK; i++) {
@@ -179,8 +168,8 @@ static void check_requant_pc(fz *f) {
             "mrtq_requant_%s_inner element %zu", u8 ? "u8" : "s8", i);
     }
   } else {
-    if (u8) WHY(st, mrtq_requant_u8_outer(rq, acc, outer, ch, inner, out), "mrtq_requant_u8_outer");
-    else WHY(st, mrtq_requant_s8_outer(rq, acc, outer, ch, inner, (int8_t *)out), "mrtq_requant_s8_outer");
+    if (u8) FZ_CALL(st, mrtq_requant_u8_outer(rq, acc, outer, ch, inner, out), "mrtq_requant_u8_outer");
+    else FZ_CALL(st, mrtq_requant_s8_outer(rq, acc, outer, ch, inner, (int8_t *)out), "mrtq_requant_s8_outer");
     fz_after(&bo, st, "mrtq_requant_*_outer");
     FZ_EQ(st, ok ? MRTQ_OK : MRTQ_EINVAL, "mrtq_requant_%s_outer status", u8 ? "u8" : "s8");
     for (o = 0, i = 0; o < outer && st == MRTQ_OK; o++)
@@ -212,8 +201,8 @@ static void check_quantize(fz *f) {
   float *x = (float *)fz_buf_new_at(&bx, n * 4, 0, (size_t)fz_range(f, 0, 15) * 4), *d;
   uint8_t *out = (uint8_t *)fz_buf_new_at(&bo, n, 0xa5, (size_t)fz_range(f, 0, 63)), *q;
   for (i = 0; i < n; i++) x[i] = x_value(f);
-  if (u8) WHY(st, mrtq_quantize_f32_u8(scale, zp, null == 1 ? NULL : x, n, null == 2 ? NULL : out), "mrtq_quantize_f32_u8");
-  else WHY(st, mrtq_quantize_f32_s8(scale, zp, null == 1 ? NULL : x, n, null == 2 ? NULL : (int8_t *)out),
+  if (u8) FZ_CALL(st, mrtq_quantize_f32_u8(scale, zp, null == 1 ? NULL : x, n, null == 2 ? NULL : out), "mrtq_quantize_f32_u8");
+  else FZ_CALL(st, mrtq_quantize_f32_s8(scale, zp, null == 1 ? NULL : x, n, null == 2 ? NULL : (int8_t *)out),
            "mrtq_quantize_f32_s8");
   fz_after(&bo, st, "mrtq_quantize_f32_*");
   FZ_EQ(st, null && n ? MRTQ_EINVAL : MRTQ_OK, "mrtq_quantize_f32_%s(n %zu, null %d)", u8 ? "u8" : "s8", n, null);
@@ -224,8 +213,8 @@ static void check_quantize(fz *f) {
   q = (uint8_t *)fz_buf_new_at(&bq, n, 0, (size_t)fz_range(f, 0, 63));
   fz_fill(f, q, n);
   d = (float *)fz_buf_new_at(&bd, n * 4, 0xa5, (size_t)fz_range(f, 0, 15) * 4);
-  if (u8) WHY(st, mrtq_dequantize_u8_f32(scale, zp, null == 1 ? NULL : q, n, null == 2 ? NULL : d), "mrtq_dequantize_u8_f32");
-  else WHY(st, mrtq_dequantize_s8_f32(scale, zp, null == 1 ? NULL : (const int8_t *)q, n, null == 2 ? NULL : d),
+  if (u8) FZ_CALL(st, mrtq_dequantize_u8_f32(scale, zp, null == 1 ? NULL : q, n, null == 2 ? NULL : d), "mrtq_dequantize_u8_f32");
+  else FZ_CALL(st, mrtq_dequantize_s8_f32(scale, zp, null == 1 ? NULL : (const int8_t *)q, n, null == 2 ? NULL : d),
            "mrtq_dequantize_s8_f32");
   fz_after(&bd, st, "mrtq_dequantize_*_f32");
   FZ_EQ(st, null && n ? MRTQ_EINVAL : MRTQ_OK, "mrtq_dequantize_%s_f32(n %zu, null %d)", u8 ? "u8" : "s8", n, null);
@@ -263,26 +252,26 @@ static void check_quantize_pc(fz *f) {
   if (inner_layout) {
     size_t rows = outer * inner;
     if (u8) {
-      WHY(st, mrtq_quantize_f32_u8_inner(sp, zpp, null == 3 ? NULL : x, rows, ch, null == 4 ? NULL : out),
+      FZ_CALL(st, mrtq_quantize_f32_u8_inner(sp, zpp, null == 3 ? NULL : x, rows, ch, null == 4 ? NULL : out),
           "mrtq_quantize_f32_u8_inner");
-      WHY(st2, mrtq_dequantize_u8_f32_inner(sp, zpp, null == 3 ? NULL : q, rows, ch, null == 4 ? NULL : d),
+      FZ_CALL(st2, mrtq_dequantize_u8_f32_inner(sp, zpp, null == 3 ? NULL : q, rows, ch, null == 4 ? NULL : d),
           "mrtq_dequantize_u8_f32_inner");
     } else {
-      WHY(st, mrtq_quantize_f32_s8_inner(sp, zpp, null == 3 ? NULL : x, rows, ch, null == 4 ? NULL : (int8_t *)out),
+      FZ_CALL(st, mrtq_quantize_f32_s8_inner(sp, zpp, null == 3 ? NULL : x, rows, ch, null == 4 ? NULL : (int8_t *)out),
           "mrtq_quantize_f32_s8_inner");
-      WHY(st2, mrtq_dequantize_s8_f32_inner(sp, zpp, null == 3 ? NULL : (const int8_t *)q, rows, ch, null == 4 ? NULL : d),
+      FZ_CALL(st2, mrtq_dequantize_s8_f32_inner(sp, zpp, null == 3 ? NULL : (const int8_t *)q, rows, ch, null == 4 ? NULL : d),
           "mrtq_dequantize_s8_f32_inner");
     }
   } else {
     if (u8) {
-      WHY(st, mrtq_quantize_f32_u8_outer(sp, zpp, null == 3 ? NULL : x, outer, ch, inner, null == 4 ? NULL : out),
+      FZ_CALL(st, mrtq_quantize_f32_u8_outer(sp, zpp, null == 3 ? NULL : x, outer, ch, inner, null == 4 ? NULL : out),
           "mrtq_quantize_f32_u8_outer");
-      WHY(st2, mrtq_dequantize_u8_f32_outer(sp, zpp, null == 3 ? NULL : q, outer, ch, inner, null == 4 ? NULL : d),
+      FZ_CALL(st2, mrtq_dequantize_u8_f32_outer(sp, zpp, null == 3 ? NULL : q, outer, ch, inner, null == 4 ? NULL : d),
           "mrtq_dequantize_u8_f32_outer");
     } else {
-      WHY(st, mrtq_quantize_f32_s8_outer(sp, zpp, null == 3 ? NULL : x, outer, ch, inner, null == 4 ? NULL : (int8_t *)out),
+      FZ_CALL(st, mrtq_quantize_f32_s8_outer(sp, zpp, null == 3 ? NULL : x, outer, ch, inner, null == 4 ? NULL : (int8_t *)out),
           "mrtq_quantize_f32_s8_outer");
-      WHY(st2,
+      FZ_CALL(st2,
           mrtq_dequantize_s8_f32_outer(sp, zpp, null == 3 ? NULL : (const int8_t *)q, outer, ch, inner, null == 4 ? NULL : d),
           "mrtq_dequantize_s8_f32_outer");
     }

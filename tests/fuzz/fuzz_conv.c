@@ -9,7 +9,6 @@
  * mostly; sometimes 0, a type these kernels refuse, or no mrtq_dtype); the
  * requantizations are sometimes broken by hand (a scheme outside the enum, a
  * field the scheme never reads, qmin > qmax), which the _q8 kernels refuse. */
-#define FZ_REASONS 1 /* every refusal reports exactly one reason */
 #include "fuzz.h"
 
 #include "mrtq/conv.h"

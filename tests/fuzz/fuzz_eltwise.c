@@ -8,7 +8,6 @@
  * sometimes one these operators refuse); the MRT rescales are sometimes broken
  * by hand (a scheme outside the enum, a field the scheme never reads,
  * qmin > qmax), which the operators refuse. */
-#define FZ_REASONS 1 /* every refusal reports exactly one reason */
 #include "fuzz.h"
 
 #include "mrtq/eltwise.h"

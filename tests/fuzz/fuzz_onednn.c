@@ -15,7 +15,6 @@
  * multiplies its result: fl(eltwise(f) * scale)). Acceptance is compared with
  * attr_ok, the documented rules (fields a mode never reads must be 0, an
  * eltwise scale 0 is refused). */
-#define FZ_REASONS 1 /* every refusal reports exactly one reason */
 #include "fuzz.h"
 
 #include "mrtq/fastconv.h"

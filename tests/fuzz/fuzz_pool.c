@@ -3,10 +3,7 @@
  * huge ones that must be refused), layouts, types, bounds, zero points and
  * requantizations: values equal a direct window oracle, the output extent is
  * written exactly, refusals write nothing and report exactly one reason
- * (FZ_REASONS). */
-#ifndef FZ_REASONS
-#define FZ_REASONS 1
-#endif
+ *. */
 #include "fuzz.h"
 
 #include "mrtq/pool.h"
@@ -22,14 +19,6 @@ static size_t dim(fz *f, size_t lo, size_t hi) {
 }
 static int32_t q8(const uint8_t *p, size_t i, int u) { return u ? (int32_t)p[i] : (int32_t)(int8_t)p[i]; }
 
-/* A status-returning call: exactly one reason on a refusal, none on success. */
-#define WHY(st, call, what)                                                                        \
-  do {                                                                                             \
-    fz_reason_begin();                                                                             \
-    (st) = (call);                                                                                 \
-    fz_reason_end(st, what);                                                                       \
-    if ((st) == MRTQ_OK && fz_why_count != fz_why_before) FZ_FAIL("%s succeeded but reported a reason", what); \
-  } while (0)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   fz f = {data, size};
@@ -68,7 +57,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
       if (small) ho = (size_t)h2, wo = (size_t)w2;
     }
     oy = ox = 12345;
-    WHY(st, mrtq_pool2d_out(&p, &oy, &ox), "mrtq_pool2d_out");
+    FZ_CALL(st, mrtq_pool2d_out(&p, &oy, &ox), "mrtq_pool2d_out");
     if (st != MRTQ_OK) FZ_CHECK(oy == 12345 && ox == 12345, "mrtq_pool2d_out refused but wrote *ho / *wo");
     if (!lay) FZ_EQ(st, MRTQ_EINVAL, "mrtq_pool2d_out: unknown layout %d", p.layout);
     else if (!valid) FZ_EQ(st, MRTQ_ESHAPE, "mrtq_pool2d_out accepted or misreported an invalid shape");
@@ -109,14 +98,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     void *o1 = null == 2 ? NULL : fz_buf_data(&b1), *o2 = null == 2 ? NULL : fz_buf_data(&b2);
     const mrtq_rq *r = null == 3 ? NULL : &rq;
     if (mode == 0) {
-      WHY(st, mrtq_maxpool2d(&p, xa, qmin, qmax, o1), name);
-      WHY(st2, mrtq_maxpool2d(&p, xa, qmin, qmax, o2), name);
+      FZ_CALL(st, mrtq_maxpool2d(&p, xa, qmin, qmax, o1), name);
+      FZ_CALL(st2, mrtq_maxpool2d(&p, xa, qmin, qmax, o2), name);
     } else if (mode == 1) {
-      WHY(st, mrtq_avgpool2d_tflite(&p, xa, qmin, qmax, o1), name);
-      WHY(st2, mrtq_avgpool2d_tflite(&p, xa, qmin, qmax, o2), name);
+      FZ_CALL(st, mrtq_avgpool2d_tflite(&p, xa, qmin, qmax, o1), name);
+      FZ_CALL(st2, mrtq_avgpool2d_tflite(&p, xa, qmin, qmax, o2), name);
     } else {
-      WHY(st, mrtq_avgpool2d_rq(&p, r, xa, zx, o1), name);
-      WHY(st2, mrtq_avgpool2d_rq(&p, r, xa, zx, o2), name);
+      FZ_CALL(st, mrtq_avgpool2d_rq(&p, r, xa, zx, o1), name);
+      FZ_CALL(st2, mrtq_avgpool2d_rq(&p, r, xa, zx, o2), name);
     }
   }
   fz_after(&b1, st, name);

@@ -2,10 +2,7 @@
  * doubles, the rounding primitives, the four fixed-point families, the float
  * families, mrtq_rq_init / mrtq_rq_apply and precision.h, each against an
  * independent exact oracle (libm frexp, 128-bit integers, rintf). A refusal
- * writes nothing and reports exactly one reason (FZ_REASONS). */
-#ifndef FZ_REASONS
-#define FZ_REASONS 1
-#endif
+ * writes nothing and reports exactly one reason. */
 #include "fuzz.h"
 
 #include "mrtq/precision.h"
@@ -96,14 +93,6 @@ static int64_t clamp_o(int64_t v, int64_t lo, int64_t hi) {
   return v;
 }
 
-/* A status-returning call: exactly one reason on a refusal, none on success. */
-#define WHY(st, call, what)                                                                        \
-  do {                                                                                             \
-    fz_reason_begin();                                                                             \
-    (st) = (call);                                                                                 \
-    fz_reason_end(st, what);                                                                       \
-    if ((st) == MRTQ_OK && fz_why_count != fz_why_before) FZ_FAIL("%s succeeded but reported a reason", what); \
-  } while (0)
 
 static void check_encoders(double s) {
   mrtq_mult m, *null = NULL;
@@ -111,7 +100,7 @@ static void check_encoders(double s) {
   mrtq_status st;
   int bad = isnan(s) || isinf(s) || s < 0;
   m.mult = 0x5a5a5a5a, m.shift = -0x5a5a5a5a;
-  WHY(st, mrtq_mult_q31(s, &m), "mrtq_mult_q31");
+  FZ_CALL(st, mrtq_mult_q31(s, &m), "mrtq_mult_q31");
   FZ_EQ(st, bad ? MRTQ_EINVAL : MRTQ_OK, "mrtq_mult_q31(%a)", s);
   if (bad) { /* 0.2: a refusal writes nothing (it wrote {0, 0}) */
     FZ_CHECK(m.mult == 0x5a5a5a5a && m.shift == -0x5a5a5a5a, "refused scale %a wrote *out", s);
@@ -122,7 +111,7 @@ static void check_encoders(double s) {
     FZ_CHECK(m.mult == 0 || (m.mult >= (1 << 30) && m.shift >= -31 && m.shift <= 1025), "range, scale %a", s);
   }
   m.mult = 0x5a5a5a5a, m.shift = -0x5a5a5a5a;
-  WHY(st, mrtq_mult_q15(s, &m), "mrtq_mult_q15");
+  FZ_CALL(st, mrtq_mult_q15(s, &m), "mrtq_mult_q15");
   FZ_EQ(st, bad ? MRTQ_EINVAL : MRTQ_OK, "mrtq_mult_q15(%a)", s);
   if (bad) {
     FZ_CHECK(m.mult == 0x5a5a5a5a && m.shift == -0x5a5a5a5a, "mrtq_mult_q15: refused scale %a wrote *out", s);
@@ -133,9 +122,9 @@ static void check_encoders(double s) {
     FZ_EQ(m.shift, os, "mrtq_mult_q15(%a).shift", s);
     FZ_CHECK(m.mult == 0 || (m.mult >= 16384 && m.mult <= 32767), "q15 range, scale %a", s);
   }
-  WHY(st, mrtq_mult_q31(s, null), "mrtq_mult_q31(NULL)");
+  FZ_CALL(st, mrtq_mult_q31(s, null), "mrtq_mult_q31(NULL)");
   FZ_EQ(st, MRTQ_EINVAL, "NULL out");
-  WHY(st, mrtq_mult_q15(s, null), "mrtq_mult_q15(NULL)");
+  FZ_CALL(st, mrtq_mult_q15(s, null), "mrtq_mult_q15(NULL)");
   FZ_EQ(st, MRTQ_EINVAL, "NULL out");
 }
 
@@ -158,11 +147,11 @@ static void check_rq(fz *f, double s) {
       want = em == 0 || es > 15 ? MRTQ_ERANGE : MRTQ_OK;
     } else want = s > 3.4028234663852886e38 || !((float)s > 0) ? MRTQ_ERANGE : MRTQ_OK;
   }
-  WHY(st, mrtq_rq_init(sch, s, zp, qmin, qmax, &rq), "mrtq_rq_init");
+  FZ_CALL(st, mrtq_rq_init(sch, s, zp, qmin, qmax, &rq), "mrtq_rq_init");
   FZ_EQ(st, want, "mrtq_rq_init(scheme %d, %a, qmin %d, qmax %d)", (int)sch, s, qmin, qmax);
   if (st != MRTQ_OK) {
     FZ_CHECK(memcmp(&rq, &keep, sizeof rq) == 0, "mrtq_rq_init refused (%d) but changed *rq", (int)st);
-    WHY(st, mrtq_rq_init(sch, s, zp, qmin, qmax, NULL), "mrtq_rq_init(NULL)");
+    FZ_CALL(st, mrtq_rq_init(sch, s, zp, qmin, qmax, NULL), "mrtq_rq_init(NULL)");
     FZ_EQ(st, MRTQ_EINVAL, "mrtq_rq_init(..., NULL)");
     return;
   }

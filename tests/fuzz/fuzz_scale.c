@@ -2,22 +2,11 @@
  * widths), the MRT sc conversions, calibration (mrtq_minmax_f32[_axis],
  * mrtq_maxabs_f32[_axis]) over fuzzer-chosen shapes and mrtq_qparams_per_channel:
  * results satisfy their contracts and naive oracles; refusals leave the
- * outputs untouched and report exactly one reason (FZ_REASONS). */
-#ifndef FZ_REASONS
-#define FZ_REASONS 1
-#endif
+ * outputs untouched and report exactly one reason. */
 #include "fuzz.h"
 
 #include "mrtq/scale.h"
 
-/* A status-returning call: exactly one reason on a refusal, none on success. */
-#define WHY(st, call, what)                                                                        \
-  do {                                                                                             \
-    fz_reason_begin();                                                                             \
-    (st) = (call);                                                                                 \
-    fz_reason_end(st, what);                                                                       \
-    if ((st) == MRTQ_OK && fz_why_count != fz_why_before) FZ_FAIL("%s succeeded but reported a reason", what); \
-  } while (0)
 
 /* A storage type: mostly one of the five, sometimes no type (0 or 6). */
 static mrtq_dtype pick_type(fz *f) {
@@ -49,7 +38,7 @@ static void check_qparams(fz *f) {
   double sc;
   int rok = range_o(type, bits, &omin, &omax);
   if (fz_u8(f) < 64 && mn > mx) { float t = mn; mn = mx, mx = t; }
-  WHY(rst, mrtq_qrange(type, bits, &qmin, &qmax), "mrtq_qrange");
+  FZ_CALL(rst, mrtq_qrange(type, bits, &qmin, &qmax), "mrtq_qrange");
   if (!rok) {
     FZ_EQ(rst, MRTQ_EINVAL, "mrtq_qrange(type %d, bits %d)", (int)type, bits);
     FZ_CHECK(qmin == 0x5a5a5a5a && qmax == 0x5a5a5a5a, "mrtq_qrange refused but wrote");
@@ -61,7 +50,7 @@ static void check_qparams(fz *f) {
   }
   memset(&p, 0x5a, sizeof p);
   keep = p;
-  WHY(st, mrtq_qparams_from_range(sch, mn, mx, type, bits, &p), "mrtq_qparams_from_range");
+  FZ_CALL(st, mrtq_qparams_from_range(sch, mn, mx, type, bits, &p), "mrtq_qparams_from_range");
   if (st != MRTQ_OK) {
     FZ_CHECK(same_qp(&p, &keep), "mrtq_qparams_from_range refused (%d) but wrote *out", (int)st);
     if (rst != MRTQ_OK && !(isnan(mn) || isnan(mx) || isinf(mn) || isinf(mx) || mn > mx))
@@ -95,7 +84,7 @@ static void check_qparams(fz *f) {
         FZ_EQ(p.zp, (int64_t)r, "ONNX zero point (min %a max %a bits %d)", (double)mn, (double)mx, bits);
       }
     }
-    WHY(st, mrtq_qparams_to_mrt_sc(&p, &sc), "mrtq_qparams_to_mrt_sc");
+    FZ_CALL(st, mrtq_qparams_to_mrt_sc(&p, &sc), "mrtq_qparams_to_mrt_sc");
     FZ_EQ(st, MRTQ_OK, "to_mrt_sc");
     FZ_CHECK(sc == 1.0 / (double)p.scale, "sc");
   }
@@ -106,7 +95,7 @@ static void check_qparams(fz *f) {
     mrtq_qparams q, k2;
     memset(&q, 0x33, sizeof q);
     k2 = q;
-    WHY(st, mrtq_qparams_from_mrt_sc(s2, zp, type, bits, &q), "mrtq_qparams_from_mrt_sc");
+    FZ_CALL(st, mrtq_qparams_from_mrt_sc(s2, zp, type, bits, &q), "mrtq_qparams_from_mrt_sc");
     if (st != MRTQ_OK) {
       FZ_CHECK(same_qp(&q, &k2), "mrtq_qparams_from_mrt_sc refused but wrote *out");
       if (rst == MRTQ_OK && isfinite(s2) && s2 > 0) FZ_EQ(st, MRTQ_ERANGE, "from_mrt_sc(%a, zp %d)", s2, zp);
@@ -129,7 +118,7 @@ static void check_qparams(fz *f) {
     r.qmin = fz_u8(f) < 200 ? (int32_t)fz_irange(f, -300, 300) : fz_i32(f);
     r.qmax = fz_u8(f) < 200 ? (int32_t)fz_irange(f, -300, 300) : fz_i32(f);
     ok = isfinite(r.scale) && r.scale > 0 && r.qmin <= r.qmax && r.zp >= r.qmin && r.zp <= r.qmax;
-    WHY(st, mrtq_qparams_to_mrt_sc(&r, &s3), "mrtq_qparams_to_mrt_sc");
+    FZ_CALL(st, mrtq_qparams_to_mrt_sc(&r, &s3), "mrtq_qparams_to_mrt_sc");
     FZ_EQ(st, ok ? MRTQ_OK : MRTQ_EINVAL, "to_mrt_sc(scale %a, zp %d, [%d, %d])", (double)r.scale, r.zp, r.qmin, r.qmax);
     if (ok) FZ_CHECK(s3 == 1.0 / (double)r.scale, "to_mrt_sc value");
     else FZ_CHECK(s3 == 12345.0, "to_mrt_sc refused but wrote *sc");
@@ -162,12 +151,12 @@ static void check_calibration(fz *f) {
   mins = (float *)fz_buf_new(&bmin, ch * 4, 0xa5);
   maxs = (float *)fz_buf_new(&bmax, ch * 4, 0xa5);
   abs_ = (float *)fz_buf_new(&babs, ch * 4, 0xa5);
-  WHY(st, mrtq_minmax_f32_axis(shape, ndim, axis, x, mins, maxs), "mrtq_minmax_f32_axis");
+  FZ_CALL(st, mrtq_minmax_f32_axis(shape, ndim, axis, x, mins, maxs), "mrtq_minmax_f32_axis");
   fz_after(&bmin, st, "mrtq_minmax_f32_axis (mins)");
   fz_after(&bmax, st, "mrtq_minmax_f32_axis (maxs)");
   if (bad || nonfinite) FZ_CHECK(st != MRTQ_OK, "minmax_axis accepted ndim %d axis %d (nonfinite %d)", ndim, axis, nonfinite);
   else FZ_EQ(st, MRTQ_OK, "mrtq_minmax_f32_axis ndim %d axis %d", ndim, axis);
-  WHY(st, mrtq_maxabs_f32_axis(shape, ndim, axis, x, abs_), "mrtq_maxabs_f32_axis");
+  FZ_CALL(st, mrtq_maxabs_f32_axis(shape, ndim, axis, x, abs_), "mrtq_maxabs_f32_axis");
   fz_after(&babs, st, "mrtq_maxabs_f32_axis");
   if (bad || nonfinite) FZ_CHECK(st != MRTQ_OK, "maxabs_axis accepted a bad tensor");
   else FZ_EQ(st, MRTQ_OK, "mrtq_maxabs_f32_axis");
@@ -187,9 +176,9 @@ static void check_calibration(fz *f) {
   {
     size_t m = (size_t)fz_range(f, 0, n);
     mn = mx = ab = 12345.0f;
-    WHY(st, mrtq_minmax_f32(x, m, &mn, &mx), "mrtq_minmax_f32");
+    FZ_CALL(st, mrtq_minmax_f32(x, m, &mn, &mx), "mrtq_minmax_f32");
     if (st != MRTQ_OK) FZ_CHECK(mn == 12345.0f && mx == 12345.0f, "mrtq_minmax_f32 refused but wrote");
-    WHY(st, mrtq_maxabs_f32(x, m, &ab), "mrtq_maxabs_f32");
+    FZ_CALL(st, mrtq_maxabs_f32(x, m, &ab), "mrtq_maxabs_f32");
     if (st != MRTQ_OK) FZ_CHECK(ab == 12345.0f, "mrtq_maxabs_f32 refused but wrote");
     else {
       float a = 0;
@@ -204,7 +193,7 @@ static void check_calibration(fz *f) {
     mrtq_qscheme sch = (mrtq_qscheme)fz_range(f, 0, 3);
     fz_buf bq;
     mrtq_qparams *qp = (mrtq_qparams *)fz_buf_new(&bq, ch * sizeof *qp, 0x77);
-    WHY(st, mrtq_qparams_per_channel(sch, mins, maxs, ch, type, bits, qp), "mrtq_qparams_per_channel");
+    FZ_CALL(st, mrtq_qparams_per_channel(sch, mins, maxs, ch, type, bits, qp), "mrtq_qparams_per_channel");
     fz_after(&bq, st, "mrtq_qparams_per_channel"); /* 0.2: a refusal writes no channel */
     for (c = 0; c < ch; c++) {
       mrtq_qparams one;

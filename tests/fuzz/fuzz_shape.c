@@ -5,7 +5,6 @@
  * exactly, refusals write nothing and report one reason. The rescales of
  * mrtq_concat and mrtq_mrt_concat are sometimes broken by hand (a scheme
  * outside the enum, a field the scheme never reads, qmin > qmax): refused. */
-#define FZ_REASONS 1 /* every refusal reports exactly one reason */
 #include "fuzz.h"
 
 #include "mrtq/shape.h"

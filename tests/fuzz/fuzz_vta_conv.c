@@ -5,7 +5,6 @@
  * (mrtq_vta_conv_run) give exactly mrtq_vta_conv_ref's bytes, write only their
  * n*o*ho*wo outputs, and the plan's cost estimate equals the simulator's
  * counters. */
-#define FZ_REASONS 1 /* vta.h reports every refusal */
 #include "fuzz_vta_common.h"
 
 static uint8_t scratch[(size_t)1 << 20];

@@ -3,7 +3,6 @@
  * mrtq_vta_encode of fuzzed instructions (decoding gives them back), micro-op
  * encode / decode, and mrtq_vta_disasm's snprintf contract (at most cap
  * bytes, NUL-terminated, returns the full length). */
-#define FZ_REASONS 1 /* vta.h reports every refusal */
 #include "fuzz_vta_common.h"
 
 /* A field the opcode's form does not have is non-zero (the encoder refuses it). */

@@ -5,7 +5,6 @@
  * scalar Q15 families where the plan has no pre-shift); the plan emitted
  * into a program (mrtq_vta_prog_*, mrtq_vta_emit_rq) and run on the
  * simulator gives the steps' bytes; mrtq_vta_add_run equals mrtq_vta_add_ref. */
-#define FZ_REASONS 1 /* vta.h reports every refusal */
 #include "fuzz_vta_common.h"
 
 static uint8_t scratch[(size_t)1 << 20];

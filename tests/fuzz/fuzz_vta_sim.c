@@ -10,7 +10,6 @@
  * harness gives every run a budget (sim.budget) of about WORK_MAX lane
  * operations, and a run that would exceed it must stop with MRTQ_ERANGE
  * before it does (this was defect D4: no budget, runs of days). */
-#define FZ_REASONS 1 /* vta.h reports every refusal */
 #include "fuzz_vta_common.h"
 
 #define WORK_MAX ((uint64_t)1 << 22) /* lane operations per run */
