@@ -12,6 +12,7 @@
 #include "fuzz.h"
 
 #include "mrtq/conv.h"
+#include "fuzz_q8.h"
 
 #define WORK_MAX 200000u /* multiply-adds per call */
 
@@ -24,16 +25,6 @@ static size_t dim(fz *f, size_t lo, size_t hi) {
   }
   return (size_t)fz_range(f, lo, hi);
 }
-
-/* An operand or dst type: S8 or U8, rarely 0 (a zeroed operand), a type the
- * kernels refuse (S16, S32, S4) or a value outside mrtq_dtype. */
-static mrtq_dtype type_for(fz *f) {
-  uint8_t b = fz_u8(f); /* one byte, its low bit as the old is_unsigned flag */
-  static const int odd[] = {0, MRTQ_S16, MRTQ_S32, MRTQ_S4, 6, -1};
-  if (b >= 250) return (mrtq_dtype)odd[b - 250];
-  return b & 1 ? MRTQ_U8 : MRTQ_S8;
-}
-static int is_q8(mrtq_dtype t) { return t == MRTQ_S8 || t == MRTQ_U8; }
 
 static int32_t zp_for(fz *f, mrtq_dtype t) {
   if (fz_rare(f, 10)) return fz_i32(f);

@@ -11,6 +11,7 @@
 #include "fuzz.h"
 
 #include "mrtq/eltwise.h"
+#include "fuzz_q8.h"
 
 typedef struct shp {
   int nd;
@@ -91,14 +92,6 @@ static size_t own_count(const shp *s) { /* elements of a valid shape (bcast_o bo
   return count_of(s);
 }
 static int32_t q8(const uint8_t *p, size_t i, int u) { return u ? (int32_t)p[i] : (int32_t)(int8_t)p[i]; }
-/* S8 or U8 mostly; rarely another mrtq_dtype, 0 or a value outside the enum. */
-static mrtq_dtype type_for(fz *f) {
-  uint8_t b = fz_u8(f); /* one byte, its low bit as the old is_unsigned flag */
-  static const int odd[] = {0, MRTQ_S16, MRTQ_S32, MRTQ_S4, 6, -1};
-  if (b >= 250) return (mrtq_dtype)odd[b - 250];
-  return b & 1 ? MRTQ_U8 : MRTQ_S8;
-}
-static int is_q8(mrtq_dtype t) { return t == MRTQ_S8 || t == MRTQ_U8; }
 
 static void check_binary8(fz *f) {
   shp a, b;
@@ -241,20 +234,7 @@ static int make_rq(fz *f, mrtq_rq *rq) {
     FZ_CHECK(memcmp(rq, &keep, sizeof keep) == 0, "mrtq_mrt_realize_init refused (%d) but wrote *rq", (int)st);
     FZ_EQ(mrtq_rq_init(s, 0.5, 0, -1000, 1000, rq), MRTQ_OK, "mrtq_rq_init");
   }
-  if (!fz_rare(f, 6)) return 0;
-  switch (fz_range(f, 0, 3)) {
-    case 0: rq->scheme = (mrtq_scheme)(fz_bool(f) ? 5 : -1); break;
-    case 1:
-      if (rq->scheme == MRTQ_FP32) rq->m.mult = 1;
-      else rq->scale = 1.0f;
-      break;
-    case 2:
-      if (rq->scheme == MRTQ_FP32) rq->m.shift = -1;
-      else rq->scale = -0.5f;
-      break;
-    default: rq->qmin = 1, rq->qmax = 0; break;
-  }
-  return 1;
+  return spoil_rq(f, rq);
 }
 
 static void check_mrt(fz *f) {

@@ -19,6 +19,8 @@
 
 #include "mrtq/fastconv.h"
 
+#include "fuzz_q8.h"
+
 #define MAXOUT 2048
 #define MAXF 4096
 
@@ -28,15 +30,6 @@ static float scale_value(fz *f) {
   return fz_float(f);
 }
 
-/* S8 or U8 from one byte (its low bit: the old unsigned flag); rarely 0, a
- * type these primitives refuse or no mrtq_dtype. */
-static mrtq_dtype type_for(fz *f) {
-  uint8_t b = fz_u8(f);
-  static const int odd[] = {0, MRTQ_S16, MRTQ_S32, MRTQ_S4, 6, -1};
-  if (b >= 250) return (mrtq_dtype)odd[b - 250];
-  return b & 1 ? MRTQ_U8 : MRTQ_S8;
-}
-static int is_q8(mrtq_dtype t) { return t == MRTQ_S8 || t == MRTQ_U8; }
 static int in_type(int64_t v, mrtq_dtype t) { return t == MRTQ_U8 ? v >= 0 && v <= 255 : t == MRTQ_S8 ? v >= -128 && v <= 127 : 0; }
 
 typedef struct attr_mem {

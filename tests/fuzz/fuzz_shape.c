@@ -8,6 +8,7 @@
 #include "fuzz.h"
 
 #include "mrtq/shape.h"
+#include "fuzz_q8.h"
 
 #define MAXN 20000
 
@@ -31,25 +32,6 @@ static size_t count(const size_t *d, int nd) {
   return t > MAXN ? SIZE_MAX : (size_t)t;
 }
 static int32_t q8(const uint8_t *p, size_t i, int u) { return u ? (int32_t)p[i] : (int32_t)(int8_t)p[i]; }
-
-/* Rarely break a well-formed rq so that the operators must refuse it;
- * returns whether it did. */
-static int spoil_rq(fz *f, mrtq_rq *rq) {
-  if (!fz_rare(f, 6)) return 0;
-  switch (fz_range(f, 0, 3)) {
-    case 0: rq->scheme = (mrtq_scheme)(fz_bool(f) ? 5 : -1); break;
-    case 1:
-      if (rq->scheme == MRTQ_FP32) rq->m.mult = 1;
-      else rq->scale = 1.0f;
-      break;
-    case 2:
-      if (rq->scheme == MRTQ_FP32) rq->m.shift = -1;
-      else rq->scale = -0.5f;
-      break;
-    default: rq->qmin = 1, rq->qmax = 0; break;
-  }
-  return 1;
-}
 
 static void check_pad(fz *f) {
   int nd = nd_of(f), d, ok;
