@@ -56,6 +56,7 @@ static int64_t *oracle(const layer_t *L, size_t ho, size_t wo) {
                 size_t ci = (o / og) * cg + c;
                 int32_t xv = xp[((n * s->c + ci) * hp + oy * s->stride_h + ky * s->dil_h) * wp + ox * s->stride_w + kx * s->dil_w];
                 size_t wa = s->layout == MRTQ_NCHW ? ((o * cg + c) * s->kh + ky) * s->kw + kx : ((o * s->kh + ky) * s->kw + kx) * cg + c;
+                if (s->w_layout == MRTQ_W_TFLITE_DW) wa = ky * s->kw * s->o + kx * s->o + o; /* [1][kh][kw][o] */
                 int32_t wv = L->w.type == MRTQ_U8 ? ((const uint8_t *)L->w.data)[wa] : ((const int8_t *)L->w.data)[wa];
                 if (xv == PADMARK) continue; /* padding: a real zero */
                 acc += (int64_t)(xv - L->x.zp) * (wv - zw);
@@ -134,6 +135,7 @@ static void random_layer(layer_t *L, uint8_t *xb, uint8_t *wb) {
   while ((L->s.kh - 1) * L->s.dil_h + 1 > L->s.h + L->s.pad_top + L->s.pad_bottom) L->s.pad_bottom++;
   while ((L->s.kw - 1) * L->s.dil_w + 1 > L->s.w + L->s.pad_left + L->s.pad_right) L->s.pad_right++;
   L->s.layout = (mrtq_layout)(th_rand32() & 1u);
+  if (L->s.groups == L->s.c && th_rand32() % 2u) L->s.w_layout = MRTQ_W_TFLITE_DW; /* TFLite's depthwise filter */
   L->x.type = th_rand32() & 1u ? MRTQ_U8 : MRTQ_S8, L->w.type = th_rand32() & 1u ? MRTQ_U8 : MRTQ_S8;
   L->x.zp = L->x.type == MRTQ_U8 ? (int32_t)th_range(0, 255) : (int32_t)th_range(-128, 127);
   L->w.zp = th_rand32() & 1u ? 0 : L->w.type == MRTQ_U8 ? (int32_t)th_range(0, 255) : (int32_t)th_range(-128, 127);
@@ -229,6 +231,13 @@ static void test_bad_input(void) {
     CHECK_REFUSED(mrtq_conv2d_q8(&B.s, &rq, 1, &B.x, &B.w, NULL, MRTQ_S8, out + GUARD), want, why);          \
   } while (0)
   BAD(s.n, 0, MRTQ_ESHAPE, "s->n: must be >= 1");
+  BAD(s.w_layout, (mrtq_wlayout)2, MRTQ_EINVAL, "s->w_layout: must be MRTQ_W_LIKE_X or MRTQ_W_TFLITE_DW");
+  {
+    layer_t B = L; /* TFLite's depthwise filter on a dense shape: refused, never misread */
+    B.s.c = 2, B.s.o = 2, B.s.w_layout = MRTQ_W_TFLITE_DW;
+    CHECK_REFUSED(mrtq_conv2d_q8(&B.s, &rq, 1, &B.x, &B.w, NULL, MRTQ_S8, out + GUARD), MRTQ_ESHAPE,
+                  "s->w_layout: MRTQ_W_TFLITE_DW is a depthwise filter (needs s->groups == s->c)");
+  }
   BAD(s.c, 0, MRTQ_ESHAPE, "s->c: must be >= 1");
   BAD(s.h, 0, MRTQ_ESHAPE, "s->h: must be >= 1");
   BAD(s.w, 0, MRTQ_ESHAPE, "s->w: must be >= 1");

@@ -244,6 +244,7 @@ static mrtq_conv2d_shape rand_shape(int depthwise) {
   s.pad_left = (size_t)th_range(0, wide ? 8 : 2), s.pad_right = (size_t)th_range(0, wide ? 8 : 2);
   /* NCHW depthwise takes the GEMM path */
   s.layout = th_range(0, depthwise ? 5 : 2) ? MRTQ_NHWC : MRTQ_NCHW;
+  if (s.groups == s.c && th_range(0, 1)) s.w_layout = MRTQ_W_TFLITE_DW; /* TFLite's [1][kh][kw][o] filter */
   while ((s.kh - 1) * s.dil_h + 1 > s.h + s.pad_top + s.pad_bottom) s.h++;
   while ((s.kw - 1) * s.dil_w + 1 > s.w + s.pad_left + s.pad_right) s.w++;
   return s;

@@ -386,7 +386,7 @@ MRTQ__PRIV int32_t mrtq__conv_at_zpc(const mrtq_conv2d_shape *s, const mrtq_qope
       yy = iy - s->pad_top, xx = ix - s->pad_left;
       for (c = 0; c < cg; c++) {
         size_t ci = g * cg + c;
-        size_t wa = nchw ? ((o * cg + c) * s->kh + ky) * s->kw + kx : ((o * s->kh + ky) * s->kw + kx) * cg + c;
+        size_t wa = mrtq__conv_w_at(s, o, c, ky, kx);
         size_t xa = nchw ? ((n * s->c + ci) * s->h + yy) * s->w + xx : ((n * s->h + yy) * s->w + xx) * s->c + ci;
         acc += (mrtq__q8(x->data, xa, xu) - zxc[ci]) * mrtq__q8(w->data, wa, wu);
       }

@@ -22,9 +22,16 @@ extern "C" {
 
 /* ======================= declarations ======================= */
 
-/* A 2-D convolution. Activations NCHW with weights OIHW ([o][c/groups][kh][kw])
- * or NHWC with weights OHWI ([o][kh][kw][c/groups]) (mrtq_layout); the output
- * follows the input. Every size, stride, dilation and the group count is >= 1;
+/* The weights' memory layout. MRTQ_W_LIKE_X (0, the default) follows the
+ * activations: OIHW [o][c/groups][kh][kw] with MRTQ_NCHW, OHWI
+ * [o][kh][kw][c/groups] with MRTQ_NHWC. MRTQ_W_TFLITE_DW is TFLite's (and
+ * TFLite Micro's, CMSIS-NN's) depthwise filter [1][kh][kw][o], o = c * depth
+ * multiplier, output channel fastest; it needs a depthwise shape (groups ==
+ * c), with either activation layout. */
+typedef enum mrtq_wlayout { MRTQ_W_LIKE_X = 0, MRTQ_W_TFLITE_DW = 1 } mrtq_wlayout;
+
+/* A 2-D convolution. Activations NCHW or NHWC (mrtq_layout); the output
+ * follows the input; the weights as w_layout says. Every size, stride, dilation and the group count is >= 1;
  * groups divides c and o (1: dense; c: depthwise, o a multiple of c). The four
  * paddings are independent (TFLite's SAME padding puts the odd row or column
  * at the bottom / right) and hold real zeros (the src zero point). */
@@ -35,11 +42,13 @@ typedef struct mrtq_conv2d_shape {
   size_t pad_top, pad_left, pad_bottom, pad_right; /* rows above / below, columns left / right */
   size_t groups;
   mrtq_layout layout;
+  mrtq_wlayout w_layout; /* 0: OIHW / OHWI as layout says */
 } mrtq_conv2d_shape;
 
 /* Output height and width: ho = (h + pad_top + pad_bottom - (kh - 1) dil_h - 1)
  * / stride_h + 1 (floor), likewise wo. Errors: NULL, a layout outside
- * mrtq_layout -> MRTQ_EINVAL; a zero size, stride, dilation or group count, c
+ * mrtq_layout or w_layout outside mrtq_wlayout -> MRTQ_EINVAL;
+ * MRTQ_W_TFLITE_DW with groups != c (not depthwise) -> MRTQ_ESHAPE; a zero size, stride, dilation or group count, c
  * or o not a multiple of groups, a dilated kernel larger than the padded
  * input, sizes or element counts overflowing size_t -> MRTQ_ESHAPE. */
 MRTQ_API mrtq_status mrtq_conv2d_out(const mrtq_conv2d_shape *s, size_t *ho, size_t *wo);
@@ -117,6 +126,8 @@ MRTQ_API mrtq_status mrtq_conv2d_out(const mrtq_conv2d_shape *s, size_t *ho, siz
   if (!s) return MRTQ__ERR(MRTQ_EINVAL, "s: NULL");
   if (!ho || !wo) return MRTQ__ERR(MRTQ_EINVAL, "ho, wo: NULL");
   if (s->layout != MRTQ_NCHW && s->layout != MRTQ_NHWC) return MRTQ__ERR(MRTQ_EINVAL, "s->layout: must be MRTQ_NCHW or MRTQ_NHWC");
+  if (s->w_layout != MRTQ_W_LIKE_X && s->w_layout != MRTQ_W_TFLITE_DW)
+    return MRTQ__ERR(MRTQ_EINVAL, "s->w_layout: must be MRTQ_W_LIKE_X or MRTQ_W_TFLITE_DW");
   if (!s->n) return MRTQ__ERR(MRTQ_ESHAPE, "s->n: must be >= 1");
   if (!s->c) return MRTQ__ERR(MRTQ_ESHAPE, "s->c: must be >= 1");
   if (!s->h) return MRTQ__ERR(MRTQ_ESHAPE, "s->h: must be >= 1");
@@ -131,6 +142,8 @@ MRTQ_API mrtq_status mrtq_conv2d_out(const mrtq_conv2d_shape *s, size_t *ho, siz
   if (!s->groups) return MRTQ__ERR(MRTQ_ESHAPE, "s->groups: must be >= 1 (1: dense)");
   if (s->c % s->groups) return MRTQ__ERR(MRTQ_ESHAPE, "s->c: must be a multiple of s->groups");
   if (s->o % s->groups) return MRTQ__ERR(MRTQ_ESHAPE, "s->o: must be a multiple of s->groups");
+  if (s->w_layout == MRTQ_W_TFLITE_DW && s->groups != s->c)
+    return MRTQ__ERR(MRTQ_ESHAPE, "s->w_layout: MRTQ_W_TFLITE_DW is a depthwise filter (needs s->groups == s->c)");
   if (s->h > SIZE_MAX / 8 || s->pad_top > SIZE_MAX / 8 || s->pad_bottom > SIZE_MAX / 8 || s->kh > SIZE_MAX / 8 / s->dil_h)
     return MRTQ__ERR(MRTQ_ESHAPE, "s->h, s->pad_top, s->pad_bottom, s->kh * s->dil_h: each must be below SIZE_MAX / 8");
   if (s->w > SIZE_MAX / 8 || s->pad_left > SIZE_MAX / 8 || s->pad_right > SIZE_MAX / 8 || s->kw > SIZE_MAX / 8 / s->dil_w)
@@ -222,25 +235,32 @@ MRTQ__PRIV int mrtq__conv_pad(const mrtq_conv2d_shape *s, size_t iy, size_t ix) 
   return iy < s->pad_top || iy >= s->pad_top + s->h || ix < s->pad_left || ix >= s->pad_left + s->w;
 }
 
+/* Where weight (output channel o, channel c within its group, ky, kx) is in
+ * s->w_layout (checked by mrtq_conv2d_out). */
+MRTQ__PRIV size_t mrtq__conv_w_at(const mrtq_conv2d_shape *s, size_t o, size_t c, size_t ky, size_t kx) {
+  size_t cg = s->c / s->groups;
+  if (s->w_layout == MRTQ_W_TFLITE_DW) return (ky * s->kw + kx) * s->o + o; /* cg == 1, c == 0 */
+  return s->layout == MRTQ_NCHW ? ((o * cg + c) * s->kh + ky) * s->kw + kx : ((o * s->kh + ky) * s->kw + kx) * cg + c;
+}
+
 /* The expansion-form accumulator of one output element. */
 MRTQ__PRIV int32_t mrtq__conv_at(const mrtq_conv2d_shape *s, const mrtq_qoperand *x, const mrtq_qoperand *w,
                                  const int32_t *bias, int32_t k, size_t n, size_t o, size_t oy, size_t ox, int32_t sw) {
   size_t cg = s->c / s->groups, og = s->o / s->groups, g = o / og, c, ky, kx;
   int32_t zx = x->zp, zw = w->zp_ch ? w->zp_ch[o] : w->zp, sxw = 0, sx = 0;
   int nchw = s->layout == MRTQ_NCHW, xu = x->type == MRTQ_U8, wu = w->type == MRTQ_U8;
-  size_t wst = nchw ? s->kh * s->kw : 1, xst = nchw ? s->h * s->w : 1; /* steps between channels */
+  size_t xst = nchw ? s->h * s->w : 1; /* step between channels */
   for (ky = 0; ky < s->kh; ky++)
     for (kx = 0; kx < s->kw; kx++) {
       size_t iy = oy * s->stride_h + ky * s->dil_h, ix = ox * s->stride_w + kx * s->dil_w;
-      /* channel c of the group: weight wa + c wst, src xa + c xst */
-      size_t wa = nchw ? (o * cg * s->kh + ky) * s->kw + kx : ((o * s->kh + ky) * s->kw + kx) * cg, xa = 0;
+      size_t xa = 0; /* channel c of the group: src xa + c xst */
       int pad = mrtq__conv_pad(s, iy, ix);
       if (!pad) {
         size_t yy = iy - s->pad_top, xx = ix - s->pad_left;
         xa = nchw ? ((n * s->c + g * cg) * s->h + yy) * s->w + xx : ((n * s->h + yy) * s->w + xx) * s->c + g * cg;
       }
       for (c = 0; c < cg; c++) {
-        int32_t wv = mrtq__q8(w->data, wa + c * wst, wu);
+        int32_t wv = mrtq__q8(w->data, mrtq__conv_w_at(s, o, c, ky, kx), wu);
         int32_t xv = pad ? zx /* a real zero */ : mrtq__q8(x->data, xa + c * xst, xu);
         sxw += xv * wv, sx += xv;
       }
@@ -250,10 +270,12 @@ MRTQ__PRIV int32_t mrtq__conv_at(const mrtq_conv2d_shape *s, const mrtq_qoperand
 
 /* The sum of output channel o's weights. */
 MRTQ__PRIV int32_t mrtq__conv_wsum(const mrtq_conv2d_shape *s, const mrtq_qoperand *w, size_t o) {
-  size_t i, kk = (s->c / s->groups) * s->kh * s->kw;
+  size_t c, ky, kx, cg = s->c / s->groups;
   int32_t sum = 0;
   int wu = w->type == MRTQ_U8;
-  for (i = 0; i < kk; i++) sum += mrtq__q8(w->data, o * kk + i, wu); /* both layouts: o outermost */
+  for (c = 0; c < cg; c++)
+    for (ky = 0; ky < s->kh; ky++)
+      for (kx = 0; kx < s->kw; kx++) sum += mrtq__q8(w->data, mrtq__conv_w_at(s, o, c, ky, kx), wu);
   return sum;
 }
 

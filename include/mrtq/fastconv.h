@@ -144,11 +144,11 @@ MRTQ_API mrtq_status mrtq_fastconv_sizes(const mrtq_conv2d_shape *s, size_t *wby
   return MRTQ_OK;
 }
 
-/* The weight (o, c within the group, ky, kx) of either layout. */
+/* The weight (o, c within the group, ky, kx) in s->w_layout. */
 MRTQ__PRIV int32_t mrtq__fast_wat(const mrtq_conv2d_shape *s, const int8_t *w, size_t cg, size_t o, size_t c, size_t ky,
                               size_t kx) {
-  return w[s->layout == MRTQ_NCHW ? ((o * cg + c) * s->kh + ky) * s->kw + kx
-                                       : ((o * s->kh + ky) * s->kw + kx) * cg + c];
+  (void)cg; /* s->c / s->groups */
+  return w[mrtq__conv_w_at(s, o, c, ky, kx)];
 }
 
 MRTQ_API mrtq_status mrtq_fastconv_init(const mrtq_conv2d_shape *s, const mrtq_qoperand *w, void *mem, size_t mem_bytes,
