@@ -216,11 +216,11 @@ static void test_bad_params(void) {
 static void test_clamp(void) {
   int32_t lo = 0, hi = 0, i;
   uint8_t x[256], o[256];
-  CHECK_EQ(mrtq_clamp_bounds(0.0f, INFINITY, 0.05f, -10, MRTQ_S8, &lo, &hi), MRTQ_OK, "relu");
+  CHECK_EQ(mrtq_clamp_bounds_onnx(0.0f, INFINITY, 0.05f, -10, MRTQ_S8, &lo, &hi), MRTQ_OK, "relu");
   CHECK(lo == -10 && hi == 127);
-  CHECK_EQ(mrtq_clamp_bounds(0.0f, 6.0f, 0.05f, -10, MRTQ_S8, &lo, &hi), MRTQ_OK, "relu6");
+  CHECK_EQ(mrtq_clamp_bounds_onnx(0.0f, 6.0f, 0.05f, -10, MRTQ_S8, &lo, &hi), MRTQ_OK, "relu6");
   CHECK(lo == -10 && hi == 110); /* 6 / 0.05 = 120 (float: 119.99999 or 120.00001, rounds to 120) - 10 */
-  CHECK_EQ(mrtq_clamp_bounds(-1.0f, 1.0f, 0.4f, 100, MRTQ_U8, &lo, &hi), MRTQ_OK, "uint8");
+  CHECK_EQ(mrtq_clamp_bounds_onnx(-1.0f, 1.0f, 0.4f, 100, MRTQ_U8, &lo, &hi), MRTQ_OK, "uint8");
   CHECK(lo == 98 && hi == 102); /* -2.5 -> -2 and 2.5 -> 2 (ties to even) */
   for (i = 0; i < 256; i++) x[i] = (uint8_t)i;
   CHECK_EQ(mrtq_clamp_q(x, 256, 98, 102, MRTQ_U8, o), MRTQ_OK, "apply");
@@ -231,22 +231,22 @@ static void test_clamp(void) {
     CHECK_EQ((int8_t)o[i], v < -10 ? -10 : v > 110 ? 110 : v, "s8 %d", v);
   }
   /* the other types: the type's range bounds the result */
-  CHECK_EQ(mrtq_clamp_bounds(0.0f, INFINITY, 0.05f, -10, MRTQ_S16, &lo, &hi), MRTQ_OK, "relu s16");
+  CHECK_EQ(mrtq_clamp_bounds_onnx(0.0f, INFINITY, 0.05f, -10, MRTQ_S16, &lo, &hi), MRTQ_OK, "relu s16");
   CHECK(lo == -10 && hi == 32767);
-  CHECK_EQ(mrtq_clamp_bounds(-INFINITY, 6.0f, 0.05f, -10, MRTQ_S32, &lo, &hi), MRTQ_OK, "s32");
+  CHECK_EQ(mrtq_clamp_bounds_onnx(-INFINITY, 6.0f, 0.05f, -10, MRTQ_S32, &lo, &hi), MRTQ_OK, "s32");
   CHECK(lo == INT32_MIN && hi == 110);
-  CHECK_EQ(mrtq_clamp_bounds(0.0f, 6.0f, 0.5f, -3, MRTQ_S4, &lo, &hi), MRTQ_OK, "relu6 s4");
+  CHECK_EQ(mrtq_clamp_bounds_onnx(0.0f, 6.0f, 0.5f, -3, MRTQ_S4, &lo, &hi), MRTQ_OK, "relu6 s4");
   CHECK(lo == -3 && hi == 7);
   lo = hi = 77;
-  CHECK_REFUSED(mrtq_clamp_bounds(1.0f, 0.0f, 0.1f, 0, MRTQ_S8, &lo, &hi), MRTQ_EINVAL, "lo, hi: lo > hi");
-  CHECK_REFUSED(mrtq_clamp_bounds(NAN, 1.0f, 0.1f, 0, MRTQ_S8, &lo, &hi), MRTQ_EINVAL, "lo: NaN");
-  CHECK_REFUSED(mrtq_clamp_bounds(0.0f, NAN, 0.1f, 0, MRTQ_S8, &lo, &hi), MRTQ_EINVAL, "hi: NaN");
-  CHECK_REFUSED(mrtq_clamp_bounds(0.0f, 1.0f, 0.0f, 0, MRTQ_S8, &lo, &hi), MRTQ_EINVAL, "scale: must be finite and > 0");
-  CHECK_REFUSED(mrtq_clamp_bounds(0.0f, 1.0f, NAN, 0, MRTQ_S8, &lo, &hi), MRTQ_EINVAL, "scale: must be finite and > 0");
-  CHECK_REFUSED(mrtq_clamp_bounds(0.0f, 1.0f, 0.1f, 0, (mrtq_dtype)0, &lo, &hi), MRTQ_EINVAL, "type: not an mrtq_dtype");
-  CHECK_REFUSED(mrtq_clamp_bounds(0.0f, 1.0f, 0.1f, -1, MRTQ_U8, &lo, &hi), MRTQ_EINVAL, "zp: outside type");
-  CHECK_REFUSED(mrtq_clamp_bounds(0.0f, 1.0f, 0.1f, 8, MRTQ_S4, &lo, &hi), MRTQ_EINVAL, "zp: outside type");
-  CHECK_REFUSED(mrtq_clamp_bounds(0.0f, 1.0f, 0.1f, 0, MRTQ_S8, NULL, &hi), MRTQ_EINVAL, "qlo, qhi: NULL");
+  CHECK_REFUSED(mrtq_clamp_bounds_onnx(1.0f, 0.0f, 0.1f, 0, MRTQ_S8, &lo, &hi), MRTQ_EINVAL, "lo, hi: lo > hi");
+  CHECK_REFUSED(mrtq_clamp_bounds_onnx(NAN, 1.0f, 0.1f, 0, MRTQ_S8, &lo, &hi), MRTQ_EINVAL, "lo: NaN");
+  CHECK_REFUSED(mrtq_clamp_bounds_onnx(0.0f, NAN, 0.1f, 0, MRTQ_S8, &lo, &hi), MRTQ_EINVAL, "hi: NaN");
+  CHECK_REFUSED(mrtq_clamp_bounds_onnx(0.0f, 1.0f, 0.0f, 0, MRTQ_S8, &lo, &hi), MRTQ_EINVAL, "scale: must be finite and > 0");
+  CHECK_REFUSED(mrtq_clamp_bounds_onnx(0.0f, 1.0f, NAN, 0, MRTQ_S8, &lo, &hi), MRTQ_EINVAL, "scale: must be finite and > 0");
+  CHECK_REFUSED(mrtq_clamp_bounds_onnx(0.0f, 1.0f, 0.1f, 0, (mrtq_dtype)0, &lo, &hi), MRTQ_EINVAL, "type: not an mrtq_dtype");
+  CHECK_REFUSED(mrtq_clamp_bounds_onnx(0.0f, 1.0f, 0.1f, -1, MRTQ_U8, &lo, &hi), MRTQ_EINVAL, "zp: outside type");
+  CHECK_REFUSED(mrtq_clamp_bounds_onnx(0.0f, 1.0f, 0.1f, 8, MRTQ_S4, &lo, &hi), MRTQ_EINVAL, "zp: outside type");
+  CHECK_REFUSED(mrtq_clamp_bounds_onnx(0.0f, 1.0f, 0.1f, 0, MRTQ_S8, NULL, &hi), MRTQ_EINVAL, "qlo, qhi: NULL");
   CHECK(lo == 77 && hi == 77);
   CHECK_REFUSED(mrtq_clamp_q(x, 4, 5, 4, MRTQ_S8, o), MRTQ_EINVAL, "qlo, qhi: qlo > qhi");
   CHECK_REFUSED(mrtq_clamp_q(NULL, 4, 0, 4, MRTQ_S8, o), MRTQ_EINVAL, "x: NULL with n > 0");

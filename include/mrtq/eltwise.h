@@ -185,14 +185,29 @@ MRTQ_API mrtq_status mrtq_mrt_merge_add(const mrtq_etensor *parts, size_t n, int
 
 /* ---- ReLU and clamp on quantized values ----
  * A real clamp [lo, hi] of a tensor with (scale, zp) is a clamp of the stored
- * values to [q(lo), q(hi)], q = mrtq_quantize_f32 (x / scale rounded half to
- * even, plus zp, saturated to the type); ReLU is lo = 0 (q = zp), hi = +inf
- * (the type's maximum), ReLU6 is [0, 6].
- * mrtq_clamp_bounds: the stored bounds *qlo, *qhi for any mrtq_dtype.
- * Errors (MRTQ_EINVAL): qlo or qhi NULL, lo or hi NaN, lo > hi, scale not
- * finite and positive, type not an mrtq_dtype, zp outside the type. */
-MRTQ_API mrtq_status mrtq_clamp_bounds(float lo, float hi, float scale, int32_t zp, mrtq_dtype type, int32_t *qlo,
-                                       int32_t *qhi);
+ * values to [q(lo), q(hi)]: q(v) = zp + round(fl(v / scale)), fl(v / scale)
+ * one float division, the sum exact, saturated to the type. ReLU is lo = 0
+ * (q = zp), hi = +inf (the type's maximum); ReLU6 is [0, 6]. Two rounding
+ * rules, named after their origin (they differ by one where v / scale is a
+ * half-integer in float):
+ *   mrtq_clamp_bounds_onnx    ties to even: q = mrtq_quantize_f32 (ONNX
+ *                             QuantizeLinear; e.g. ReLU6 at scale 0.48, zp
+ *                             -128: 6 / 0.48 = 12.5 -> 12, qhi = -116)
+ *   mrtq_clamp_bounds_tflite  ties away from zero (TfLiteRound, std::round),
+ *                             as TFLite's CalculateActivationRangeQuantized
+ *                             (tensorflow/lite/kernels/kernel_util.cc) rounds
+ *                             a fused activation's bounds: 12.5 -> 13, qhi =
+ *                             -115; for TFLite's fused activations themselves
+ *                             see mrtq_tflite_act_range (mrtq/tflite.h).
+ * Both: the stored bounds *qlo, *qhi for any mrtq_dtype; +-inf and quotients
+ * beyond the type saturate to the type's range.
+ * Errors (MRTQ_EINVAL, nothing written): qlo or qhi NULL, lo or hi NaN,
+ * lo > hi, scale not finite and positive, type not an mrtq_dtype, zp outside
+ * the type. */
+MRTQ_API mrtq_status mrtq_clamp_bounds_onnx(float lo, float hi, float scale, int32_t zp, mrtq_dtype type,
+                                            int32_t *qlo, int32_t *qhi);
+MRTQ_API mrtq_status mrtq_clamp_bounds_tflite(float lo, float hi, float scale, int32_t zp, mrtq_dtype type,
+                                              int32_t *qlo, int32_t *qhi);
 
 /* out[i] = min(max(x[i], qlo), qhi) for n stored values of `type` (in place
  * allowed). Errors: x or out NULL with n > 0, qlo or qhi outside the type,
@@ -522,19 +537,55 @@ MRTQ_API mrtq_status mrtq_mrt_merge_add(const mrtq_etensor *parts, size_t n, int
   return MRTQ_OK;
 }
 
-MRTQ_API mrtq_status mrtq_clamp_bounds(float lo, float hi, float scale, int32_t zp, mrtq_dtype type, int32_t *qlo,
-                                       int32_t *qhi) {
-  int32_t tmin = 0, tmax = 0;
+/* float f -> nearest integer, ties away from zero (C's roundf, TFLite's
+ * TfLiteRound), as int64; saturates at +-2^40 (beyond any int32 result plus
+ * zero point); NaN -> 0. The float is exact in double and |f| < 2^40 keeps
+ * the difference f - trunc(f) exact. Also used by mrtq/tflite.h. */
+MRTQ__PRIV int64_t mrtq__rnda_f32(float f) {
+  double v = f, frac;
+  int64_t t;
+  if (v != v) return 0;
+  if (v >= 1099511627776.0) return (int64_t)1 << 40;
+  if (v <= -1099511627776.0) return -((int64_t)1 << 40);
+  t = (int64_t)v; /* truncation toward zero */
+  frac = v - (double)t;
+  return t + (frac >= 0.5) - (frac <= -0.5);
+}
+
+/* The checks both clamp_bounds functions make; the type's range into *tmin, *tmax. */
+MRTQ__PRIV mrtq_status mrtq__clamp_bounds_args(float lo, float hi, float scale, int32_t zp, mrtq_dtype type,
+                                               const int32_t *qlo, const int32_t *qhi, int32_t *tmin, int32_t *tmax) {
   if (!qlo || !qhi) return MRTQ__ERR(MRTQ_EINVAL, "qlo, qhi: NULL");
   if (lo != lo) return MRTQ__ERR(MRTQ_EINVAL, "lo: NaN");
   if (hi != hi) return MRTQ__ERR(MRTQ_EINVAL, "hi: NaN");
   if (lo > hi) return MRTQ__ERR(MRTQ_EINVAL, "lo, hi: lo > hi");
   if (mrtq__nonfinite_f32(scale) || !(scale > 0)) return MRTQ__ERR(MRTQ_EINVAL, "scale: must be finite and > 0");
   if (!mrtq__dtype_ok(type)) return MRTQ__ERR(MRTQ_EINVAL, "type: not an mrtq_dtype");
-  (void)mrtq_dtype_range(type, &tmin, &tmax); /* a valid type: cannot fail */
-  if (zp < tmin || zp > tmax) return MRTQ__ERR(MRTQ_EINVAL, "zp: outside type");
+  (void)mrtq_dtype_range(type, tmin, tmax); /* a valid type: cannot fail */
+  if (zp < *tmin || zp > *tmax) return MRTQ__ERR(MRTQ_EINVAL, "zp: outside type");
+  return MRTQ_OK;
+}
+
+MRTQ_API mrtq_status mrtq_clamp_bounds_onnx(float lo, float hi, float scale, int32_t zp, mrtq_dtype type,
+                                            int32_t *qlo, int32_t *qhi) {
+  int32_t tmin = 0, tmax = 0;
+  mrtq_status st = mrtq__clamp_bounds_args(lo, hi, scale, zp, type, qlo, qhi, &tmin, &tmax);
+  if (st != MRTQ_OK) return st;
   *qlo = mrtq_quantize_f32(lo, scale, zp, tmin, tmax);
   *qhi = mrtq_quantize_f32(hi, scale, zp, tmin, tmax);
+  return MRTQ_OK;
+}
+
+MRTQ_API mrtq_status mrtq_clamp_bounds_tflite(float lo, float hi, float scale, int32_t zp, mrtq_dtype type,
+                                              int32_t *qlo, int32_t *qhi) {
+  int32_t tmin = 0, tmax = 0;
+  float flo, fhi;
+  mrtq_status st = mrtq__clamp_bounds_args(lo, hi, scale, zp, type, qlo, qhi, &tmin, &tmax);
+  if (st != MRTQ_OK) return st;
+  flo = lo / scale; /* one float division each, as TFLite's Quantize */
+  fhi = hi / scale;
+  *qlo = mrtq__clamp64(mrtq__rnda_f32(flo) + zp, tmin, tmax);
+  *qhi = mrtq__clamp64(mrtq__rnda_f32(fhi) + zp, tmin, tmax);
   return MRTQ_OK;
 }
 

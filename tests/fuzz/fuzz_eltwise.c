@@ -369,14 +369,14 @@ static void check_clamp(fz *f) {
   uint8_t *x;
   fz_buf b1;
   fz_reason_begin();
-  st = mrtq_clamp_bounds(lo, hi, scale, zp, bt, &qlo, &qhi);
-  fz_reason_end(st, "mrtq_clamp_bounds");
+  st = mrtq_clamp_bounds_onnx(lo, hi, scale, zp, bt, &qlo, &qhi);
+  fz_reason_end(st, "mrtq_clamp_bounds_onnx");
   if (isnan(lo) || isnan(hi) || !(lo <= hi) || !isfinite(scale) || !(scale > 0) || !bt_ok || zp < tmin || zp > tmax) {
-    FZ_EQ(st, MRTQ_EINVAL, "mrtq_clamp_bounds accepted bad arguments");
-    FZ_CHECK(qlo == 99999 && qhi == 99999, "mrtq_clamp_bounds refused but wrote");
+    FZ_EQ(st, MRTQ_EINVAL, "mrtq_clamp_bounds_onnx accepted bad arguments");
+    FZ_CHECK(qlo == 99999 && qhi == 99999, "mrtq_clamp_bounds_onnx refused but wrote");
     qlo = fz_i32(f), qhi = fz_i32(f);
   } else {
-    FZ_EQ(st, MRTQ_OK, "mrtq_clamp_bounds");
+    FZ_EQ(st, MRTQ_OK, "mrtq_clamp_bounds_onnx");
     FZ_EQ(qlo, mrtq_quantize_f32(lo, scale, zp, tmin, tmax), "qlo");
     FZ_EQ(qhi, mrtq_quantize_f32(hi, scale, zp, tmin, tmax), "qhi");
     FZ_CHECK(qlo <= qhi, "bounds %d > %d", qlo, qhi);
