@@ -32,6 +32,8 @@
  *     mrtq/attr.h        oneDNN-style attributes: output scales, zero points, bias, post-ops
  *     mrtq/fastconv.h    the fast core of attr.h's convolution / inner product: packed
  *                        weights, im2col, an int8 GEMM (AVX512-VNNI when enabled), same bytes
+ *     mrtq/tflite.h      porting helpers: a .tflite file's numbers as mrtq descriptors (fused
+ *                        activation bounds, SAME / VALID pads, bias and per-channel weight quantization)
  *
  * CONFIGURATION MACROS (define before the first include)
  *   MRTQ_API   linkage of every public function. Default `static inline`
@@ -105,5 +107,6 @@
 #include "mrtq/conv.h"
 #include "mrtq/attr.h"
 #include "mrtq/fastconv.h"
+#include "mrtq/tflite.h"
 
 #endif /* MRTQ_H */

@@ -18,6 +18,10 @@ static void test_cxx_calls(void) {
   CHECK_EQ(mrtq_qparams_from_range(MRTQ_QS_SYMMETRIC, -1.0f, 1.0f, MRTQ_S8, 0, &p), MRTQ_OK, "qparams");
   CHECK(p.zp == 0 && p.qmin == -127 && p.qmax == 127);
   CHECK(std::strcmp(mrtq_status_str(MRTQ_OK), "ok") == 0);
+  // mrtq/tflite.h from C++: ReLU6 at scale 0.48, zp -128 -> qmax -115 (6 / 0.48 = 12.5, away from zero)
+  int32_t qlo = 0, qhi = 0;
+  CHECK_EQ(mrtq_tflite_act_range(MRTQ_TFLITE_ACT_RELU6, 0.48f, -128, MRTQ_S8, &qlo, &qhi), MRTQ_OK, "act");
+  CHECK(qlo == -128 && qhi == -115);
   // the optional VTA header compiles as C++ too: an ALU SHR with imm -3 puts 0xFFFD in bits 112..127
   mrtq_vta_config cfg = mrtq_vta_config_default();
   mrtq_vta_insn in;

@@ -239,6 +239,42 @@ typedef struct mrtq_rq {
 MRTQ_API mrtq_status mrtq_rq_init(mrtq_scheme scheme, double scale, int32_t zp, int32_t qmin, int32_t qmax,
                                   mrtq_rq *rq);
 
+/* Describe a requantization from a precomputed (multiplier, shift) pair, as
+ * TFLite keeps it after QuantizeMultiplier (its OpData's output_multiplier /
+ * output_shift; the per-channel arrays CMSIS-NN takes), instead of a real
+ * scale: *rq = {scheme, m, scale 0, zp, qmin, qmax}, then mrtq_rq_apply
+ * computes the scheme's function of m exactly as for an mrtq_rq_init result.
+ * The shift is the frexp exponent (left shift when positive), which is what
+ * TFLite's per-channel arrays and its int8 kernels' params hold; TFLite's
+ * legacy uint8 OpData keeps the negated value (output_shift = -exponent) and
+ * must be negated back. The pair must lie where the scheme's scalar function
+ * is bit-exact with its origin:
+ *   MRTQ_Q31_DBL, MRTQ_Q31_RNDNU  mult in [2^30, 2^31 - 1], shift in [-31, 30]
+ *   MRTQ_Q15_VTA, MRTQ_Q15_RNDNU  mult in [2^14, 2^15 - 1], shift in [-15, 15]
+ * or be the pair {0, 0}, which TFLite's QuantizeMultiplier gives for a zero
+ * scale and for a scale below ~2^-32 (flushed; mrtq_mult_q15 likewise below
+ * its cut-off): every scheme maps every accumulator to 0, so the output is
+ * clamp(zp, qmin, qmax) (per-channel conv in TFLite accepts such a channel).
+ * Errors (nothing written to *rq):
+ *   MRTQ_EINVAL  rq NULL; qmin > qmax; scheme not an mrtq_scheme; scheme
+ *                MRTQ_FP32 (a float scale, no pair: use mrtq_rq_init).
+ *   MRTQ_ERANGE  m.mult or m.shift outside the scheme's ranges above; m.mult
+ *                0 with m.shift != 0. */
+MRTQ_API mrtq_status mrtq_rq_from_mult(mrtq_scheme scheme, mrtq_mult m, int32_t zp, int32_t qmin, int32_t qmax,
+                                       mrtq_rq *rq);
+
+/* Per channel, from CMSIS-NN's (and TFLite's per-channel OpData's) two int32
+ * arrays: rq[c] = the mrtq_rq_from_mult description of {mult[c], shift[c]},
+ * zp, qmin, qmax, for c < n (one output zero point and one clamp for all
+ * channels, as in TFLite's per-channel conv). Ready for the kernels that
+ * take nrq descriptions (mrtq_conv2d_q8, mrtq_fc_q8, ...) and the _outer /
+ * _inner array functions.
+ * Errors (nothing written to rq): as mrtq_rq_from_mult for every channel,
+ * the reason naming mult[c] / shift[c]; rq, mult or shift NULL while n > 0
+ * -> MRTQ_EINVAL. n == 0 writes nothing and succeeds. */
+MRTQ_API mrtq_status mrtq_rq_from_mult_ch(mrtq_scheme scheme, const int32_t *mult, const int32_t *shift, size_t n,
+                                          int32_t zp, int32_t qmin, int32_t qmax, mrtq_rq *rq);
+
 /* One element, the scalar specification of every array path. [lo, hi] is
  * the output type's range; qmin' and qmax' are rq->qmin and rq->qmax each
  * saturated into it (clamp to [qmin, qmax], then saturate to the type):
@@ -452,6 +488,92 @@ MRTQ_API mrtq_status mrtq_rq_init(mrtq_scheme scheme, double scale, int32_t zp, 
     default: return MRTQ__ERR(MRTQ_EINVAL, "scheme: not an mrtq_scheme");
   }
   *rq = r;
+  return MRTQ_OK;
+}
+
+/* The checks of one (multiplier, shift) pair for a fixed-point scheme (an
+ * mrtq_scheme other than MRTQ_FP32, checked by the caller); ch names the
+ * arguments: 0 "m.mult" / "m.shift", 1 "mult[c]" / "shift[c]". */
+#define MRTQ__MULT_ERR(ch, code, scalar, array) ((ch) ? MRTQ__ERR((code), array) : MRTQ__ERR((code), scalar))
+MRTQ__PRIV mrtq_status mrtq__mult_pair_check(mrtq_scheme scheme, mrtq_mult m, int ch) {
+  int q31 = scheme == MRTQ_Q31_DBL || scheme == MRTQ_Q31_RNDNU;
+  if (m.mult == 0) {
+    if (m.shift != 0)
+      return MRTQ__MULT_ERR(ch, MRTQ_ERANGE, "m.shift: must be 0 when m.mult is 0 (the pair (0, 0) is a zero scale)",
+                            "shift[c]: must be 0 when mult[c] is 0 (the pair (0, 0) is a zero scale)");
+    return MRTQ_OK;
+  }
+  if (q31) {
+    if (m.mult < ((int32_t)1 << 30))
+      return MRTQ__MULT_ERR(ch, MRTQ_ERANGE, "m.mult: must be in [2^30, 2^31 - 1] for a Q31 scheme (or the pair (0, 0))",
+                            "mult[c]: must be in [2^30, 2^31 - 1] for a Q31 scheme (or the pair (0, 0))");
+    if (m.shift < -31 || m.shift > 30)
+      return MRTQ__MULT_ERR(ch, MRTQ_ERANGE, "m.shift: must be in [-31, 30] for a Q31 scheme",
+                            "shift[c]: must be in [-31, 30] for a Q31 scheme");
+  } else {
+    if (m.mult < ((int32_t)1 << 14) || m.mult >= ((int32_t)1 << 15))
+      return MRTQ__MULT_ERR(ch, MRTQ_ERANGE, "m.mult: must be in [2^14, 2^15 - 1] for a Q15 scheme (or the pair (0, 0))",
+                            "mult[c]: must be in [2^14, 2^15 - 1] for a Q15 scheme (or the pair (0, 0))");
+    if (m.shift < -15 || m.shift > 15)
+      return MRTQ__MULT_ERR(ch, MRTQ_ERANGE, "m.shift: must be in [-15, 15] for a Q15 scheme",
+                            "shift[c]: must be in [-15, 15] for a Q15 scheme");
+  }
+  return MRTQ_OK;
+}
+
+/* The scheme and bounds checks shared by the two forms. */
+MRTQ__PRIV mrtq_status mrtq__from_mult_args(mrtq_scheme scheme, int32_t qmin, int32_t qmax) {
+  if (qmin > qmax) return MRTQ__ERR(MRTQ_EINVAL, "qmin: must be <= qmax");
+  switch (scheme) {
+    case MRTQ_Q31_DBL:
+    case MRTQ_Q31_RNDNU:
+    case MRTQ_Q15_VTA:
+    case MRTQ_Q15_RNDNU: return MRTQ_OK;
+    case MRTQ_FP32: return MRTQ__ERR(MRTQ_EINVAL, "scheme: MRTQ_FP32 takes a float scale, not a (multiplier, shift) pair (use mrtq_rq_init)");
+  }
+  return MRTQ__ERR(MRTQ_EINVAL, "scheme: not an mrtq_scheme");
+}
+
+MRTQ__PRIV mrtq_rq mrtq__rq_of_mult(mrtq_scheme scheme, mrtq_mult m, int32_t zp, int32_t qmin, int32_t qmax) {
+  mrtq_rq r;
+  r.scheme = scheme;
+  r.m = m;
+  r.scale = 0.0f;
+  r.zp = zp;
+  r.qmin = qmin;
+  r.qmax = qmax;
+  return r;
+}
+
+MRTQ_API mrtq_status mrtq_rq_from_mult(mrtq_scheme scheme, mrtq_mult m, int32_t zp, int32_t qmin, int32_t qmax,
+                                       mrtq_rq *rq) {
+  mrtq_status st;
+  if (!rq) return MRTQ__ERR(MRTQ_EINVAL, "rq: NULL");
+  if ((st = mrtq__from_mult_args(scheme, qmin, qmax)) != MRTQ_OK) return st;
+  if ((st = mrtq__mult_pair_check(scheme, m, 0)) != MRTQ_OK) return st;
+  *rq = mrtq__rq_of_mult(scheme, m, zp, qmin, qmax);
+  return MRTQ_OK;
+}
+
+MRTQ_API mrtq_status mrtq_rq_from_mult_ch(mrtq_scheme scheme, const int32_t *mult, const int32_t *shift, size_t n,
+                                          int32_t zp, int32_t qmin, int32_t qmax, mrtq_rq *rq) {
+  size_t c;
+  mrtq_status st;
+  if (n && !rq) return MRTQ__ERR(MRTQ_EINVAL, "rq: NULL while n > 0");
+  if (n && (!mult || !shift)) return MRTQ__ERR(MRTQ_EINVAL, "mult, shift: NULL while n > 0");
+  if ((st = mrtq__from_mult_args(scheme, qmin, qmax)) != MRTQ_OK) return st;
+  for (c = 0; c < n; c++) {
+    mrtq_mult m;
+    m.mult = mult[c];
+    m.shift = shift[c];
+    if ((st = mrtq__mult_pair_check(scheme, m, 1)) != MRTQ_OK) return st;
+  }
+  for (c = 0; c < n; c++) {
+    mrtq_mult m;
+    m.mult = mult[c];
+    m.shift = shift[c];
+    rq[c] = mrtq__rq_of_mult(scheme, m, zp, qmin, qmax);
+  }
   return MRTQ_OK;
 }
 
