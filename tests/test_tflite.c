@@ -28,7 +28,17 @@ static long long compared;
 
 static float rand_unit(void) { return (float)(th_rand32() >> 8) / 16777216.0f; } /* [0, 1) */
 /* A positive float spread over many binades: 2^[lo, hi) times [1, 2). */
-static float rand_scale(int lo, int hi) { return ldexpf(1.0f + rand_unit(), (int)th_range(lo, hi - 1)); }
+static float rand_scale(int lo, int hi) {
+  float m = 1.0f + rand_unit(); /* one draw after the other: the same sequence on every compiler */
+  int e = (int)th_range(lo, hi - 1);
+  return ldexpf(m, e);
+}
+/* (u - 1/2) * 2^e, u uniform in [0, 1), e uniform in [lo, hi]. */
+static float rand_signed(int lo, int hi) {
+  float u = rand_unit() - 0.5f;
+  int e = (int)th_range(lo, hi);
+  return u * ldexpf(1.0f, e);
+}
 
 /* ================= fused activation bounds ================= */
 
@@ -155,11 +165,11 @@ static void test_clamp_bounds_tflite_random(void) {
   for (it = 0; it < 200000; it++) {
     mrtq_dtype t = types[th_range(0, 4)];
     int32_t tmin = 0, tmax = 0, zp, lo = 0, hi = 0;
-    float a = (rand_unit() - 0.5f) * ldexpf(1.0f, (int)th_range(-4, 40)), b, scale = rand_scale(-20, 10);
+    float a = rand_signed(-4, 40), b, scale = rand_scale(-20, 10);
     double ra, rb;
     (void)mrtq_dtype_range(t, &tmin, &tmax);
     zp = (int32_t)th_range(tmin, tmax);
-    b = a + rand_unit() * ldexpf(1.0f, (int)th_range(-4, 40));
+    b = a + fabsf(rand_signed(-4, 40));
     if (it % 50 == 0) a = -INFINITY;
     if (it % 70 == 0) b = INFINITY;
     ra = (double)roundf(a / scale) + zp, rb = (double)roundf(b / scale) + zp;
@@ -430,7 +440,7 @@ static void test_from_mult_random(void) {
   long long n = 0;
   int it, j;
   for (it = 0; it < 20000; it++) {
-    double scale = (it % 97 == 0) ? ldexp(1.0, -33) * rand_unit() : ldexp(1.0 + rand_unit(), (int)th_range(-31, -1));
+    double scale = (it % 97 == 0) ? ldexp(1.0, -33) * rand_unit() : (double)rand_scale(-31, 0);
     int32_t mult, zp = (int32_t)th_range(-128, 127), lo = (int32_t)th_range(-128, 0), hi = (int32_t)th_range(0, 127);
     int shift;
     mrtq_mult m;
@@ -728,7 +738,7 @@ static void test_bias_random(void) {
         case 1: /* a bias on a half step of its scale: a tie in float when exact */
           b[i] = ((float)th_range(-100000, 100000) + 0.5f) * (s_in * sw[per_channel ? i : 0]);
           break;
-        case 2: b[i] = (rand_unit() - 0.5f) * ldexpf(1.0f, (int)th_range(0, 70)); break;
+        case 2: b[i] = rand_signed(0, 70); break;
         default: b[i] = (rand_unit() - 0.5f) * 1e-3f; break;
       }
     }

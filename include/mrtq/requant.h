@@ -271,7 +271,8 @@ MRTQ_API mrtq_status mrtq_rq_from_mult(mrtq_scheme scheme, mrtq_mult m, int32_t 
  * _inner array functions.
  * Errors (nothing written to rq): as mrtq_rq_from_mult for every channel,
  * the reason naming mult[c] / shift[c]; rq, mult or shift NULL while n > 0
- * -> MRTQ_EINVAL. n == 0 writes nothing and succeeds. */
+ * -> MRTQ_EINVAL. n == 0 writes nothing (scheme, qmin and qmax are still
+ * checked). */
 MRTQ_API mrtq_status mrtq_rq_from_mult_ch(mrtq_scheme scheme, const int32_t *mult, const int32_t *shift, size_t n,
                                           int32_t zp, int32_t qmin, int32_t qmax, mrtq_rq *rq);
 
