@@ -371,6 +371,23 @@ static void check_clamp(fz *f) {
   fz_reason_begin();
   st = mrtq_clamp_bounds_onnx(lo, hi, scale, zp, bt, &qlo, &qhi);
   fz_reason_end(st, "mrtq_clamp_bounds_onnx");
+  { /* the TFLite rounding: same checks, zp + roundf(bound / scale) (ties away from zero) saturated to the type */
+    int32_t tlo = 99999, thi = 99999;
+    mrtq_status ts;
+    fz_reason_begin();
+    ts = mrtq_clamp_bounds_tflite(lo, hi, scale, zp, bt, &tlo, &thi);
+    fz_reason_end(ts, "mrtq_clamp_bounds_tflite");
+    FZ_EQ(ts, st, "mrtq_clamp_bounds_tflite and _onnx check differently");
+    if (ts != MRTQ_OK) {
+      FZ_CHECK(tlo == 99999 && thi == 99999, "mrtq_clamp_bounds_tflite refused but wrote");
+    } else {
+      double rl = (double)roundf(lo / scale) + zp, rh = (double)roundf(hi / scale) + zp;
+      FZ_EQ(tlo, rl <= tmin ? tmin : rl >= tmax ? tmax : (int32_t)rl, "tflite qlo");
+      FZ_EQ(thi, rh <= tmin ? tmin : rh >= tmax ? tmax : (int32_t)rh, "tflite qhi");
+      FZ_CHECK(tlo - (int64_t)qlo <= 1 && qlo - (int64_t)tlo <= 1, "tflite and onnx lower bounds differ by more than 1");
+      FZ_CHECK(thi - (int64_t)qhi <= 1 && qhi - (int64_t)thi <= 1, "tflite and onnx upper bounds differ by more than 1");
+    }
+  }
   if (isnan(lo) || isnan(hi) || !(lo <= hi) || !isfinite(scale) || !(scale > 0) || !bt_ok || zp < tmin || zp > tmax) {
     FZ_EQ(st, MRTQ_EINVAL, "mrtq_clamp_bounds_onnx accepted bad arguments");
     FZ_CHECK(qlo == 99999 && qhi == 99999, "mrtq_clamp_bounds_onnx refused but wrote");

@@ -44,6 +44,7 @@ HARNESSES=(
   "pool|fuzz_pool.c|pool|"
   "eltwise|fuzz_eltwise.c|eltwise|"
   "shape|fuzz_shape.c|shape|"
+  "tflite|fuzz_tflite.c|tflite|"
   "onednn|fuzz_onednn.c|onednn|"
   "vta_isa|fuzz_vta_isa.c|vta_isa|"
   "vta_sim|fuzz_vta_sim.c|vta_sim|"
