@@ -21,8 +21,11 @@
  * The requantization of a layer is mrtq_rq_init(MRTQ_Q31_DBL, s_in * s_w[c] /
  * s_out in double, ...) per channel, or, from TFLite's stored (multiplier,
  * shift) pairs, mrtq_rq_from_mult / mrtq_rq_from_mult_ch (mrtq/requant.h).
- * Every function refuses what TFLite refuses (or would compute with undefined
- * behaviour) and names the argument; nothing is written on a refusal. */
+ * Every function refuses what TFLite refuses or would compute with undefined
+ * behaviour, and the few further inputs its comment lists (an activation
+ * TFLite silently drops, a VALID layer without output, a zero point outside
+ * its type, non-finite weights); a refusal names the argument and writes
+ * nothing. */
 #ifndef MRTQ_TFLITE_H
 #define MRTQ_TFLITE_H
 
