@@ -11,7 +11,7 @@
  *                                                                 int64 bias (ConvPerChannel<int64_t>,
  *                                                                 DepthwiseConvPerChannel)
  *   mrtq_conv2d_s16x8_acc32    int32; rq->scheme's Q31 multiply   CONV_2D int16 with an int32 bias or none
- *                              (MRTQ_Q31_DBL, or MRTQ_Q31_RNDNU   (ConvPerChannel<int32_t>; TF 2.9+)
+ *                              (MRTQ_Q31_DBL, or MRTQ_Q31_RNDNU   (ConvPerChannel<int32_t>, TF 2.9)
  *                              for TFLITE_SINGLE_ROUNDING)
  *   mrtq_fc_s16x8_acc64        int64; mrtq_mul_q31_x64            FULLY_CONNECTED int16, int64 bias
  *   mrtq_fc_s16x8_acc32        int32; as _acc32 above             FULLY_CONNECTED int16, int32 bias
@@ -89,9 +89,11 @@ MRTQ_API mrtq_status mrtq_conv2d_s16x8_acc64(const mrtq_conv2d_shape *s, const m
  * zero) for MRTQ_Q31_DBL, clamp(mrtq_mul_q31_rndnu(acc, m)) (one rounding,
  * ties toward +infinity) for MRTQ_Q31_RNDNU. Bit-exact with TFLite's reference
  * ConvPerChannel<int32_t> (the path TF 2.9's CONV_2D takes for an int16 input
- * with an int32 bias or none; DEPTHWISE_CONV_2D int16 has no such path) in
- * the default and TFLITE_SINGLE_ROUNDING builds respectively, any m.shift up
- * to 30. Errors: those of _acc64 except the shift rule; K 2^22 + max|bias| >
+ * with an int32 bias or none; older versions require an int64 bias;
+ * DEPTHWISE_CONV_2D int16 has no such path) in
+ * the default and TFLITE_SINGLE_ROUNDING builds respectively, within those
+ * functions' TFLite domains (requant.h; m.shift up to 30 is taken, a left
+ * shift beyond int32 saturates where TFLite overflows). Errors: those of _acc64 except the shift rule; K 2^22 + max|bias| >
  * 2^31 - 1 -> MRTQ_EOVERFLOW. */
 MRTQ_API mrtq_status mrtq_conv2d_s16x8_acc32(const mrtq_conv2d_shape *s, const mrtq_rq *rq, size_t nrq,
                                              const mrtq_qoperand *x, const mrtq_qoperand *w, const int32_t *bias,
@@ -103,7 +105,7 @@ MRTQ_API mrtq_status mrtq_conv2d_s16x8_acc32(const mrtq_conv2d_shape *s, const m
  * FullyConnected) or o (FullyConnectedPerChannel, TFLite Micro and recent
  * TFLite). Semantics and errors as mrtq_conv2d_s16x8_acc64 / _acc32: bit-exact
  * with TFLite's reference int16 FullyConnected with an int64 bias (_acc64) or
- * an int32 bias (_acc32; TF 2.9+, TFLite Micro). */
+ * an int32 bias (_acc32; the TF 2.9-era fully_connected.cc, TFLite Micro). */
 MRTQ_API mrtq_status mrtq_fc_s16x8_acc64(size_t rows, size_t k, size_t o, const mrtq_rq *rq, size_t nrq,
                                          const mrtq_qoperand *x, const mrtq_qoperand *w, const int64_t *bias,
                                          int16_t *out);
