@@ -697,7 +697,7 @@ static void test_bounds(void) {
   /* 64-bit: the largest bias the check lets through puts the accumulator at 2^47 - 1 */
   CHECK_EQ(mrtq_rq_init(MRTQ_Q31_DBL, ldexp(1.0, -31), 0, -32768, 32767, &rq), MRTQ_OK, "rq");
   CHECK(rq.m.mult == (1 << 30) && rq.m.shift == -30);
-  rq.m.shift = -31; /* scale 2^-32 (below what rq_init encodes): (2^47 - 1) 2^-32 = 2^15 - 2^-32 */
+  rq.m.shift = -31; /* scale 2^-32, the smallest Q31 shift: (2^47 - 1) 2^-32 = 2^15 - 2^-32 */
   qx.data = x, qx.type = MRTQ_S16, qw.data = &wneg, qw.type = MRTQ_S8;
   CHECK_EQ(mrtq_fc_s16x8_acc64(2, 1, 1, &rq, 1, &qx, &qw, &b64, y), MRTQ_OK, "at the bound");
   mult = rq.m.mult, sh = rq.m.shift;
