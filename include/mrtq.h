@@ -29,6 +29,7 @@
  *     mrtq/shape.h       padding, slicing (lazy split), concatenation with rescaling, flatten
  *     mrtq/precision.h   precision inference: output bit-widths, overflow-free K
  *     mrtq/conv.h        reference conv2d (groups, depthwise, NCHW/NHWC), FC and batched matmul, expansion form
+ *     mrtq/conv_s16.h    TFLite's 16x8 conv / depthwise / FC (int16 x int8) and int16 batch matmul, int64 or int32 accumulator
  *     mrtq/attr.h        oneDNN-style attributes: output scales, zero points, bias, post-ops
  *     mrtq/fastconv.h    the fast core of attr.h's convolution / inner product: packed
  *                        weights, im2col, an int8 GEMM (AVX512-VNNI when enabled), same bytes
@@ -105,6 +106,7 @@
 #include "mrtq/shape.h"
 #include "mrtq/precision.h"
 #include "mrtq/conv.h"
+#include "mrtq/conv_s16.h"
 #include "mrtq/attr.h"
 #include "mrtq/fastconv.h"
 #include "mrtq/tflite.h"

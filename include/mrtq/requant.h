@@ -20,6 +20,8 @@
  *     (MRTQ_Q31_DBL)
  *   Q31 single rounding   mrtq_mul_q31_rndnu  sat32(rnd_up(x * M * 2^(s-31)))
  *     (MRTQ_Q31_RNDNU)
+ *   Q31 on int64          mrtq_mul_q31_x64    rm = min(floor((M + 2^15) / 2^16), 2^15 - 1);
+ *     (no mrtq_scheme)                        sat32(rnd_up(x * rm * 2^(s-15))), x an int64
  *   Q15 VTA               mrtq_mul_q15_vta    p = wrap32(x * M), k = 15 - s;
  *     (MRTQ_Q15_VTA)                          k >= 0: floor(p / 2^k);  k < 0: wrap32(p * 2^-k)
  *   Q15 nudge             mrtq_mul_q15_rndnu  sat32(rnd_up(x * M * 2^(s-15)))
@@ -33,19 +35,22 @@
  *   Q31 double   M in [0, 2^31-1], s in [-31, 30],       toward +inf (srdhm), then     x * 2^s saturates (TFLite
  *                x * 2^max(s,0) within int32             away from zero (rdivpot)      overflows); srdhm at MIN*MIN
  *   Q31 single   M in [0, 2^31-1], s in [-31, 30]        toward +inf                   result saturates to int32
+ *   Q31 x64      M in [0, 2^31-1], s in [-31, 7],        toward +inf (rm: also up)     result saturates to int32
+ *                x in [-2^47, 2^47), result in int32
  *   Q15 VTA      M in [2^14, 2^15-1], s in [-15, 15]     none: floor, toward -inf      product and left shift wrap
  *   Q15 nudge    any M, s                                toward +inf                   result saturates to int32
  *   fp32         scale a finite float > 0                to even                       +-inf saturates, NaN -> 0
  *   dequant_vta  q in int8, zp and M in int16,           non-negative: up; negative:   every step wraps mod 2^16
  *                s in [-15, 0]                           one below rnd_up (floor)
  *   rshift_clip  b in [0, 62], p in [1, 32]              toward +inf                   symmetric clip
- *   x is any int32 except where the Q31 double row restricts it. Outside the
+ *   x is any int32 (any int64 for Q31 x64) except where a row restricts it. Outside the
  *   domains the formulas above still hold (each function's comment gives the
  *   edge cases).
  *
  *   bit-exact with  gemmlowp  TFLite ref  CMSIS-NN  XNNPACK      oneDNN   VTA delegate  MRT
  *   Q31 double      yes       default     default   "gemmlowp"   -        -             -
  *   Q31 single      -         single (1)  single    rndnu        -        -             -
+ *   Q31 x64         -         16x8 (7)    -         -            -        -             -
  *   Q15 VTA         -         -           -         -            -        yes (2)       -
  *   Q15 nudge       -         -           -         -            -        -             -      (mrtq's own)
  *   fp32            -         -           -         fp32 x86 (3) yes (4)  -             -
@@ -60,8 +65,12 @@
  *   when fl(x) * scale is a half-integer and zp is odd (mrtq/attr.h has
  *   oneDNN's exact epilogue). (5) the host-side step of its ADD. (6) the
  *   definition of cvm_right_shift (its CPU kernels diverge from it; see
- *   fixedpoint.h). The two Q31 families differ by 1 on about 8% of random
- *   inputs with s < 0; test each against its own definition.
+ *   fixedpoint.h). (7) TFLite's MultiplyByQuantizedMultiplier for an int64
+ *   accumulator (internal/common.cc), identical in its default and
+ *   TFLITE_SINGLE_ROUNDING builds: its 16x8 conv / depthwise / FC with an
+ *   int64 bias and its int16 BATCH_MATMUL (mrtq/conv_s16.h). The two Q31
+ *   families differ by 1 on about 8% of random inputs with s < 0; test each
+ *   against its own definition.
  *
  * Float functions assume the default floating-point environment (round to
  * nearest even, no trapping) and a compiler that rounds every float
@@ -144,6 +153,26 @@ MRTQ_API int32_t mrtq_mul_q31_dbl(int32_t x, mrtq_mult m);
  * over its domain (mult in [0, 2^31 - 1], shift in [-31, 30]). Total: any
  * shift and mult keep the exact formula (31 - shift >= 64 gives 0). */
 MRTQ_API int32_t mrtq_mul_q31_rndnu(int32_t x, mrtq_mult m);
+
+/* Q31 multiplier on a 64-bit accumulator: TFLite's MultiplyByQuantizedMultiplier
+ * for an int64_t x (internal/common.cc; the same in its default and
+ * TFLITE_SINGLE_ROUNDING builds), what its 16x8 kernels with an int64 bias and
+ * its int16 BATCH_MATMUL use. The Q31 mult is first reduced to 16 bits,
+ *   rm = mult < 0x7FFF0000 ? floor((mult + 2^15) / 2^16) : 2^15 - 1
+ *      (= min(floor((mult + 2^15) / 2^16), 2^15 - 1): to nearest, ties up),
+ * then rounded once:
+ *   floor(x * rm / 2^(15 - shift) + 1/2)   (to nearest, ties toward +infinity)
+ * computed exactly (the product is carried in more than 64 bits), saturated
+ * to int32. Bit-exact with TFLite over its domain: mult in [0, 2^31 - 1],
+ * shift in [-31, 7], x in [-2^47, 2^47) and a result within int32 (TFLite
+ * asserts all four; outside them its release build overflows int64 or wraps
+ * the int32 result, and shift >= 15 is an undefined shift there). Total
+ * outside: any x; any mult (a negative one follows the formula, rm in
+ * [-2^15, 2^15 - 1]); any shift: 15 - shift <= 0 multiplies exactly by
+ * 2^(shift - 15) (no rounding), 15 - shift >= 80 gives 0; always saturated.
+ * The reduction drops the low 16 bits of mult (relative error up to 2^-15):
+ * mult 0x7FFF8000 .. 2^31 - 1 all give 2^15 - 1, mult < 2^15 gives rm = 0. */
+MRTQ_API int32_t mrtq_mul_q31_x64(int64_t x, mrtq_mult m);
 
 /* Q15 as the VTA functional simulator executes the TFLite delegate's sequence
  * (MUL imm, SHR imm):
@@ -381,6 +410,21 @@ MRTQ__PRIV int32_t mrtq__mul_rndnu(int32_t x, mrtq_mult m, int F) {
 }
 
 MRTQ_API int32_t mrtq_mul_q31_rndnu(int32_t x, mrtq_mult m) { return mrtq__mul_rndnu(x, m, 31); }
+
+MRTQ_API int32_t mrtq_mul_q31_x64(int64_t x, mrtq_mult m) {
+  /* x = xh 2^16 + xl, xl in [0, 2^16): x rm = p1 2^16 + p0 with p1 = xh rm
+   * (|p1| <= 2^62) and p0 = xl rm (|p0| < 2^31), both exact in int64. */
+  int64_t rm = m.mult < 0x7FFF0000 ? mrtq__asr64((int64_t)m.mult + 32768, 16) : 32767;
+  int64_t xh = mrtq__asr64(x, 16), xl = (int64_t)((uint64_t)x & 0xffffu);
+  int64_t p1 = xh * rm, p0 = xl * rm, k = (int64_t)15 - m.shift; /* k: the right shift */
+  if (k >= 17) /* floor((p1 2^16 + p0 + 2^(k-1)) / 2^k) = rnd_up((p1 + floor(p0 / 2^16)) / 2^(k-16)) */
+    return mrtq__sat32(mrtq_rshift_rndnu(p1 + mrtq__asr64(p0, 16), k >= 80 ? 64 : (int)(k - 16)));
+  if (p1 > ((int64_t)1 << 40) || p1 < -((int64_t)1 << 40)) /* |x rm| > 2^56 - 2^31, k <= 16: beyond int32 */
+    return p1 > 0 ? INT32_MAX : INT32_MIN;
+  if (k >= 1) /* p1 2^(16-k) + floor((p0 + 2^(k-1)) / 2^k), exact: |p1 2^(16-k)| <= 2^55 */
+    return mrtq__sat32(p1 * ((int64_t)1 << (16 - k)) + mrtq_rshift_rndnu(p0, (int)k));
+  return mrtq__shl_sat32(p1 * 65536 + p0, -k); /* x rm exactly (|x rm| <= 2^56 + 2^31), times 2^-k */
+}
 
 MRTQ_API int32_t mrtq_mul_q15_vta(int32_t x, mrtq_mult m) {
   int32_t p = mrtq__wrap32((uint32_t)x * (uint32_t)m.mult);

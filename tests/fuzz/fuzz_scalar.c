@@ -1,5 +1,6 @@
 /* Scalar core: multiplier encoding (mrtq_mult_q31 / _q15) from arbitrary
- * doubles, the rounding primitives, the four fixed-point families, the float
+ * doubles, the rounding primitives, the five fixed-point families (Q31 on an
+ * int64 accumulator too), the float
  * families, mrtq_rq_init / mrtq_rq_apply and precision.h, each against an
  * independent exact oracle (libm frexp, 128-bit integers, rintf). A refusal
  * writes nothing and reports exactly one reason. */
@@ -55,6 +56,17 @@ static int64_t mul_rndnu_o(int32_t x, mrtq_mult m, int F) {
   int64_t k = (int64_t)F - m.shift;
   if (k > 0) return sat32(rndnu_o(p, k));
   return shl_sat_o(p, -k);
+}
+static int64_t mul_x64_o(int64_t x, mrtq_mult m) { /* rm = min(floor((M + 2^15) / 2^16), 2^15 - 1) */
+  i128 rm = floor_div_pow2((i128)m.mult + 32768, 16), p;
+  int64_t k = 15 - (int64_t)m.shift;
+  if (rm > 32767) rm = 32767;
+  p = (i128)x * rm; /* |p| <= 2^78 */
+  if (k > 120) return 0;
+  if (k > 0) return sat32(floor_div_pow2(p + ((i128)1 << (k - 1)), (int)k)); /* in 128 bits: rndnu_o's int64 result would wrap */
+  if (p == 0) return 0;
+  if (-k > 40) return p > 0 ? INT32_MAX : INT32_MIN;
+  return sat32(p * ((i128)1 << -k));
 }
 static int64_t mul_dbl_o(int32_t x, mrtq_mult m) {
   int64_t xs = m.shift > 0 ? shl_sat_o(x, m.shift) : x;
@@ -216,6 +228,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   if (fz_bool(&f)) mrtq_mult_q31(s, &m);
   FZ_EQ(mrtq_mul_q31_dbl(x, m), mul_dbl_o(x, m), "mrtq_mul_q31_dbl(%d, {%d, %d})", x, m.mult, m.shift);
   FZ_EQ(mrtq_mul_q31_rndnu(x, m), mul_rndnu_o(x, m, 31), "mrtq_mul_q31_rndnu(%d, {%d, %d})", x, m.mult, m.shift);
+  FZ_EQ(mrtq_mul_q31_x64(x64, m), mul_x64_o(x64, m), "mrtq_mul_q31_x64(%lld, {%d, %d})", (long long)x64, m.mult,
+        m.shift);
   if (fz_bool(&f)) mrtq_mult_q15(s, &m);
   FZ_EQ(mrtq_mul_q15_vta(x, m), mul_vta_o(x, m), "mrtq_mul_q15_vta(%d, {%d, %d})", x, m.mult, m.shift);
   FZ_EQ(mrtq_mul_q15_rndnu(x, m), mul_rndnu_o(x, m, 15), "mrtq_mul_q15_rndnu(%d, {%d, %d})", x, m.mult, m.shift);
