@@ -14,6 +14,6 @@ for t in test_common test_array test_fixedpoint test_requant test_scale test_vta
     status=1
     continue
   fi
-  qemu-aarch64 "$out/$t" | sed "s/^\(test_[a-z_]*\): /\1-aarch64: /" || status=1
+  qemu-aarch64 "$out/$t" | sed "s/^\(test_[a-z0-9_]*\): /\1-aarch64: /" || status=1
 done
 exit $status

@@ -9,9 +9,10 @@
  * Operands are mrtq_qoperand (mrtq/common.h): these kernels take MRTQ_S8 and
  * MRTQ_U8 data (src, weights, matrices, outputs), and the convolution and
  * fully connected kernels also MRTQ_S4 weights (TFLite's int4); other types
- * are refused with MRTQ_EUNSUPPORTED. Argument order: the shape (or sizes) and requantization,
- * then the inputs, then the output type and the output. Every refusal names
- * the argument through MRTQ_ON_ERROR and writes nothing. */
+ * are refused with MRTQ_EUNSUPPORTED. Argument order: the shape (or sizes)
+ * and requantization, then the inputs, then the output type and the output.
+ * Every refusal names the argument through MRTQ_ON_ERROR and writes
+ * nothing. */
 #ifndef MRTQ_CONV_H
 #define MRTQ_CONV_H
 
@@ -85,9 +86,10 @@ MRTQ_API mrtq_status mrtq_conv2d_s32(const mrtq_conv2d_shape *s, const mrtq_qope
  * 1), acc, dst_type's range), stored as dst_type (MRTQ_S8 or MRTQ_U8). For
  * TFLite's convention pass per-channel MRTQ_Q31_DBL descriptions of s_x
  * s_w[o] / s_y and an int32 bias (bit-exact with TFLite's reference conv and
- * depthwise conv, int8 or int4 filters; MRTQ_FP32 gives XNNPACK's). Errors: as mrtq_conv2d_s32; rq or out NULL, nrq
- * neither 1 nor s->o, an rq[c] that fails the array functions' descriptor
- * checks (scheme, fields it does not read, qmin <= qmax) -> MRTQ_EINVAL; dst_type another type ->
+ * depthwise conv, int8 or int4 filters; MRTQ_FP32 gives XNNPACK's).
+ * Errors: as mrtq_conv2d_s32; rq or out NULL, nrq neither 1 nor s->o, an
+ * rq[c] that fails the array functions' descriptor checks (scheme, fields it
+ * does not read, qmin <= qmax) -> MRTQ_EINVAL; dst_type another type ->
  * MRTQ_EUNSUPPORTED. */
 MRTQ_API mrtq_status mrtq_conv2d_q8(const mrtq_conv2d_shape *s, const mrtq_rq *rq, size_t nrq, const mrtq_qoperand *x,
                                     const mrtq_qoperand *w, const int32_t *bias, mrtq_dtype dst_type, void *out);
@@ -110,9 +112,9 @@ MRTQ_API mrtq_status mrtq_fc_q8(size_t rows, size_t k, size_t o, const mrtq_rq *
  *   acc[b][i][j] = sum_t (A[b][i][t] - a->zp)(B[b][t][j] - zb_j) + bias[j]
  * zb_j = b->zp_ch[j] (n entries; b->zp then 0) or b->zp; bias (n entries) may
  * be NULL. Exact, with the worst case checked first as in mrtq_conv2d_s32 (K
- * = k). a, b: MRTQ_S8 or MRTQ_U8 (MRTQ_S4 is refused: MRTQ_EUNSUPPORTED). Errors: a zero batch, m, k or n, element
- * counts overflowing size_t -> MRTQ_ESHAPE; otherwise as mrtq_conv2d_s32
- * (a->zp_ch set -> MRTQ_EINVAL). */
+ * = k). a, b: MRTQ_S8 or MRTQ_U8 (MRTQ_S4 is refused: MRTQ_EUNSUPPORTED).
+ * Errors: a zero batch, m, k or n, element counts overflowing size_t ->
+ * MRTQ_ESHAPE; otherwise as mrtq_conv2d_s32 (a->zp_ch set -> MRTQ_EINVAL). */
 MRTQ_API mrtq_status mrtq_matmul_s32(size_t batch, size_t m, size_t k, size_t n, const mrtq_qoperand *a,
                                      const mrtq_qoperand *b, int b_shared, const int32_t *bias, int32_t *acc);
 /* Requantized: out = mrtq_rq_apply(rq[j] (rq[0] when nrq == 1), acc, dst_type's
