@@ -265,7 +265,7 @@ static void test_bad_input(void) {
   BAD(x.zp, 300, MRTQ_EINVAL, "x->zp: outside x->type's range");
   BAD(w.zp, -129, MRTQ_EINVAL, "w->zp: outside w->type's range");
   BAD(x.type, (mrtq_dtype)0, MRTQ_EINVAL, "x->type: not an mrtq_dtype");
-  BAD(w.type, MRTQ_S16, MRTQ_EUNSUPPORTED, "w->type: must be MRTQ_S8 or MRTQ_U8");
+  BAD(w.type, MRTQ_S16, MRTQ_EUNSUPPORTED, "w->type: must be MRTQ_S8, MRTQ_U8 or MRTQ_S4");
   BAD(x.zp_ch, L.bias, MRTQ_EINVAL, "x->zp_ch: must be NULL");
   {
     static const int32_t zw_ok[1] = {0}, zw_bad[1] = {128};

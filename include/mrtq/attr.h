@@ -130,8 +130,9 @@ MRTQ_API mrtq_status mrtq_onednn_epilogue(const mrtq_onednn_attr *attr, const mr
  * Errors: as mrtq_conv2d_s32; attributes invalid (see mrtq_onednn_attr and
  * mrtq_onednn_po: every field is checked), a weight zero point, x->zp !=
  * attr->src_zp, a per-channel zero point outside its type, an int32 bias with
- * NEW, dst NULL -> MRTQ_EINVAL; dst_type not MRTQ_S8 / MRTQ_U8 ->
- * MRTQ_EUNSUPPORTED. */
+ * NEW, dst NULL -> MRTQ_EINVAL; dst_type not MRTQ_S8 / MRTQ_U8, w->type
+ * MRTQ_S4 (oneDNN 2.6 has no int4 weights; the TFLite-convention
+ * mrtq_conv2d_q8 takes them) -> MRTQ_EUNSUPPORTED. */
 MRTQ_API mrtq_status mrtq_conv2d_onednn(const mrtq_conv2d_shape *s, const mrtq_onednn_attr *attr, const mrtq_qoperand *x,
                                         const mrtq_qoperand *w, const int32_t *bias, mrtq_dtype dst_type, void *dst);
 
@@ -435,6 +436,8 @@ MRTQ__PRIV mrtq_status mrtq__conv2d_onednn(const mrtq_conv2d_shape *s, int ndim,
   mrtq_onednn_pos at;
   mrtq_status st = mrtq__conv_check(s, x, w, NULL, &ho, &wo, &k);
   if (st != MRTQ_OK) return st;
+  if (w->type == MRTQ_S4) /* mrtq__conv_check takes the TFLite kernels' int4 weights */
+    return MRTQ__ERR(MRTQ_EUNSUPPORTED, "w->type: must be MRTQ_S8 or MRTQ_U8 (oneDNN has no int4 weights; mrtq_conv2d_q8 takes them)");
   if ((st = MRTQ__Q8_TYPE(dst_type, "dst_type")) != MRTQ_OK) return st;
   if (!dst) return MRTQ__ERR(MRTQ_EINVAL, "dst: NULL");
   if ((st = mrtq__onednn_conv_ok(attr, ndim, x, w, bias, s->c, s->o, k, dst_type)) != MRTQ_OK) return st;

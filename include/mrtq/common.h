@@ -127,6 +127,29 @@ MRTQ_API mrtq_status mrtq_dtype_range(mrtq_dtype t, int32_t *qmin, int32_t *qmax
  * that overflows size_t -> MRTQ_ERANGE. */
 MRTQ_API mrtq_status mrtq_dtype_bytes(mrtq_dtype t, size_t n, size_t *bytes);
 
+/* MRTQ_S4 packing (the layout above, TFLite's PackInt8IntoDenseInt /
+ * UnpackDenseInt4IntoInt8 with bit width 4).
+ *
+ * mrtq_s4_pack: src holds n int8 values, each in [-8, 7]; writes (n + 1) / 2
+ * bytes to dst: byte i = (src[2i] & 15) | (src[2i + 1] & 15) << 4, and for an
+ * odd n the last byte = src[n - 1] & 15 (its unused high nibble written as
+ * 0). dst may equal src (packing in place); any other overlap is not allowed.
+ * n == 0 writes nothing (src and dst may then be NULL).
+ * Errors (nothing written): src or dst NULL with n > 0 -> MRTQ_EINVAL; any
+ * src[i] outside [-8, 7] -> MRTQ_ERANGE (TFLite's packer has no check: it
+ * keeps the low 4 bits, so 8 would come back as -8).
+ *
+ * mrtq_s4_unpack: src holds n MRTQ_S4 elements ((n + 1) / 2 bytes); writes n
+ * int8 values to dst: dst[j] = nibble j % 2 (0: low, 1: high) of byte j / 2,
+ * sign-extended from 4 bits (a nibble v >= 8 is v - 16), so every result is in
+ * [-8, 7]. The unused high nibble of an odd n is never read into dst. dst may
+ * equal src (unpacking in place, dst then needs n bytes); any other overlap
+ * is not allowed. n == 0 writes nothing (NULL allowed). Errors: src or dst
+ * NULL with n > 0 -> MRTQ_EINVAL. Bit-exact with TFLite's
+ * UnpackDenseInt4IntoInt8. */
+MRTQ_API mrtq_status mrtq_s4_pack(const int8_t *src, size_t n, void *dst);
+MRTQ_API mrtq_status mrtq_s4_unpack(const void *src, size_t n, int8_t *dst);
+
 /* Memory layout of 4-D activations, shared by conv, pooling and the VTA
  * drivers: NCHW activations go with OIHW weights ([o][c/groups][kh][kw]),
  * NHWC activations with OHWI weights ([o][kh][kw][c/groups]); an output
@@ -207,6 +230,44 @@ MRTQ_API mrtq_status mrtq_dtype_bytes(mrtq_dtype t, size_t n, size_t *bytes) {
   }
   if (n > SIZE_MAX / (size_t)(bits / 8)) return MRTQ__ERR(MRTQ_ERANGE, "n: n elements overflow size_t bytes");
   *bytes = n * (size_t)(bits / 8);
+  return MRTQ_OK;
+}
+
+MRTQ_API mrtq_status mrtq_s4_pack(const int8_t *src, size_t n, void *dst) {
+  size_t i;
+  uint8_t *d = (uint8_t *)dst;
+  if (!n) return MRTQ_OK;
+  if (!src) return MRTQ__ERR(MRTQ_EINVAL, "src: NULL");
+  if (!dst) return MRTQ__ERR(MRTQ_EINVAL, "dst: NULL");
+  for (i = 0; i < n; i++)
+    if (src[i] < -8 || src[i] > 7) return MRTQ__ERR(MRTQ_ERANGE, "src[i]: outside [-8, 7] (MRTQ_S4's range), for every i < n");
+  /* forward: byte i is written after src[2i], src[2i + 1] (and src[i], i <= 2i) were read */
+  for (i = 0; i + 1 < n; i += 2) {
+    uint8_t lo = (uint8_t)((uint8_t)src[i] & 15u), hi = (uint8_t)((uint8_t)src[i + 1] & 15u);
+    d[i / 2] = (uint8_t)(lo | hi << 4);
+  }
+  if (n & 1) d[n / 2] = (uint8_t)((uint8_t)src[n - 1] & 15u);
+  return MRTQ_OK;
+}
+
+MRTQ_API mrtq_status mrtq_s4_unpack(const void *src, size_t n, int8_t *dst) {
+  const uint8_t *s = (const uint8_t *)src;
+  size_t i;
+  if (!n) return MRTQ_OK;
+  if (!src) return MRTQ__ERR(MRTQ_EINVAL, "src: NULL");
+  if (!dst) return MRTQ__ERR(MRTQ_EINVAL, "dst: NULL");
+  /* backward: dst[2i], dst[2i + 1] are written after byte i (and every later
+     byte) was read, so dst == src works */
+  if (n & 1) {
+    uint8_t b = s[n / 2];
+    dst[n - 1] = (int8_t)((int)(b & 15u) - (b & 8u ? 16 : 0));
+  }
+  for (i = n / 2; i-- > 0;) {
+    uint8_t b = s[i];
+    int lo = (int)(b & 15u), hi = (int)(b >> 4);
+    dst[2 * i + 1] = (int8_t)(hi >= 8 ? hi - 16 : hi);
+    dst[2 * i] = (int8_t)(lo >= 8 ? lo - 16 : lo);
+  }
   return MRTQ_OK;
 }
 

@@ -7,10 +7,12 @@
  * mrtq/requant.h, per tensor or per output channel.
  *
  * Operands are mrtq_qoperand (mrtq/common.h): these kernels take MRTQ_S8 and
- * MRTQ_U8 data (src, weights, matrices, outputs) and refuse other types with
- * MRTQ_EUNSUPPORTED. Argument order: the shape (or sizes) and requantization,
- * then the inputs, then the output type and the output. Every refusal names
- * the argument through MRTQ_ON_ERROR and writes nothing. */
+ * MRTQ_U8 data (src, weights, matrices, outputs), and the convolution and
+ * fully connected kernels also MRTQ_S4 weights (TFLite's int4); other types
+ * are refused with MRTQ_EUNSUPPORTED. Argument order: the shape (or sizes)
+ * and requantization, then the inputs, then the output type and the output.
+ * Every refusal names the argument through MRTQ_ON_ERROR and writes
+ * nothing. */
 #ifndef MRTQ_CONV_H
 #define MRTQ_CONV_H
 
@@ -63,28 +65,41 @@ MRTQ_API mrtq_conv2d_shape mrtq_fc_shape(size_t rows, size_t k, size_t o);
  * input's layout; zw_o = w->zp_ch[o] (w->zp then 0) or w->zp; bias (o
  * values) may be NULL. Exact: the worst case
  *   K |X| |W| + |zx| K |W| + |zw| K |X| + K |zx zw| + |bias| < 2^31
- * (K = (c / groups) kh kw, |X|, |W| the type's largest magnitude) is checked
- * first. x, w: MRTQ_S8 or MRTQ_U8. Errors: as mrtq_conv2d_out; NULL operand,
- * data or acc, a type 0, x->zp_ch set, a zero point outside its type,
- * w->zp != 0 beside w->zp_ch -> MRTQ_EINVAL; another type ->
- * MRTQ_EUNSUPPORTED; the worst case over int32 -> MRTQ_EOVERFLOW. */
+ * (K = (c / groups) kh kw, |X|, |W| the type's largest magnitude: 128 for
+ * MRTQ_S8, 255 for MRTQ_U8, 8 for MRTQ_S4) is checked first; a total of
+ * exactly 2^31 - 1 is accepted. x: MRTQ_S8 or MRTQ_U8; w: MRTQ_S8, MRTQ_U8 or
+ * MRTQ_S4. MRTQ_S4 weights (int4, zero points in [-8, 7]) are packed as
+ * mrtq_dtype says over the whole weight tensor in its layout (s->w_layout):
+ * weight element i, its index in that layout, is nibble i % 2 (0: low) of
+ * byte i / 2, sign-extended; an odd element count leaves the last high nibble
+ * unused (never read). Otherwise they are int8 weights: the results equal
+ * those of the MRTQ_S8 tensor mrtq_s4_unpack gives, which is how TFLite runs
+ * int4 filters (it unpacks them and calls its int8 kernels).
+ * Errors: as mrtq_conv2d_out; NULL operand, data or acc, a type 0, x->zp_ch
+ * set, a zero point outside its type, w->zp != 0 beside w->zp_ch ->
+ * MRTQ_EINVAL; another type -> MRTQ_EUNSUPPORTED; the worst case over int32
+ * -> MRTQ_EOVERFLOW. */
 MRTQ_API mrtq_status mrtq_conv2d_s32(const mrtq_conv2d_shape *s, const mrtq_qoperand *x, const mrtq_qoperand *w,
                                      const int32_t *bias, int32_t *acc);
 
 /* The requantized convolution: out = mrtq_rq_apply(rq[o] (rq[0] when nrq ==
  * 1), acc, dst_type's range), stored as dst_type (MRTQ_S8 or MRTQ_U8). For
  * TFLite's convention pass per-channel MRTQ_Q31_DBL descriptions of s_x
- * s_w[o] / s_y and an int32 bias (bit-exact with TFLite's reference conv;
- * MRTQ_FP32 gives XNNPACK's). Errors: as mrtq_conv2d_s32; rq or out NULL, nrq
- * neither 1 nor s->o, an rq[c] that fails the array functions' descriptor
- * checks (scheme, fields it does not read, qmin <= qmax) -> MRTQ_EINVAL; dst_type another type ->
+ * s_w[o] / s_y and an int32 bias (bit-exact with TFLite's reference conv and
+ * depthwise conv, int8 or int4 filters; MRTQ_FP32 gives XNNPACK's).
+ * Errors: as mrtq_conv2d_s32; rq or out NULL, nrq neither 1 nor s->o, an
+ * rq[c] that fails the array functions' descriptor checks (scheme, fields it
+ * does not read, qmin <= qmax) -> MRTQ_EINVAL; dst_type another type ->
  * MRTQ_EUNSUPPORTED. */
 MRTQ_API mrtq_status mrtq_conv2d_q8(const mrtq_conv2d_shape *s, const mrtq_rq *rq, size_t nrq, const mrtq_qoperand *x,
                                     const mrtq_qoperand *w, const int32_t *bias, mrtq_dtype dst_type, void *out);
 
 /* Fully connected: rows x k inputs (row-major) times o x k weights -> rows x o,
  * the convolution of mrtq_fc_shape(rows, k, o). Semantics and errors as
- * mrtq_conv2d_s32 / _q8 (nrq 1 or o). */
+ * mrtq_conv2d_s32 / _q8 (nrq 1 or o); MRTQ_S4 weights are the o x k matrix
+ * packed row-major (element j k + t is nibble (j k + t) % 2 of byte
+ * (j k + t) / 2). Bit-exact with TFLite's reference FullyConnected (int8 or
+ * int4 filter) given its MRTQ_Q31_DBL multiplier. */
 MRTQ_API mrtq_status mrtq_fc_s32(size_t rows, size_t k, size_t o, const mrtq_qoperand *x, const mrtq_qoperand *w,
                                  const int32_t *bias, int32_t *acc);
 MRTQ_API mrtq_status mrtq_fc_q8(size_t rows, size_t k, size_t o, const mrtq_rq *rq, size_t nrq, const mrtq_qoperand *x,
@@ -97,9 +112,9 @@ MRTQ_API mrtq_status mrtq_fc_q8(size_t rows, size_t k, size_t o, const mrtq_rq *
  *   acc[b][i][j] = sum_t (A[b][i][t] - a->zp)(B[b][t][j] - zb_j) + bias[j]
  * zb_j = b->zp_ch[j] (n entries; b->zp then 0) or b->zp; bias (n entries) may
  * be NULL. Exact, with the worst case checked first as in mrtq_conv2d_s32 (K
- * = k). a, b: MRTQ_S8 or MRTQ_U8. Errors: a zero batch, m, k or n, element
- * counts overflowing size_t -> MRTQ_ESHAPE; otherwise as mrtq_conv2d_s32
- * (a->zp_ch set -> MRTQ_EINVAL). */
+ * = k). a, b: MRTQ_S8 or MRTQ_U8 (MRTQ_S4 is refused: MRTQ_EUNSUPPORTED).
+ * Errors: a zero batch, m, k or n, element counts overflowing size_t ->
+ * MRTQ_ESHAPE; otherwise as mrtq_conv2d_s32 (a->zp_ch set -> MRTQ_EINVAL). */
 MRTQ_API mrtq_status mrtq_matmul_s32(size_t batch, size_t m, size_t k, size_t n, const mrtq_qoperand *a,
                                      const mrtq_qoperand *b, int b_shared, const int32_t *bias, int32_t *acc);
 /* Requantized: out = mrtq_rq_apply(rq[j] (rq[0] when nrq == 1), acc, dst_type's
@@ -119,6 +134,12 @@ MRTQ_API mrtq_status mrtq_matmul_q8(size_t batch, size_t m, size_t k, size_t n, 
 /* Element at of 8-bit data, u8 when u (the type switch hoisted by the caller). */
 MRTQ__PRIV int32_t mrtq__q8(const void *p, size_t at, int u) {
   return u ? (int32_t)((const uint8_t *)p)[at] : (int32_t)((const int8_t *)p)[at];
+}
+
+/* Element at of MRTQ_S4 data: nibble at % 2 of byte at / 2, sign-extended. */
+MRTQ__PRIV int32_t mrtq__s4(const void *p, size_t at) {
+  uint32_t b = ((const uint8_t *)p)[at >> 1];
+  return (int32_t)(((at & 1) ? b >> 4 : b & 15u) ^ 8u) - 8;
 }
 
 MRTQ_API mrtq_status mrtq_conv2d_out(const mrtq_conv2d_shape *s, size_t *ho, size_t *wo) {
@@ -177,7 +198,9 @@ MRTQ_API mrtq_conv2d_shape mrtq_fc_shape(size_t rows, size_t k, size_t o) {
  * reduction of length k, |sum XW| + |zx sum W| + |zw sum X| + |k zx zw| +
  * |bias| < 2^31 bounds every partial sum and the result. nw zero points
  * (w->zp_ch, or w->zp when zp_ch is NULL) and nb bias values (bias may be
- * NULL). mm: name the operands a, b (matmul) instead of x, w. */
+ * NULL). mm: name the operands a, b (matmul) instead of x, w, and take
+ * only 8-bit b; a convolution's w may also be MRTQ_S4 (|W| <= 8), which the
+ * callers that cannot read int4 (attr.h, fastconv.h) refuse before. */
 MRTQ__PRIV mrtq_status mrtq__dot_check(uint64_t k, const mrtq_qoperand *x, const mrtq_qoperand *w, size_t nw,
                                        const int32_t *bias, size_t nb, int mm) {
   uint64_t mx, mw, zx, zw = 0, b = 0;
@@ -188,7 +211,12 @@ MRTQ__PRIV mrtq_status mrtq__dot_check(uint64_t k, const mrtq_qoperand *x, const
   if (!x->data) return MRTQ__ERR(MRTQ_EINVAL, MRTQ__WHY2(mm, "a->data: NULL", "x->data: NULL"));
   if (!w->data) return MRTQ__ERR(MRTQ_EINVAL, MRTQ__WHY2(mm, "b->data: NULL", "w->data: NULL"));
   if ((st = mm ? MRTQ__Q8_TYPE(x->type, "a->type") : MRTQ__Q8_TYPE(x->type, "x->type")) != MRTQ_OK) return st;
-  if ((st = mm ? MRTQ__Q8_TYPE(w->type, "b->type") : MRTQ__Q8_TYPE(w->type, "w->type")) != MRTQ_OK) return st;
+  if (mm) {
+    if ((st = MRTQ__Q8_TYPE(w->type, "b->type")) != MRTQ_OK) return st;
+  } else if (!mrtq__dtype_q8(w->type) && w->type != MRTQ_S4) { /* the convolution also takes int4 weights */
+    if (!mrtq__dtype_ok(w->type)) return MRTQ__ERR(MRTQ_EINVAL, "w->type: not an mrtq_dtype (0: a zero-initialised operand)");
+    return MRTQ__ERR(MRTQ_EUNSUPPORTED, "w->type: must be MRTQ_S8, MRTQ_U8 or MRTQ_S4");
+  }
   if (x->zp_ch)
     return MRTQ__ERR(MRTQ_EINVAL, MRTQ__WHY2(mm, "a->zp_ch: must be NULL (zero points per channel are B's)",
                                              "x->zp_ch: must be NULL (zero points per channel are the weights')"));
@@ -210,7 +238,7 @@ MRTQ__PRIV mrtq_status mrtq__dot_check(uint64_t k, const mrtq_qoperand *x, const
       uint64_t v = bias[o] < 0 ? (uint64_t)0 - (uint64_t)(int64_t)bias[o] : (uint64_t)bias[o];
       if (v > b) b = v;
     }
-  mx = x->type == MRTQ_U8 ? 255 : 128, mw = w->type == MRTQ_U8 ? 255 : 128;
+  mx = x->type == MRTQ_U8 ? 255 : 128, mw = w->type == MRTQ_U8 ? 255 : w->type == MRTQ_S4 ? 8 : 128;
   zx = (uint64_t)(x->zp < 0 ? -x->zp : x->zp);
   if (k > ((uint64_t)1 << 40) || k * mx * mw + zx * k * mw + zw * k * mx + k * zx * zw + b > (uint64_t)INT32_MAX)
     return MRTQ__ERR(MRTQ_EOVERFLOW,
@@ -243,6 +271,26 @@ MRTQ__PRIV size_t mrtq__conv_w_at(const mrtq_conv2d_shape *s, size_t o, size_t c
   return s->layout == MRTQ_NCHW ? ((o * cg + c) * s->kh + ky) * s->kw + kx : ((o * s->kh + ky) * s->kw + kx) * cg + c;
 }
 
+/* The tap loops of mrtq__conv_at, written once for each way of reading a
+ * weight (LOADW: an expression of wa, the weight's index), so that the type
+ * switch stays out of them. */
+#define MRTQ__CONV_TAPS(LOADW)                                                                                   \
+  for (ky = 0; ky < s->kh; ky++)                                                                                \
+    for (kx = 0; kx < s->kw; kx++) {                                                                            \
+      size_t iy = oy * s->stride_h + ky * s->dil_h, ix = ox * s->stride_w + kx * s->dil_w;                      \
+      size_t xa = 0; /* channel c of the group: src xa + c xst */                                               \
+      int pad = mrtq__conv_pad(s, iy, ix);                                                                      \
+      if (!pad) {                                                                                               \
+        size_t yy = iy - s->pad_top, xx = ix - s->pad_left;                                                     \
+        xa = nchw ? ((n * s->c + g * cg) * s->h + yy) * s->w + xx : ((n * s->h + yy) * s->w + xx) * s->c + g * cg; \
+      }                                                                                                         \
+      for (c = 0; c < cg; c++) {                                                                                \
+        size_t wa = mrtq__conv_w_at(s, o, c, ky, kx);                                                           \
+        int32_t wv = (LOADW), xv = pad ? zx /* a real zero */ : mrtq__q8(x->data, xa + c * xst, xu);             \
+        sxw += xv * wv, sx += xv;                                                                               \
+      }                                                                                                         \
+    }
+
 /* The expansion-form accumulator of one output element. */
 MRTQ__PRIV int32_t mrtq__conv_at(const mrtq_conv2d_shape *s, const mrtq_qoperand *x, const mrtq_qoperand *w,
                                  const int32_t *bias, int32_t k, size_t n, size_t o, size_t oy, size_t ox, int32_t sw) {
@@ -250,32 +298,28 @@ MRTQ__PRIV int32_t mrtq__conv_at(const mrtq_conv2d_shape *s, const mrtq_qoperand
   int32_t zx = x->zp, zw = w->zp_ch ? w->zp_ch[o] : w->zp, sxw = 0, sx = 0;
   int nchw = s->layout == MRTQ_NCHW, xu = x->type == MRTQ_U8, wu = w->type == MRTQ_U8;
   size_t xst = nchw ? s->h * s->w : 1; /* step between channels */
-  for (ky = 0; ky < s->kh; ky++)
-    for (kx = 0; kx < s->kw; kx++) {
-      size_t iy = oy * s->stride_h + ky * s->dil_h, ix = ox * s->stride_w + kx * s->dil_w;
-      size_t xa = 0; /* channel c of the group: src xa + c xst */
-      int pad = mrtq__conv_pad(s, iy, ix);
-      if (!pad) {
-        size_t yy = iy - s->pad_top, xx = ix - s->pad_left;
-        xa = nchw ? ((n * s->c + g * cg) * s->h + yy) * s->w + xx : ((n * s->h + yy) * s->w + xx) * s->c + g * cg;
-      }
-      for (c = 0; c < cg; c++) {
-        int32_t wv = mrtq__q8(w->data, mrtq__conv_w_at(s, o, c, ky, kx), wu);
-        int32_t xv = pad ? zx /* a real zero */ : mrtq__q8(x->data, xa + c * xst, xu);
-        sxw += xv * wv, sx += xv;
-      }
-    }
+  if (w->type == MRTQ_S4) {
+    MRTQ__CONV_TAPS(mrtq__s4(w->data, wa))
+  } else if (wu) {
+    MRTQ__CONV_TAPS((int32_t)((const uint8_t *)w->data)[wa])
+  } else {
+    MRTQ__CONV_TAPS((int32_t)((const int8_t *)w->data)[wa])
+  }
   return sxw - zx * sw - zw * sx + k * zx * zw + (bias ? bias[o] : 0);
 }
+#undef MRTQ__CONV_TAPS
 
 /* The sum of output channel o's weights. */
 MRTQ__PRIV int32_t mrtq__conv_wsum(const mrtq_conv2d_shape *s, const mrtq_qoperand *w, size_t o) {
   size_t c, ky, kx, cg = s->c / s->groups;
   int32_t sum = 0;
-  int wu = w->type == MRTQ_U8;
+  int s4 = w->type == MRTQ_S4, wu = w->type == MRTQ_U8;
   for (c = 0; c < cg; c++)
     for (ky = 0; ky < s->kh; ky++)
-      for (kx = 0; kx < s->kw; kx++) sum += mrtq__q8(w->data, mrtq__conv_w_at(s, o, c, ky, kx), wu);
+      for (kx = 0; kx < s->kw; kx++) {
+        size_t wa = mrtq__conv_w_at(s, o, c, ky, kx);
+        sum += s4 ? mrtq__s4(w->data, wa) : mrtq__q8(w->data, wa, wu);
+      }
   return sum;
 }
 

@@ -71,8 +71,9 @@ MRTQ_API mrtq_status mrtq_fastconv_sizes(const mrtq_conv2d_shape *s, size_t *wby
  * (mem_bytes >= wbytes from mrtq_fastconv_sizes) and describe them in *p,
  * which stays valid while mem does. Errors: as mrtq_fastconv_sizes; NULL w,
  * w->data, mem or p, a weight zero point (w->zp, w->zp_ch), mem_bytes smaller
- * than wbytes -> MRTQ_EINVAL; w->type other than MRTQ_S8 -> MRTQ_EUNSUPPORTED
- * (type 0: MRTQ_EINVAL). Nothing is written on error. */
+ * than wbytes -> MRTQ_EINVAL; w->type other than MRTQ_S8 (MRTQ_S4 included:
+ * int4 weights run on mrtq_conv2d_q8 only) -> MRTQ_EUNSUPPORTED (type 0:
+ * MRTQ_EINVAL). Nothing is written on error. */
 MRTQ_API mrtq_status mrtq_fastconv_init(const mrtq_conv2d_shape *s, const mrtq_qoperand *w, void *mem, size_t mem_bytes,
                                         mrtq_fastconv *p);
 /* The inner product's packing: rows x k src, o x k weights (as

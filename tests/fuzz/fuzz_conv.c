@@ -6,7 +6,8 @@
  * written (two runs with different canaries agree) and nothing outside it;
  * refusal: the documented status class, an untouched output and one
  * reason through MRTQ_ON_ERROR. Operand and dst types are mrtq_dtype (S8 / U8
- * mostly; sometimes 0, a type these kernels refuse, or no mrtq_dtype); the
+ * mostly; sometimes 0, S4 (taken as the weights of a convolution or fully
+ * connected layer only), a type these kernels refuse, or no mrtq_dtype); the
  * requantizations are sometimes broken by hand (a scheme outside the enum, a
  * field the scheme never reads, qmin > qmax), which the _q8 kernels refuse. */
 #include "fuzz.h"
@@ -28,16 +29,25 @@ static size_t dim(fz *f, size_t lo, size_t hi) {
 
 static int32_t zp_for(fz *f, mrtq_dtype t) {
   if (fz_rare(f, 10)) return fz_i32(f);
-  return t == MRTQ_U8 ? (int32_t)fz_range(f, 0, 255) : (int32_t)fz_irange(f, -128, 127);
+  return t == MRTQ_U8 ? (int32_t)fz_range(f, 0, 255) : t == MRTQ_S4 ? (int32_t)fz_irange(f, -8, 7) : (int32_t)fz_irange(f, -128, 127);
 }
 
 static int32_t q8(const uint8_t *p, size_t i, int u) { return u ? (int32_t)p[i] : (int32_t)(int8_t)p[i]; }
 static int in_q8(int64_t v, mrtq_dtype t) { return t == MRTQ_U8 ? v >= 0 && v <= 255 : v >= -128 && v <= 127; }
+/* Weights: S8 / U8, or S4 (two per byte, element i in nibble i % 2 of byte i / 2) where conv_w says so. */
+static int w_ok(mrtq_dtype t, int conv_w) { return is_q8(t) || (conv_w && t == MRTQ_S4); }
+static int in_w(int64_t v, mrtq_dtype t) { return t == MRTQ_S4 ? v >= -8 && v <= 7 : in_q8(v, t); }
+static int32_t wval(const uint8_t *p, size_t i, mrtq_dtype t) {
+  int v;
+  if (t != MRTQ_S4) return q8(p, i, t == MRTQ_U8);
+  v = i % 2 ? p[i / 2] >> 4 : p[i / 2] & 15;
+  return v >= 8 ? v - 16 : v;
+}
 
 /* The documented int32 worst case of the expansion form (conv.h). */
 static int worst_case_ok(uint64_t k, const mrtq_qoperand *x, const mrtq_qoperand *w, size_t nw, const int32_t *bias,
                          size_t nb) {
-  __int128 mx = x->type == MRTQ_U8 ? 255 : 128, mw = w->type == MRTQ_U8 ? 255 : 128, zx = x->zp < 0 ? -(int64_t)x->zp : x->zp;
+  __int128 mx = x->type == MRTQ_U8 ? 255 : 128, mw = w->type == MRTQ_U8 ? 255 : w->type == MRTQ_S4 ? 8 : 128, zx = x->zp < 0 ? -(int64_t)x->zp : x->zp;
   __int128 zw = 0, b = 0, total;
   size_t i;
   for (i = 0; i < (w->zp_ch ? nw : 1); i++) {
@@ -180,8 +190,8 @@ static void check_conv(fz *f) {
   {
     const int32_t *bp = fz_bool(f) && s.o <= 64 ? bias : NULL;
     int zps_ok = in_q8(x.zp, x.type) && !(w.zp_ch && w.zp), ok;
-    for (i = 0; i < (w.zp_ch ? s.o : 1); i++) zps_ok &= in_q8(w.zp_ch ? w.zp_ch[i] : w.zp, w.type);
-    ok = valid && x.data && is_q8(x.type) && is_q8(w.type) && !x.zp_ch && zps_ok &&
+    for (i = 0; i < (w.zp_ch ? s.o : 1); i++) zps_ok &= in_w(w.zp_ch ? w.zp_ch[i] : w.zp, w.type);
+    ok = valid && x.data && is_q8(x.type) && w_ok(w.type, 1) && !x.zp_ch && zps_ok &&
          worst_case_ok((uint64_t)cg * s.kh * s.kw, &x, &w, s.o, bp, s.o);
     if (q8out) {
       uint8_t *y1 = (uint8_t *)fz_buf_new(&ba, ny, 0xa5), *y2 = (uint8_t *)fz_buf_new(&bb, ny, 0x5a);
@@ -225,7 +235,7 @@ static void check_conv(fz *f) {
                     iy -= s.pad_top, ix -= s.pad_left;
                     xv = q8(xd, nchw ? ((n * s.c + ci) * s.h + iy) * s.w + ix : ((n * s.h + iy) * s.w + ix) * s.c + ci,
                             x.type == MRTQ_U8);
-                    acc += (int64_t)(xv - x.zp) * (q8(wd, wa, w.type == MRTQ_U8) - zw);
+                    acc += (int64_t)(xv - x.zp) * (wval(wd, wa, w.type) - zw);
                   }
               FZ_CHECK(acc >= INT32_MIN && acc <= INT32_MAX, "accepted, but the exact sum %lld leaves int32", (long long)acc);
               if (q8out) {
@@ -274,8 +284,8 @@ static void check_fc_matmul(fz *f) {
   bp = fz_bool(f) && valid ? bias : NULL;
   make_rqs(f, &r, n);
   zps_ok = in_q8(a.zp, a.type) && !(bo.zp_ch && bo.zp);
-  for (i = 0; i < (bo.zp_ch ? n : 1); i++) zps_ok &= in_q8(bo.zp_ch ? bo.zp_ch[i] : bo.zp, bo.type);
-  ok = valid && is_q8(a.type) && is_q8(bo.type) && !a.zp_ch && zps_ok && worst_case_ok(k, &a, &bo, n, bp, n);
+  for (i = 0; i < (bo.zp_ch ? n : 1); i++) zps_ok &= in_w(bo.zp_ch ? bo.zp_ch[i] : bo.zp, bo.type);
+  ok = valid && is_q8(a.type) && w_ok(bo.type, !mm) && !a.zp_ch && zps_ok && worst_case_ok(k, &a, &bo, n, bp, n);
   if (q8out && ((r.n != 1 && r.n != n) || !rqs_ok(&r) || !is_q8(dt))) ok = 0;
   fz_reason_begin();
   fz_buf_new(&ba, ny * (q8out ? 1 : 4), 0xa5), fz_buf_new(&bb, ny * (q8out ? 1 : 4), 0x5a);
@@ -283,7 +293,15 @@ static void check_fc_matmul(fz *f) {
   if (!mm) {
     uint8_t *wt = (uint8_t *)malloc(nb + 1);
     mrtq_qoperand w = bo;
-    if (valid)
+    if (valid && bo.type == MRTQ_S4) { /* nibble (t, j) of bd to nibble (j, t) of wt; the rest of wt as bd */
+      memcpy(wt, bd, nb);
+      for (j = 0; j < n; j++)
+        for (t = 0; t < k; t++) {
+          size_t e = j * k + t;
+          uint8_t v = (uint8_t)(wval(bd, t * n + j, MRTQ_S4) & 15);
+          wt[e / 2] = (uint8_t)(e % 2 ? (wt[e / 2] & 0x0F) | v << 4 : (wt[e / 2] & 0xF0) | v);
+        }
+    } else if (valid)
       for (j = 0; j < n; j++)
         for (t = 0; t < k; t++) wt[j * k + t] = bd[t * n + j];
     else memcpy(wt, bd, nb);
@@ -320,7 +338,7 @@ static void check_fc_matmul(fz *f) {
           int32_t zb = bo.zp_ch ? bo.zp_ch[j] : bo.zp;
           for (t = 0; t < k; t++)
             acc += (int64_t)(q8(ad, (b * m + i) * k + t, a.type == MRTQ_U8) - a.zp) *
-                   (q8(bd, bb0 + t * n + j, bo.type == MRTQ_U8) - zb);
+                   (wval(bd, bb0 + t * n + j, bo.type) - zb);
           if (q8out) {
             FZ_EQ(q8((const uint8_t *)fz_buf_data(&ba), at, ou),
                   mrtq_rq_apply(&r.rq[r.n == 1 ? 0 : j], (int32_t)acc, ou ? 0 : -128, ou ? 255 : 127), "%s_q8 output %zu",
