@@ -140,8 +140,8 @@ static void test_broadcast(void) {
     CHECK_REFUSED(mrtq_tflite_add(s1, 2, s1, 2, NULL, a, b, out), MRTQ_EINVAL, "p: NULL");
     bad.type = (mrtq_dtype)0; /* a hand-filled parameter set without a type */
     CHECK_REFUSED(mrtq_tflite_add(s1, 2, s1, 2, &bad, a, b, out), MRTQ_EINVAL, "p->type: not an mrtq_dtype");
-    bad.type = MRTQ_S16;
-    CHECK_REFUSED(mrtq_tflite_add(s1, 2, s1, 2, &bad, a, b, out), MRTQ_EUNSUPPORTED, "p->type: must be MRTQ_S8 or MRTQ_U8");
+    bad.type = MRTQ_S32;
+    CHECK_REFUSED(mrtq_tflite_add(s1, 2, s1, 2, &bad, a, b, out), MRTQ_EUNSUPPORTED, "p->type: must be MRTQ_S8, MRTQ_U8 or MRTQ_S16");
     /* scalars: a rank-0 shape may be NULL */
     CHECK_EQ(mrtq_tflite_add(NULL, 0, NULL, 0, &p, a, b, out), MRTQ_OK, "scalar + scalar");
     CHECK_EQ(out[0], o_add(0.03, 3, 0.07, -9, 0.08, 1, -128, 127, a[0], b[0]), "scalar");
@@ -168,7 +168,7 @@ static void test_bad_params(void) {
   CHECK_REFUSED(mrtq_tflite_add_init(0.1, 0, 0.1, 0, 0.1, -1, 0, 255, MRTQ_U8, &pa), MRTQ_EINVAL, "zp_out: outside type");
   CHECK_REFUSED(mrtq_tflite_add_init(0.1, 0, 0.1, 0, 0.1, 0, -129, 127, MRTQ_S8, &pa), MRTQ_EINVAL, "qmin: outside type");
   CHECK_REFUSED(mrtq_tflite_add_init(0.1, 0, 0.1, 0, 0.1, 0, 0, 256, MRTQ_U8, &pa), MRTQ_EINVAL, "qmax: outside type");
-  CHECK_REFUSED(mrtq_tflite_add_init(0.1, 0, 0.1, 0, 0.1, 0, 0, 127, MRTQ_S16, &pa), MRTQ_EUNSUPPORTED, "type: must be MRTQ_S8 or MRTQ_U8");
+  CHECK_REFUSED(mrtq_tflite_add_init(0.1, 0, 0.1, 0, 0.1, 0, 0, 127, MRTQ_S32, &pa), MRTQ_EUNSUPPORTED, "type: must be MRTQ_S8, MRTQ_U8 or MRTQ_S16");
   CHECK_REFUSED(mrtq_tflite_add_init(0.1, 0, 0.1, 0, 0.1, 0, 0, 127, (mrtq_dtype)0, &pa), MRTQ_EINVAL, "type: not an mrtq_dtype");
   CHECK_REFUSED(mrtq_tflite_add_init(0.1, 0, 0.1, 0, 0.1, 0, 0, 127, MRTQ_S8, NULL), MRTQ_EINVAL, "p: NULL");
   CHECK_EQ(mrtq_tflite_add_init(0.1, 200, 0.1, 0, 0.1, 0, 0, 255, MRTQ_U8, &pa), MRTQ_OK, "uint8 zp");
@@ -197,7 +197,7 @@ static void test_bad_params(void) {
   CHECK_REFUSED(mrtq_tflite_mul_init(1e-10, 0, 1e-10, 0, 1.0, 0, -128, 127, MRTQ_S8, &pm), MRTQ_ERANGE,
                 "s1, s2, s_out: s1 * s2 / s_out flushes to 0 in Q31");
   CHECK_REFUSED(mrtq_tflite_mul_init(NAN, 0, 1.0, 0, 1.0, 0, -128, 127, MRTQ_S8, &pm), MRTQ_EINVAL, "s1: must be finite and > 0");
-  CHECK_REFUSED(mrtq_tflite_mul_init(1.0, 0, 1.0, 0, 1.0, 0, -128, 127, MRTQ_S4, &pm), MRTQ_EUNSUPPORTED, "type: must be MRTQ_S8 or MRTQ_U8");
+  CHECK_REFUSED(mrtq_tflite_mul_init(1.0, 0, 1.0, 0, 1.0, 0, -128, 127, MRTQ_S4, &pm), MRTQ_EUNSUPPORTED, "type: must be MRTQ_S8, MRTQ_U8 or MRTQ_S16");
   CHECK_REFUSED(mrtq_tflite_mul_init(1.0, 0, 1.0, 0, 1.0, 0, -128, 127, MRTQ_S8, NULL), MRTQ_EINVAL, "p: NULL");
   {
     uint8_t a[1] = {3}, b[1] = {4}, o[1] = {0};
@@ -207,7 +207,7 @@ static void test_bad_params(void) {
     CHECK_EQ(mrtq_tflite_mul(one, 1, one, 1, &pm, a, b, o), MRTQ_OK, "mul");
     CHECK_EQ(o[0], 12, "3 * 4");
     bad = pm, bad.type = MRTQ_S32;
-    CHECK_REFUSED(mrtq_tflite_mul(one, 1, one, 1, &bad, a, b, o), MRTQ_EUNSUPPORTED, "p->type: must be MRTQ_S8 or MRTQ_U8");
+    CHECK_REFUSED(mrtq_tflite_mul(one, 1, one, 1, &bad, a, b, o), MRTQ_EUNSUPPORTED, "p->type: must be MRTQ_S8, MRTQ_U8 or MRTQ_S16");
     CHECK_REFUSED(mrtq_tflite_mul(one, 1, one, 1, NULL, a, b, o), MRTQ_EINVAL, "p: NULL");
   }
 }

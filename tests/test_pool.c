@@ -146,8 +146,10 @@ static void test_errors(void) {
   /* the element type: 0 (a zeroed struct) and the types pooling does not take */
   p.type = (mrtq_dtype)0;
   CHECK_REFUSED(mrtq_maxpool2d(&p, x, -128, 127, o), MRTQ_EINVAL, "p->type: not an mrtq_dtype");
-  p.type = MRTQ_S16;
-  CHECK_REFUSED(mrtq_avgpool2d_tflite(&p, x, -128, 127, o), MRTQ_EUNSUPPORTED, "p->type: must be MRTQ_S8 or MRTQ_U8");
+  p.type = MRTQ_S32;
+  CHECK_REFUSED(mrtq_avgpool2d_tflite(&p, x, -128, 127, o), MRTQ_EUNSUPPORTED, "p->type: must be MRTQ_S8, MRTQ_U8 or MRTQ_S16");
+  p.type = MRTQ_S16; /* the MRT form stays 8-bit */
+  CHECK_REFUSED(mrtq_avgpool2d_rq(&p, &rq, x, 0, o), MRTQ_EUNSUPPORTED, "p->type: must be MRTQ_S8 or MRTQ_U8");
   p.type = MRTQ_S4;
   CHECK_REFUSED(mrtq_avgpool2d_rq(&p, &rq, x, 0, o), MRTQ_EUNSUPPORTED, "p->type: must be MRTQ_S8 or MRTQ_U8");
   p.type = MRTQ_S8;
@@ -185,7 +187,113 @@ static void test_bounds_outside_type(void) {
   CHECK_EQ(out[0], 9, "untouched");
 }
 
+/* int16 max and TFLite average pooling, against TFLite's reference structure
+ * restated here (integer_ops/pooling.h, int16_t): per output, the window's
+ * origin in_y = oy * stride - pad_top, its tap range clamped to the input
+ * (filter_y_start = max(0, -in_y), filter_y_end = min(kh, h - in_y)), an
+ * int32 sum with the count of taps, then (sum +- count / 2) / count with C's
+ * truncating division; NHWC offsets as TFLite's Offset(), NCHW by its own
+ * formula. Random shapes and values (int16 extremes mixed in), every layout,
+ * windows of one tap, windows at the padding. */
+static int32_t t16_at(const int16_t *x, const mrtq_pool2d *p, size_t n, size_t c, size_t y, size_t xx) {
+  return p->layout == MRTQ_NHWC ? x[((n * p->h + y) * p->w + xx) * p->c + c] : x[((n * p->c + c) * p->h + y) * p->w + xx];
+}
+static void test_int16(void) {
+  static int16_t x[6000], out_max[12000], out_avg[12000];
+  long long n_cmp = 0, ties = 0;
+  int trial;
+  for (trial = 0; trial < 600; trial++) {
+    mrtq_pool2d p;
+    size_t ho = 0, wo = 0, nx, i, n, c, oy, ox;
+    int32_t qmin = trial % 3 ? -32768 : (int32_t)th_range(-32768, 0), qmax = trial % 4 ? 32767 : (int32_t)th_range(0, 32767);
+    memset(&p, 0, sizeof p);
+    p.n = (size_t)th_range(1, 2), p.c = (size_t)th_range(1, 4), p.h = (size_t)th_range(1, 12), p.w = (size_t)th_range(1, 12);
+    p.kh = (size_t)th_range(1, 5), p.kw = (size_t)th_range(1, 5), p.stride_h = (size_t)th_range(1, 3), p.stride_w = (size_t)th_range(1, 3);
+    p.pad_top = (size_t)th_range(0, (int64_t)p.kh - 1), p.pad_bottom = (size_t)th_range(0, (int64_t)p.kh - 1);
+    p.pad_left = (size_t)th_range(0, (int64_t)p.kw - 1), p.pad_right = (size_t)th_range(0, (int64_t)p.kw - 1);
+    p.layout = (th_rand32() & 1u) ? MRTQ_NHWC : MRTQ_NCHW, p.type = MRTQ_S16;
+    if (mrtq_pool2d_out(&p, &ho, &wo) != MRTQ_OK) continue;
+    nx = p.n * p.c * p.h * p.w;
+    for (i = 0; i < nx; i++) {
+      uint32_t k = th_rand32() % 8u;
+      x[i] = k == 0 ? -32768 : k == 1 ? 32767 : k == 2 ? (int16_t)th_range(-3, 3) : (int16_t)th_range(-32768, 32767);
+    }
+    CHECK_EQ(mrtq_maxpool2d(&p, x, qmin, qmax, out_max), MRTQ_OK, "max16");
+    CHECK_EQ(mrtq_avgpool2d_tflite(&p, x, qmin, qmax, out_avg), MRTQ_OK, "avg16");
+    for (n = 0; n < p.n; n++)
+      for (oy = 0; oy < ho; oy++)
+        for (ox = 0; ox < wo; ox++)
+          for (c = 0; c < p.c; c++) {
+            int in_y = (int)(oy * p.stride_h) - (int)p.pad_top, in_x = (int)(ox * p.stride_w) - (int)p.pad_left;
+            int fy0 = in_y < 0 ? -in_y : 0, fx0 = in_x < 0 ? -in_x : 0;
+            int fy1 = (int)p.kh < (int)p.h - in_y ? (int)p.kh : (int)p.h - in_y;
+            int fx1 = (int)p.kw < (int)p.w - in_x ? (int)p.kw : (int)p.w - in_x;
+            int32_t acc = 0, mx = -32768, avg;
+            int count = 0, fy, fx;
+            size_t at = p.layout == MRTQ_NHWC ? ((n * ho + oy) * wo + ox) * p.c + c : ((n * p.c + c) * ho + oy) * wo + ox;
+            for (fy = fy0; fy < fy1; fy++)
+              for (fx = fx0; fx < fx1; fx++) {
+                int32_t v = t16_at(x, &p, n, c, (size_t)(in_y + fy), (size_t)(in_x + fx));
+                acc += v, count++;
+                mx = v > mx ? v : mx;
+              }
+            CHECK(count > 0);
+            if (count % 2 == 0 && acc % count == count / 2 * (acc < 0 ? -1 : 1) && acc % count != 0) ties++;
+            avg = acc > 0 ? (acc + count / 2) / count : (acc - count / 2) / count;
+            avg = avg < qmin ? qmin : avg > qmax ? qmax : avg;
+            mx = mx < qmin ? qmin : mx > qmax ? qmax : mx;
+            if (out_max[at] != mx) CHECK_EQ(out_max[at], mx, "max16 trial %d at %zu", trial, at);
+            if (out_avg[at] != avg) CHECK_EQ(out_avg[at], avg, "avg16 trial %d at %zu", trial, at);
+            n_cmp += 2;
+          }
+  }
+  CHECK(ties > 0);
+  printf("  int16 max / average pooling: %lld outputs compared (%lld exact ties)\n", n_cmp, ties);
+}
+
+/* int16 hand cases, the int32-sum bound and the type rules */
+static void test_int16_edges(void) {
+  int16_t x[4] = {-32768, -32768, -32768, -32767}, y[4] = {32767, 32767, 32766, 32766}, out[1] = {7};
+  int16_t t[4] = {1, 2, -2, -2};
+  mrtq_pool2d p;
+  memset(&p, 0, sizeof p);
+  p.n = p.c = 1, p.h = p.w = p.kh = p.kw = 2, p.stride_h = p.stride_w = 1, p.layout = MRTQ_NHWC, p.type = MRTQ_S16;
+  CHECK_EQ(mrtq_avgpool2d_tflite(&p, x, -32768, 32767, out), MRTQ_OK, "low");
+  CHECK_EQ(out[0], -32768, "-32767.75 -> -32768");
+  CHECK_EQ(mrtq_avgpool2d_tflite(&p, y, -32768, 32767, out), MRTQ_OK, "high");
+  CHECK_EQ(out[0], 32767, "32766.5 -> 32767 (half away from zero)");
+  CHECK_EQ(mrtq_avgpool2d_tflite(&p, t, -32768, 32767, out), MRTQ_OK, "tie");
+  CHECK_EQ(out[0], 0, "-1/4 -> 0");
+  t[3] = -3;
+  CHECK_EQ(mrtq_avgpool2d_tflite(&p, t, -32768, 32767, out), MRTQ_OK, "tie");
+  CHECK_EQ(out[0], -1, "-2/4 = -0.5 -> -1");
+  CHECK_EQ(mrtq_maxpool2d(&p, x, -100, 100, out), MRTQ_OK, "max clamp");
+  CHECK_EQ(out[0], -100, "clamped to qmin");
+  CHECK_REFUSED(mrtq_maxpool2d(&p, x, -32769, 0, out), MRTQ_EINVAL, "qmin: outside p->type");
+  CHECK_REFUSED(mrtq_avgpool2d_tflite(&p, x, 0, 32768, out), MRTQ_EINVAL, "qmax: outside p->type");
+  /* the int32 window sum: kh * kw <= 65535 */
+  p.h = p.kh = 65535, p.w = p.kw = 1;
+  out[0] = 7;
+  {
+    static int16_t big[65536];
+    size_t i;
+    for (i = 0; i < 65535; i++) big[i] = -32768;
+    CHECK_EQ(mrtq_avgpool2d_tflite(&p, big, -32768, 32767, out), MRTQ_OK, "65535 taps");
+    CHECK_EQ(out[0], -32768, "sum -2^31 + 2^15");
+    CHECK_EQ(mrtq_maxpool2d(&p, big, -32768, 32767, out), MRTQ_OK, "max has no sum");
+    p.h = p.kh = 65536;
+    out[0] = 7;
+    CHECK_REFUSED(mrtq_avgpool2d_tflite(&p, big, -32768, 32767, out), MRTQ_EOVERFLOW,
+                  "p->kh, p->kw: kh * kw must be <= 65535 for MRTQ_S16");
+    CHECK_EQ(out[0], 7, "untouched");
+    p.type = MRTQ_S8; /* 8-bit windows of that size are summed exactly (int64) */
+    CHECK_EQ(mrtq_avgpool2d_tflite(&p, big, -128, 127, out), MRTQ_OK, "int8, 65536 taps");
+  }
+}
+
 int main(void) {
+  TH_RUN(test_int16);
+  TH_RUN(test_int16_edges);
   TH_RUN(test_bounds_outside_type);
   TH_RUN(test_random);
   TH_RUN(test_errors);

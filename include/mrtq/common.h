@@ -337,6 +337,13 @@ MRTQ__PRIV int mrtq__in_type(int64_t v, mrtq_dtype t) {
    : !mrtq__dtype_ok(t) ? MRTQ__ERR(MRTQ_EINVAL, name ": not an mrtq_dtype (0: a zero-initialised operand)") \
                         : MRTQ__ERR(MRTQ_EUNSUPPORTED, name ": must be MRTQ_S8 or MRTQ_U8"))
 
+/* t is MRTQ_S8, MRTQ_U8 or MRTQ_S16 (the TFLite kernels that also have an
+ * int16 form): MRTQ_OK, or the refusal naming `name` as MRTQ__Q8_TYPE does. */
+#define MRTQ__Q816_TYPE(t, name)                                                                         \
+  (mrtq__dtype_q8(t) || (t) == MRTQ_S16 ? MRTQ_OK                                                       \
+   : !mrtq__dtype_ok(t) ? MRTQ__ERR(MRTQ_EINVAL, name ": not an mrtq_dtype (0: a zero-initialised operand)") \
+                        : MRTQ__ERR(MRTQ_EUNSUPPORTED, name ": must be MRTQ_S8, MRTQ_U8 or MRTQ_S16"))
+
 /* Element i of an array of type t (t in the enum; s4 in the packing above).
  * p may have any alignment: wider types are read by byte copies. */
 MRTQ__PRIV int32_t mrtq__load(const void *p, size_t i, mrtq_dtype t) {

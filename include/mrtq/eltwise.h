@@ -1,7 +1,8 @@
 /* mrtq/eltwise.h -- elementwise quantized operators: ReLU / clamp on stored
- * values; NumPy-style broadcasting; TFLite's int8/uint8 ADD and MUL,
+ * values; NumPy-style broadcasting; TFLite's int8/uint8/int16 ADD and MUL,
  * bit-exact with TFLite's reference kernels (tensorflow/lite/kernels/internal/
- * reference/integer_ops/add.h and mul.h, default build: double rounding);
+ * reference/add.h, integer_ops/add.h and mul.h, default build: double
+ * rounding), with parameters from scales or from TFLite's precomputed values;
  * XNNPACK's ADD / SUBTRACT scheme; MRT's broadcast_add / sub / mul and lazy
  * merge by add on int32 expansion tensors with per-input rescaling. */
 #ifndef MRTQ_ELTWISE_H
@@ -37,57 +38,139 @@ typedef struct mrtq_bcast {
 MRTQ_API mrtq_status mrtq_bcast_init(const size_t *shape_a, int nda, const size_t *shape_b, int ndb, mrtq_bcast *bc);
 
 /* ---- TFLite ADD ----
- * With T = 2 max(s1, s2) and left shift L = 20 (all in double, as TFLite's
- * Prepare): multipliers m1 = Q31(s1 / T), m2 = Q31(s2 / T), mo = Q31(T /
- * (2^L s_out)) (mrtq_mult_q31; all shifts <= 0). Per element:
+ * General path (TFLite's int8 / uint8 ADD and its general int16 ADD): with
+ * T = 2 max(s1, s2) and left shift L = 20 for 8-bit types, L = 15 for
+ * MRTQ_S16 (all in double, as TFLite's Prepare): multipliers m1 = Q31(s1 /
+ * T), m2 = Q31(s2 / T), mo = Q31(T / (2^L s_out)) (mrtq_mult_q31; all shifts
+ * <= 0). Per element:
  *   v1 = (a - zp1) * 2^L,  v2 = (b - zp2) * 2^L,
  *   y = mul_q31_dbl(mul_q31_dbl(v1, m1) + mul_q31_dbl(v2, m2), mo) + zp_out,
  *   out = clamp(y, qmin, qmax)
  * (mul_q31_dbl: SRDHM, ties toward +inf, then RDIVPOT, ties away from 0).
- * Bit-exact with TFLite's reference ADD. */
+ * Every intermediate fits int32 (8-bit: |v| <= 255 * 2^22 for L <= 22;
+ * int16: zero points 0, |v| <= 2^30 for L <= 15). Bit-exact with TFLite's
+ * reference ADD (reference_integer_ops::Add for int8, reference_ops::Add /
+ * AddGeneralParamScale / BroadcastAdd6DSlow for uint8 and int16).
+ *
+ * Power-of-two int16 path (pot = 1; mrtq_tflite_add16_pot_init): TFLite's
+ * older int16 ADD for symmetric power-of-two scales (LSTM cells), a different
+ * computation: with e1 = -m1.shift, e2 = -m2.shift (one of them 0),
+ *   y = sat16(rdivpot(a, e1) + rdivpot(b, e2)),  out = clamp(y, qmin, qmax)
+ * (rdivpot: x / 2^e rounded to nearest, ties away from zero; sat16: saturate
+ * to [-32768, 32767]). Bit-exact with TFLite's reference_ops::Add for int16
+ * with pot_scale true. */
 typedef struct mrtq_tflite_add_params {
-  mrtq_mult m1, m2, mo;
+  mrtq_mult m1, m2, mo; /* pot = 1: only m1.shift and m2.shift are set (mults and mo zero) */
   int32_t zp1, zp2, zp_out, qmin, qmax;
-  int left_shift;  /* 20 */
-  mrtq_dtype type; /* MRTQ_S8 or MRTQ_U8: a, b and out */
+  int left_shift;  /* 20 (8-bit) or 15 (int16) from the scales; 0 when pot = 1 */
+  mrtq_dtype type; /* MRTQ_S8, MRTQ_U8 or MRTQ_S16: a, b and out */
+  int pot;         /* 0: general path; 1: TFLite's power-of-two int16 path (type MRTQ_S16) */
 } mrtq_tflite_add_params;
 
-/* Parameters for scales s1, s2, s_out (real = s * (q - zp)), zero points
- * and output bounds, all in `type`.
+/* General-path parameters for scales s1, s2, s_out (real = s * (q - zp)),
+ * zero points and output bounds, all in `type` (L = 20 for MRTQ_S8 / MRTQ_U8,
+ * 15 for MRTQ_S16; pot = 0). For MRTQ_S16 every zero point must be 0, as
+ * TFLite's add.cc requires (tensorflow commit 3175de16; the older add.cc of
+ * commit 01da0c85 and TFLite Micro's add_common.cc (90b983c2) accept others).
  * Errors: p NULL, a scale NaN, infinite or <= 0, a zero point or bound outside
- * the type, qmin > qmax -> MRTQ_EINVAL; type not MRTQ_S8 or MRTQ_U8 ->
- * MRTQ_EUNSUPPORTED; an output multiplier >= 1 (TFLite refuses it), one just
+ * the type, qmin > qmax, an MRTQ_S16 zero point not 0 -> MRTQ_EINVAL; type
+ * another mrtq_dtype than S8 / U8 / S16 -> MRTQ_EUNSUPPORTED, outside the enum
+ * -> MRTQ_EINVAL; an output multiplier >= 1 (TFLite refuses it), one just
  * below 1 that rounds up to 2^31 in Q31 and so encodes with shift 1 (TFLite's
  * QuantizeMultiplierSmallerThanOneExp checks shift <= 0 and aborts there) or a
  * multiplier that flushes to 0 -> MRTQ_ERANGE. On error *p is left unchanged. */
 MRTQ_API mrtq_status mrtq_tflite_add_init(double s1, int32_t zp1, double s2, int32_t zp2, double s_out, int32_t zp_out,
                                           int32_t qmin, int32_t qmax, mrtq_dtype type, mrtq_tflite_add_params *p);
 
-/* One element (a, b: stored values of p->type; p from mrtq_tflite_add_init). */
+/* General-path parameters from the values TFLite's ArithmeticParams holds
+ * (or CMSIS-NN's, which are the same numbers), no scales needed:
+ * input1/input2/output multiplier and shift as m1, m2, mo, left_shift, and
+ * the zero points zp1, zp2, zp_out -- note TFLite stores input1_offset =
+ * -zp1 and input2_offset = -zp2 (negated) and output_offset = zp_out: pass
+ * zero points, not offsets -- the activation bounds qmin, qmax and the type.
+ * Valid ranges (what TFLite's kernels assume, so that no int32 overflows):
+ * each mult in [2^30, 2^31 - 1] and shift in [-31, 0] (TFLite's
+ * QuantizeMultiplierSmallerThanOneExp); left_shift in [0, 22] for MRTQ_S8 /
+ * MRTQ_U8 (TFLite uses 20), [0, 15] for MRTQ_S16 (TFLite uses 15); zero points
+ * and bounds in the type, zero points 0 for MRTQ_S16, qmin <= qmax. With
+ * TFLite's values it gives the same bytes as mrtq_tflite_add_init.
+ * Errors: p NULL, any value outside its range -> MRTQ_EINVAL; type as
+ * mrtq_tflite_add_init. On error *p is left unchanged. */
+MRTQ_API mrtq_status mrtq_tflite_add_init_mult(mrtq_mult m1, mrtq_mult m2, mrtq_mult mo, int left_shift, int32_t zp1,
+                                               int32_t zp2, int32_t zp_out, int32_t qmin, int32_t qmax, mrtq_dtype type,
+                                               mrtq_tflite_add_params *p);
+
+/* TFLite's power-of-two int16 ADD (type MRTQ_S16, pot = 1), from the scales.
+ * Which TFLite runs it: tensorflow/lite/kernels/add.cc (both versions read,
+ * commits 01da0c85 and 3175de16) takes this path when the model's
+ * AddOptions.pot_scale_int16 is true (the schema's default: a model that does
+ * not write the flag gets it) and all three scales are powers of two by
+ * CheckedLog2 (01da0c85 also needs zero points 0); otherwise, and always in
+ * TFLite Micro, the general path (mrtq_tflite_add_init). A scale s
+ * counts as 2^k when |log2 s - k| < 10^-3 with k = round(log2 s) (half away
+ * from zero); mrtq decides this exactly in double, TFLite in float
+ * (std::log(s) / std::log(2)), so the two can differ only for scales within
+ * float rounding of 2^(k +- 0.001). Then m1.shift = k1 - k_out, m2.shift =
+ * k2 - k_out, both <= 0 and one of them 0 (TFLite's rules), and mrtq also
+ * requires each >= -15: gemmlowp's int16 rounding shift is exact only up to
+ * 15 (TFLite returns 1 or -1 instead of the rounded value beyond). Zero
+ * points are 0 by definition of this path. qmin, qmax: int16 bounds.
+ * Errors: p NULL, a scale NaN, infinite or <= 0, qmin or qmax outside int16,
+ * qmin > qmax -> MRTQ_EINVAL; a scale not a power of two, both shifts
+ * non-zero, a shift > 0 or < -15 -> MRTQ_ERANGE. On error *p is unchanged. */
+MRTQ_API mrtq_status mrtq_tflite_add16_pot_init(double s1, double s2, double s_out, int32_t qmin, int32_t qmax,
+                                                mrtq_tflite_add_params *p);
+
+/* One element (a, b: stored values of p->type; p from one of the three
+ * constructors above; pot selects the path). */
 MRTQ_API int32_t mrtq_tflite_add_one(const mrtq_tflite_add_params *p, int32_t a, int32_t b);
 
 /* out = a + b (TFLite ADD) over the broadcast of shape_a and shape_b; out
- * holds the broadcast shape's elements. a, b and out are arrays of p->type.
+ * holds the broadcast shape's elements. a, b and out are arrays of p->type
+ * (int16 at any alignment). The power-of-two path applies its per-element
+ * formula over the broadcast too (TFLite's reference runs it only on equal
+ * shapes).
  * Errors: shapes as mrtq_bcast_init; p, a, b or out NULL -> MRTQ_EINVAL;
- * p->type another mrtq_dtype than S8 / U8 -> MRTQ_EUNSUPPORTED, outside the enum (0: a
- * zeroed struct) -> MRTQ_EINVAL. */
+ * p->type another mrtq_dtype than S8 / U8 / S16 -> MRTQ_EUNSUPPORTED, outside
+ * the enum (0: a zeroed struct) -> MRTQ_EINVAL. */
 MRTQ_API mrtq_status mrtq_tflite_add(const size_t *shape_a, int nda, const size_t *shape_b, int ndb,
                                      const mrtq_tflite_add_params *p, const void *a, const void *b, void *out);
 
 /* ---- TFLite MUL ----
  * m = Q31(s1 s2 / s_out) (double), y = mul_q31_dbl((a - zp1)(b - zp2), m) +
- * zp_out, clamped to [qmin, qmax]. Bit-exact with TFLite's reference MUL. */
+ * zp_out, clamped to [qmin, qmax] (SRDHM ties toward +inf, then RDIVPOT ties
+ * away from zero). The same formula for int8, uint8 and int16 (TFLite's
+ * reference_integer_ops::Mul / MulElementwise / BroadcastMul6DSlow on int16
+ * in and out; the product (a - zp1)(b - zp2) is int32: |a b| <= 2^30 for
+ * int16, whose zero points must be 0). Bit-exact with TFLite's reference MUL.
+ * (TFLite's int16-in, int8-out MUL of LSTM cells is another operator: not
+ * here.) */
 typedef struct mrtq_tflite_mul_params {
   mrtq_mult m;
   int32_t zp1, zp2, zp_out, qmin, qmax;
-  mrtq_dtype type; /* MRTQ_S8 or MRTQ_U8 */
+  mrtq_dtype type; /* MRTQ_S8, MRTQ_U8 or MRTQ_S16 */
 } mrtq_tflite_mul_params;
 
-/* Errors as mrtq_tflite_add_init, except the MRTQ_ERANGE cases: s1 s2 /
- * s_out infinite, flushing to 0, or with shift > 15 (TFLite's left shift
- * would overflow int32). On error *p is left unchanged. */
+/* Errors as mrtq_tflite_add_init (MRTQ_S16: zero points 0, as TFLite's mul.cc
+ * (6706a2ff) and TFLite Micro's mul_common.cc require), except the MRTQ_ERANGE cases: s1 s2 /
+ * s_out infinite, flushing to 0, or with a shift at which TFLite's left shift
+ * x * 2^shift overflows int32 for some input: shift > 15 for 8-bit types
+ * (|x| <= 255^2), shift > 0 for MRTQ_S16 (|x| <= 2^30; so s1 s2 / s_out must
+ * be below 1, and not round up to 1). On error *p is left unchanged. */
 MRTQ_API mrtq_status mrtq_tflite_mul_init(double s1, int32_t zp1, double s2, int32_t zp2, double s_out, int32_t zp_out,
                                           int32_t qmin, int32_t qmax, mrtq_dtype type, mrtq_tflite_mul_params *p);
+
+/* Parameters from the values TFLite's ArithmeticParams holds (output
+ * multiplier and shift as m; zero points, not TFLite's negated input
+ * offsets; activation bounds; type). Valid ranges: m.mult in [2^30, 2^31 -
+ * 1] (TFLite's QuantizeMultiplier), m.shift in [-31, 15] for MRTQ_S8 / MRTQ_U8
+ * and [-31, 0] for MRTQ_S16 (no int32 overflow, as mrtq_tflite_mul_init);
+ * zero points and bounds in the type, zero points 0 for MRTQ_S16, qmin <=
+ * qmax. The same bytes as mrtq_tflite_mul_init where both apply.
+ * Errors: p NULL, a value outside its range -> MRTQ_EINVAL; type as
+ * mrtq_tflite_mul_init. On error *p is left unchanged. */
+MRTQ_API mrtq_status mrtq_tflite_mul_init_mult(mrtq_mult m, int32_t zp1, int32_t zp2, int32_t zp_out, int32_t qmin,
+                                               int32_t qmax, mrtq_dtype type, mrtq_tflite_mul_params *p);
 MRTQ_API int32_t mrtq_tflite_mul_one(const mrtq_tflite_mul_params *p, int32_t a, int32_t b);
 /* out = a * b (TFLite MUL), as mrtq_tflite_add. */
 MRTQ_API mrtq_status mrtq_tflite_mul(const size_t *shape_a, int nda, const size_t *shape_b, int ndb,
@@ -273,12 +356,13 @@ MRTQ__PRIV void mrtq__bcast_at(const mrtq_bcast *bc, size_t at, size_t *ia, size
   }
 }
 
-/* The arguments every binary operator's init checks: an 8-bit type, three
- * finite positive scales, zero points and bounds within the type, qmin <= qmax. */
+/* The arguments every binary operator's init checks: an 8-bit type (or
+ * int16 with `wide`), three finite positive scales, zero points and bounds
+ * within the type, qmin <= qmax. */
 MRTQ__PRIV mrtq_status mrtq__binary_args(double s1, int32_t zp1, double s2, int32_t zp2, double s_out, int32_t zp_out,
-                                         int32_t qmin, int32_t qmax, mrtq_dtype type) {
+                                         int32_t qmin, int32_t qmax, mrtq_dtype type, int wide) {
   {
-    mrtq_status tst = MRTQ__Q8_TYPE(type, "type");
+    mrtq_status tst = wide ? MRTQ__Q816_TYPE(type, "type") : MRTQ__Q8_TYPE(type, "type");
     if (tst != MRTQ_OK) return tst;
   }
   if (mrtq__nonfinite(s1) || !(s1 > 0)) return MRTQ__ERR(MRTQ_EINVAL, "s1: must be finite and > 0");
@@ -293,18 +377,32 @@ MRTQ__PRIV mrtq_status mrtq__binary_args(double s1, int32_t zp1, double s2, int3
   return MRTQ_OK;
 }
 
+/* TFLite's int16 ADD and MUL are symmetric: every zero point 0. */
+MRTQ__PRIV mrtq_status mrtq__zp16(int32_t zp1, int32_t zp2, int32_t zp_out, mrtq_dtype type) {
+  if (type != MRTQ_S16) return MRTQ_OK;
+  if (zp1 != 0) return MRTQ__ERR(MRTQ_EINVAL, "zp1: must be 0 for MRTQ_S16 (TFLite's int16 ADD / MUL are symmetric)");
+  if (zp2 != 0) return MRTQ__ERR(MRTQ_EINVAL, "zp2: must be 0 for MRTQ_S16 (TFLite's int16 ADD / MUL are symmetric)");
+  if (zp_out != 0)
+    return MRTQ__ERR(MRTQ_EINVAL, "zp_out: must be 0 for MRTQ_S16 (TFLite's int16 ADD / MUL are symmetric)");
+  return MRTQ_OK;
+}
+
 MRTQ_API mrtq_status mrtq_tflite_add_init(double s1, int32_t zp1, double s2, int32_t zp2, double s_out, int32_t zp_out,
                                           int32_t qmin, int32_t qmax, mrtq_dtype type, mrtq_tflite_add_params *p) {
   double t, r1, r2, ro;
   mrtq_tflite_add_params r;
   mrtq_status st;
   if (!p) return MRTQ__ERR(MRTQ_EINVAL, "p: NULL");
-  if ((st = mrtq__binary_args(s1, zp1, s2, zp2, s_out, zp_out, qmin, qmax, type)) != MRTQ_OK) return st;
+  if ((st = mrtq__binary_args(s1, zp1, s2, zp2, s_out, zp_out, qmin, qmax, type, 1)) != MRTQ_OK) return st;
+  if ((st = mrtq__zp16(zp1, zp2, zp_out, type)) != MRTQ_OK) return st;
   memset(&r, 0, sizeof r);
-  r.left_shift = 20;
+  r.left_shift = type == MRTQ_S16 ? 15 : 20;
   t = 2 * (s1 > s2 ? s1 : s2);
   r1 = s1 / t, r2 = s2 / t, ro = t / ((double)(1 << r.left_shift) * s_out);
-  if (!(ro < 1.0)) return MRTQ__ERR(MRTQ_ERANGE, "s_out: the output multiplier 2 max(s1, s2) / (2^20 s_out) must be < 1");
+  if (!(ro < 1.0))
+    return type == MRTQ_S16
+               ? MRTQ__ERR(MRTQ_ERANGE, "s_out: the output multiplier 2 max(s1, s2) / (2^15 s_out) must be < 1")
+               : MRTQ__ERR(MRTQ_ERANGE, "s_out: the output multiplier 2 max(s1, s2) / (2^20 s_out) must be < 1");
   mrtq_mult_q31(r1, &r.m1);
   mrtq_mult_q31(r2, &r.m2);
   mrtq_mult_q31(ro, &r.mo);
@@ -317,9 +415,114 @@ MRTQ_API mrtq_status mrtq_tflite_add_init(double s1, int32_t zp1, double s2, int
   return MRTQ_OK;
 }
 
+/* One Q31 multiplier as TFLite's ArithmeticParams holds it for ADD / MUL:
+ * mult in [2^30, 2^31 - 1], shift in [-31, max_shift]. `which` names it in
+ * the reason: 0 m1, 1 m2, 2 mo, 3 m (MUL, 8-bit), 4 m (MUL, int16). */
+MRTQ__PRIV mrtq_status mrtq__tfl_mult(mrtq_mult m, int which) {
+  int max_shift = which == 3 ? 15 : 0;
+  if (m.mult < (1 << 30)) {
+    switch (which) {
+      case 0: return MRTQ__ERR(MRTQ_EINVAL, "m1: mult must be in [2^30, 2^31 - 1] (TFLite's QuantizeMultiplier)");
+      case 1: return MRTQ__ERR(MRTQ_EINVAL, "m2: mult must be in [2^30, 2^31 - 1] (TFLite's QuantizeMultiplier)");
+      case 2: return MRTQ__ERR(MRTQ_EINVAL, "mo: mult must be in [2^30, 2^31 - 1] (TFLite's QuantizeMultiplier)");
+      default: return MRTQ__ERR(MRTQ_EINVAL, "m: mult must be in [2^30, 2^31 - 1] (TFLite's QuantizeMultiplier)");
+    }
+  }
+  if (m.shift < -31 || m.shift > max_shift) {
+    switch (which) {
+      case 0: return MRTQ__ERR(MRTQ_EINVAL, "m1: shift must be in [-31, 0] (a multiplier below 1)");
+      case 1: return MRTQ__ERR(MRTQ_EINVAL, "m2: shift must be in [-31, 0] (a multiplier below 1)");
+      case 2: return MRTQ__ERR(MRTQ_EINVAL, "mo: shift must be in [-31, 0] (a multiplier below 1)");
+      case 3:
+        return MRTQ__ERR(MRTQ_EINVAL, "m: shift must be in [-31, 15] for MRTQ_S8 / MRTQ_U8 (the left shift must not overflow int32)");
+      default:
+        return MRTQ__ERR(MRTQ_EINVAL, "m: shift must be in [-31, 0] for MRTQ_S16 (the left shift must not overflow int32)");
+    }
+  }
+  return MRTQ_OK;
+}
+
+/* Zero points and bounds in the type, qmin <= qmax (the constructors from
+ * precomputed values). */
+MRTQ__PRIV mrtq_status mrtq__tfl_zps(int32_t zp1, int32_t zp2, int32_t zp_out, int32_t qmin, int32_t qmax,
+                                     mrtq_dtype type) {
+  mrtq_status st = MRTQ__Q816_TYPE(type, "type");
+  if (st != MRTQ_OK) return st;
+  if (!mrtq__in_type(zp1, type)) return MRTQ__ERR(MRTQ_EINVAL, "zp1: outside type");
+  if (!mrtq__in_type(zp2, type)) return MRTQ__ERR(MRTQ_EINVAL, "zp2: outside type");
+  if (!mrtq__in_type(zp_out, type)) return MRTQ__ERR(MRTQ_EINVAL, "zp_out: outside type");
+  if (!mrtq__in_type(qmin, type)) return MRTQ__ERR(MRTQ_EINVAL, "qmin: outside type");
+  if (!mrtq__in_type(qmax, type)) return MRTQ__ERR(MRTQ_EINVAL, "qmax: outside type");
+  if (qmin > qmax) return MRTQ__ERR(MRTQ_EINVAL, "qmin, qmax: qmin > qmax");
+  return mrtq__zp16(zp1, zp2, zp_out, type);
+}
+
+MRTQ_API mrtq_status mrtq_tflite_add_init_mult(mrtq_mult m1, mrtq_mult m2, mrtq_mult mo, int left_shift, int32_t zp1,
+                                               int32_t zp2, int32_t zp_out, int32_t qmin, int32_t qmax, mrtq_dtype type,
+                                               mrtq_tflite_add_params *p) {
+  mrtq_tflite_add_params r;
+  mrtq_status st;
+  if (!p) return MRTQ__ERR(MRTQ_EINVAL, "p: NULL");
+  if ((st = mrtq__tfl_zps(zp1, zp2, zp_out, qmin, qmax, type)) != MRTQ_OK) return st;
+  if ((st = mrtq__tfl_mult(m1, 0)) != MRTQ_OK) return st;
+  if ((st = mrtq__tfl_mult(m2, 1)) != MRTQ_OK) return st;
+  if ((st = mrtq__tfl_mult(mo, 2)) != MRTQ_OK) return st;
+  if (type == MRTQ_S16 && (left_shift < 0 || left_shift > 15))
+    return MRTQ__ERR(MRTQ_EINVAL, "left_shift: must be in [0, 15] for MRTQ_S16 (TFLite uses 15)");
+  if (left_shift < 0 || left_shift > 22)
+    return MRTQ__ERR(MRTQ_EINVAL, "left_shift: must be in [0, 22] for MRTQ_S8 / MRTQ_U8 (TFLite uses 20)");
+  memset(&r, 0, sizeof r);
+  r.m1 = m1, r.m2 = m2, r.mo = mo, r.left_shift = left_shift;
+  r.zp1 = zp1, r.zp2 = zp2, r.zp_out = zp_out, r.qmin = qmin, r.qmax = qmax, r.type = type;
+  *p = r;
+  return MRTQ_OK;
+}
+
+/* TFLite's CheckedLog2, decided exactly: s = q 2^e (q in [0.5, 1)) is 2^k
+ * when |log2 s - k| < 1e-3, k = round(log2 s): k = e when q > 2^-0.001, k =
+ * e - 1 when q < 2^0.001 / 2 (the two constants rounded to double). */
+MRTQ__PRIV int mrtq__pot_log2(double s, int *k) {
+  int e;
+  double q = mrtq__frexp(s, &e);
+  if (q > 0.9993070929904525) return *k = e, 1;
+  if (q < 0.5003466937312904) return *k = e - 1, 1;
+  return 0;
+}
+
+MRTQ_API mrtq_status mrtq_tflite_add16_pot_init(double s1, double s2, double s_out, int32_t qmin, int32_t qmax,
+                                                mrtq_tflite_add_params *p) {
+  mrtq_tflite_add_params r;
+  int k1, k2, ko, e1, e2;
+  if (!p) return MRTQ__ERR(MRTQ_EINVAL, "p: NULL");
+  if (mrtq__nonfinite(s1) || !(s1 > 0)) return MRTQ__ERR(MRTQ_EINVAL, "s1: must be finite and > 0");
+  if (mrtq__nonfinite(s2) || !(s2 > 0)) return MRTQ__ERR(MRTQ_EINVAL, "s2: must be finite and > 0");
+  if (mrtq__nonfinite(s_out) || !(s_out > 0)) return MRTQ__ERR(MRTQ_EINVAL, "s_out: must be finite and > 0");
+  if (!mrtq__in_type(qmin, MRTQ_S16)) return MRTQ__ERR(MRTQ_EINVAL, "qmin: outside int16");
+  if (!mrtq__in_type(qmax, MRTQ_S16)) return MRTQ__ERR(MRTQ_EINVAL, "qmax: outside int16");
+  if (qmin > qmax) return MRTQ__ERR(MRTQ_EINVAL, "qmin, qmax: qmin > qmax");
+  if (!mrtq__pot_log2(s1, &k1)) return MRTQ__ERR(MRTQ_ERANGE, "s1: not a power of two (TFLite's CheckedLog2)");
+  if (!mrtq__pot_log2(s2, &k2)) return MRTQ__ERR(MRTQ_ERANGE, "s2: not a power of two (TFLite's CheckedLog2)");
+  if (!mrtq__pot_log2(s_out, &ko)) return MRTQ__ERR(MRTQ_ERANGE, "s_out: not a power of two (TFLite's CheckedLog2)");
+  e1 = k1 - ko, e2 = k2 - ko; /* |k| <= 1075: no overflow */
+  if (e1 != 0 && e2 != 0) return MRTQ__ERR(MRTQ_ERANGE, "s1, s2: one of them must equal s_out (TFLite shifts one input)");
+  if (e1 > 0 || e2 > 0) return MRTQ__ERR(MRTQ_ERANGE, "s1, s2: an input scale above s_out (TFLite's shifts must be <= 0)");
+  if (e1 < -15 || e2 < -15)
+    return MRTQ__ERR(MRTQ_ERANGE, "s1, s2: an input scale below s_out / 2^15 (int16 rounding shift beyond 15)");
+  memset(&r, 0, sizeof r);
+  r.m1.shift = e1, r.m2.shift = e2, r.qmin = qmin, r.qmax = qmax, r.type = MRTQ_S16, r.pot = 1;
+  *p = r;
+  return MRTQ_OK;
+}
+
 MRTQ_API int32_t mrtq_tflite_add_one(const mrtq_tflite_add_params *p, int32_t a, int32_t b) {
-  int32_t v1 = (a - p->zp1) * (1 << p->left_shift), v2 = (b - p->zp2) * (1 << p->left_shift); /* |.| <= 255 * 2^20 */
-  int32_t sum = mrtq_mul_q31_dbl(v1, p->m1) + mrtq_mul_q31_dbl(v2, p->m2);  /* each |.| <= 2^27 */
+  int32_t v1, v2, sum;
+  if (p->pot) { /* e in [0, 15]: the rounded quotients fit int16, their sum int32 */
+    int32_t y = mrtq_rdivpot(a, -p->m1.shift) + mrtq_rdivpot(b, -p->m2.shift);
+    return mrtq__clamp64(y < -32768 ? -32768 : y > 32767 ? 32767 : y, p->qmin, p->qmax);
+  }
+  /* |a - zp| <= 255 and L <= 22, or |a| <= 2^15 and L <= 15: |v| <= 2^30 */
+  v1 = (a - p->zp1) * (1 << p->left_shift), v2 = (b - p->zp2) * (1 << p->left_shift);
+  sum = mrtq_mul_q31_dbl(v1, p->m1) + mrtq_mul_q31_dbl(v2, p->m2); /* each |.| <= |v| (multipliers < 1) */
   return mrtq__clamp64((int64_t)mrtq_mul_q31_dbl(sum, p->mo) + p->zp_out, p->qmin, p->qmax);
 }
 
@@ -328,14 +531,30 @@ MRTQ_API mrtq_status mrtq_tflite_mul_init(double s1, int32_t zp1, double s2, int
   mrtq_tflite_mul_params r;
   mrtq_status st;
   if (!p) return MRTQ__ERR(MRTQ_EINVAL, "p: NULL");
-  if ((st = mrtq__binary_args(s1, zp1, s2, zp2, s_out, zp_out, qmin, qmax, type)) != MRTQ_OK) return st;
+  if ((st = mrtq__binary_args(s1, zp1, s2, zp2, s_out, zp_out, qmin, qmax, type, 1)) != MRTQ_OK) return st;
+  if ((st = mrtq__zp16(zp1, zp2, zp_out, type)) != MRTQ_OK) return st;
   memset(&r, 0, sizeof r);
   if (mrtq__nonfinite(s1 * s2 / s_out)) return MRTQ__ERR(MRTQ_ERANGE, "s1, s2, s_out: s1 * s2 / s_out overflows double");
   (void)mrtq_mult_q31(s1 * s2 / s_out, &r.m); /* a finite positive (or 0) scale: cannot fail */
   if (r.m.mult == 0) return MRTQ__ERR(MRTQ_ERANGE, "s1, s2, s_out: s1 * s2 / s_out flushes to 0 in Q31");
   if (r.m.shift > 15)
     return MRTQ__ERR(MRTQ_ERANGE, "s1, s2, s_out: s1 * s2 / s_out must be < 2^15 (TFLite's left shift)");
+  if (type == MRTQ_S16 && r.m.shift > 0)
+    return MRTQ__ERR(MRTQ_ERANGE, "s1, s2, s_out: s1 * s2 / s_out must encode with shift <= 0 for MRTQ_S16 (TFLite's left shift of a * b would overflow int32)");
   r.zp1 = zp1, r.zp2 = zp2, r.zp_out = zp_out, r.qmin = qmin, r.qmax = qmax, r.type = type;
+  *p = r;
+  return MRTQ_OK;
+}
+
+MRTQ_API mrtq_status mrtq_tflite_mul_init_mult(mrtq_mult m, int32_t zp1, int32_t zp2, int32_t zp_out, int32_t qmin,
+                                               int32_t qmax, mrtq_dtype type, mrtq_tflite_mul_params *p) {
+  mrtq_tflite_mul_params r;
+  mrtq_status st;
+  if (!p) return MRTQ__ERR(MRTQ_EINVAL, "p: NULL");
+  if ((st = mrtq__tfl_zps(zp1, zp2, zp_out, qmin, qmax, type)) != MRTQ_OK) return st;
+  if ((st = mrtq__tfl_mult(m, type == MRTQ_S16 ? 4 : 3)) != MRTQ_OK) return st;
+  memset(&r, 0, sizeof r);
+  r.m = m, r.zp1 = zp1, r.zp2 = zp2, r.zp_out = zp_out, r.qmin = qmin, r.qmax = qmax, r.type = type;
   *p = r;
   return MRTQ_OK;
 }
@@ -352,7 +571,7 @@ MRTQ_API mrtq_status mrtq_xnn_add_init(float s1, int32_t zp1, float s2, int32_t 
   mrtq_xnn_add_params r;
   mrtq_status st;
   if (!p) return MRTQ__ERR(MRTQ_EINVAL, "p: NULL");
-  if ((st = mrtq__binary_args(s1, zp1, s2, zp2, s_out, zp_out, qmin, qmax, type)) != MRTQ_OK) return st;
+  if ((st = mrtq__binary_args(s1, zp1, s2, zp2, s_out, zp_out, qmin, qmax, type, 0)) != MRTQ_OK) return st;
   if (!(s1 >= 1.17549435e-38f)) return MRTQ__ERR(MRTQ_EINVAL, "s1: subnormal (XNNPACK refuses it)");
   if (!(s2 >= 1.17549435e-38f)) return MRTQ__ERR(MRTQ_EINVAL, "s2: subnormal (XNNPACK refuses it)");
   if (!(s_out >= 1.17549435e-38f)) return MRTQ__ERR(MRTQ_EINVAL, "s_out: subnormal (XNNPACK refuses it)");
@@ -381,19 +600,17 @@ MRTQ_API int32_t mrtq_xnn_add_one(const mrtq_xnn_add_params *p, int32_t a, int32
   return v < p->qmin - p->zp_out ? p->qmin : v > p->qmax - p->zp_out ? p->qmax : v + p->zp_out;
 }
 
-/* Broadcast loops over raw bytes (int8 or uint8 per the parameters). */
+/* Broadcast loops over arrays of `type` (int8, uint8, or int16 for TFLite's
+ * ADD / MUL: op 0, 1; XNNPACK's, op 2, is 8-bit only). */
 MRTQ__PRIV mrtq_status mrtq__eltwise(int op, const void *prm, mrtq_dtype type, const void *a, const size_t *shape_a,
                                      int nda, const void *b, const size_t *shape_b, int ndb, void *out) {
   mrtq_bcast bc;
   mrtq_status st = mrtq_bcast_init(shape_a, nda, shape_b, ndb, &bc);
-  const uint8_t *pa = (const uint8_t *)a, *pb = (const uint8_t *)b;
-  uint8_t *po = (uint8_t *)out;
   size_t i;
-  int u8 = type == MRTQ_U8;
   if (st != MRTQ_OK) return st;
   if (!prm) return MRTQ__ERR(MRTQ_EINVAL, "p: NULL");
   {
-    mrtq_status tst = MRTQ__Q8_TYPE(type, "p->type");
+    mrtq_status tst = op == 2 ? MRTQ__Q8_TYPE(type, "p->type") : MRTQ__Q816_TYPE(type, "p->type");
     if (tst != MRTQ_OK) return tst;
   }
   if (!a) return MRTQ__ERR(MRTQ_EINVAL, "a: NULL");
@@ -403,12 +620,11 @@ MRTQ__PRIV mrtq_status mrtq__eltwise(int op, const void *prm, mrtq_dtype type, c
     size_t ia, ib;
     int32_t x, y, r;
     mrtq__bcast_at(&bc, i, &ia, &ib);
-    x = u8 ? (int32_t)pa[ia] : (int32_t)(int8_t)pa[ia];
-    y = u8 ? (int32_t)pb[ib] : (int32_t)(int8_t)pb[ib];
+    x = mrtq__load(a, ia, type), y = mrtq__load(b, ib, type);
     r = op == 2   ? mrtq_xnn_add_one((const mrtq_xnn_add_params *)prm, x, y)
         : op == 1 ? mrtq_tflite_mul_one((const mrtq_tflite_mul_params *)prm, x, y)
                   : mrtq_tflite_add_one((const mrtq_tflite_add_params *)prm, x, y);
-    po[i] = (uint8_t)r;
+    mrtq__store(out, i, type, r);
   }
   return MRTQ_OK;
 }

@@ -1,5 +1,5 @@
-/* mrtq/pool.h -- 2-D pooling reference kernels on int8/uint8 tensors
- * (NCHW or NHWC, batch N): max pooling (padding never wins, as MRT's INT_MIN
+/* mrtq/pool.h -- 2-D pooling reference kernels on int8/uint8 tensors, and
+ * int16 for max pooling and TFLite's average pooling (NCHW or NHWC, batch N): max pooling (padding never wins, as MRT's INT_MIN
  * padding and TFLite's valid-only window), TFLite's average pooling (valid
  * elements only, rounding half away from zero), and average pooling as MRT
  * rewrites it (a window sum with zero padding, then any requantization). */
@@ -21,7 +21,7 @@ typedef struct mrtq_pool2d {
   size_t kh, kw, stride_h, stride_w; /* window and stride (each >= 1) */
   size_t pad_top, pad_left, pad_bottom, pad_right; /* each < the window along its axis */
   mrtq_layout layout;                /* MRTQ_NCHW or MRTQ_NHWC; the output has the same layout */
-  mrtq_dtype type;                   /* MRTQ_S8 or MRTQ_U8: input and output elements */
+  mrtq_dtype type;                   /* MRTQ_S8, MRTQ_U8 (MRTQ_S16 where a kernel says so): input and output elements */
 } mrtq_pool2d;
 
 /* Output height and width: ho = (h + pad_top + pad_bottom - kh) / stride_h
@@ -34,11 +34,12 @@ MRTQ_API mrtq_status mrtq_pool2d_out(const mrtq_pool2d *p, size_t *ho, size_t *w
 
 /* Max pooling: out = clamp(max of the window's valid elements, qmin, qmax)
  * (padding never wins; the shape rules guarantee a valid element). Input and
- * output share quantization. x holds n*c*h*w elements of p->type, out
- * n*c*ho*wo in the same layout. Bit-exact with TFLite's and XNNPACK's max
- * pooling.
- * Errors: as mrtq_pool2d_out; p->type another mrtq_dtype than S8 / U8 -> MRTQ_EUNSUPPORTED, outside the enum (0: a
- * zeroed struct) -> MRTQ_EINVAL;
+ * output share quantization. x holds n*c*h*w elements of p->type (MRTQ_S8,
+ * MRTQ_U8 or MRTQ_S16; int16 at any alignment), out n*c*ho*wo in the same
+ * layout. Bit-exact with TFLite's (int8, uint8, int16: reference_integer_ops::
+ * MaxPool) and XNNPACK's max pooling.
+ * Errors: as mrtq_pool2d_out; p->type another mrtq_dtype than S8 / U8 / S16 ->
+ * MRTQ_EUNSUPPORTED, outside the enum (0: a zeroed struct) -> MRTQ_EINVAL;
  * x or out NULL, qmin or qmax outside the type, qmin > qmax -> MRTQ_EINVAL. */
 MRTQ_API mrtq_status mrtq_maxpool2d(const mrtq_pool2d *p, const void *x, int32_t qmin, int32_t qmax, void *out);
 
@@ -46,8 +47,12 @@ MRTQ_API mrtq_status mrtq_maxpool2d(const mrtq_pool2d *p, const void *x, int32_t
  * valid elements only, count = their number, s = their sum (stored values),
  *   avg = s > 0 ? (s + count/2) / count : (s - count/2) / count   (C
  * division truncating toward zero: round half away from zero), clamped to
- * [qmin, qmax]. Input and output share quantization. Bit-exact with TFLite.
- * Errors as mrtq_maxpool2d. */
+ * [qmin, qmax]. Input and output share quantization. p->type MRTQ_S8, MRTQ_U8
+ * or MRTQ_S16; TFLite's int16 kernel (reference_integer_ops::AveragePool for
+ * int16_t) is the same computation with an int32 sum, so mrtq refuses an
+ * int16 window whose sum could leave int32 (kh * kw * 32768 > 2^31 - 1, i.e.
+ * kh * kw > 65535). Bit-exact with TFLite.
+ * Errors as mrtq_maxpool2d; MRTQ_S16 with kh * kw > 65535 -> MRTQ_EOVERFLOW. */
 MRTQ_API mrtq_status mrtq_avgpool2d_tflite(const mrtq_pool2d *p, const void *x, int32_t qmin, int32_t qmax,
                                            void *out);
 
@@ -56,6 +61,7 @@ MRTQ_API mrtq_status mrtq_avgpool2d_tflite(const mrtq_pool2d *p, const void *x, 
  * requantization, usually of scale s_x / (kh * kw * s_out):
  *   out = mrtq_rq_apply(rq, sum, the range of p->type)
  * (rq from mrtq_rq_init with any family; its own [qmin, qmax] applies too).
+ * 8-bit only: p->type MRTQ_S8 or MRTQ_U8 (MRTQ_S16 is refused).
  * Errors: as mrtq_pool2d_out; p->type another mrtq_dtype than S8 / U8 -> MRTQ_EUNSUPPORTED, outside the enum (0: a
  * zeroed struct) -> MRTQ_EINVAL;
  * rq, x or out NULL, x_zp outside the type, an rq that fails the array
@@ -98,10 +104,9 @@ MRTQ_API mrtq_status mrtq_pool2d_out(const mrtq_pool2d *p, size_t *ho, size_t *w
 
 /* Visit one output element's window: the sum of (v - x_zp) and the maximum of
  * its valid (non-padding) elements, and their count. */
-MRTQ__PRIV void mrtq__pool_window(const mrtq_pool2d *p, const uint8_t *x, size_t n, size_t ch, size_t oy, size_t ox,
+MRTQ__PRIV void mrtq__pool_window(const mrtq_pool2d *p, const void *x, size_t n, size_t ch, size_t oy, size_t ox,
                                   int32_t x_zp, int64_t *sum, int32_t *max, size_t *count) {
   size_t ky, kx;
-  int u8 = p->type == MRTQ_U8;
   *sum = 0, *max = INT32_MIN, *count = 0;
   for (ky = 0; ky < p->kh; ky++)
     for (kx = 0; kx < p->kw; kx++) {
@@ -111,7 +116,7 @@ MRTQ__PRIV void mrtq__pool_window(const mrtq_pool2d *p, const uint8_t *x, size_t
       iy -= p->pad_top, ix -= p->pad_left;
       at = p->layout == MRTQ_NCHW ? ((n * p->c + ch) * p->h + iy) * p->w + ix
                                   : ((n * p->h + iy) * p->w + ix) * p->c + ch;
-      v = u8 ? (int32_t)x[at] : (int32_t)(int8_t)x[at];
+      v = mrtq__load(x, at, p->type);
       *sum += v - x_zp, *count += 1;
       if (v > *max) *max = v;
     }
@@ -125,8 +130,8 @@ MRTQ__PRIV size_t mrtq__pool_out_at(const mrtq_pool2d *p, size_t ho, size_t wo, 
 enum { MRTQ__POOL_MAX = 0, MRTQ__POOL_AVG_TFLITE = 1, MRTQ__POOL_AVG_RQ = 2 };
 
 /* The shared loop: one window per output element, reduced by `mode`. */
-MRTQ__PRIV void mrtq__pool2d(const mrtq_pool2d *p, size_t ho, size_t wo, const uint8_t *x, int mode, int32_t qmin,
-                             int32_t qmax, int32_t x_zp, const mrtq_rq *rq, uint8_t *out) {
+MRTQ__PRIV void mrtq__pool2d(const mrtq_pool2d *p, size_t ho, size_t wo, const void *x, int mode, int32_t qmin,
+                             int32_t qmax, int32_t x_zp, const mrtq_rq *rq, void *out) {
   size_t n, ch, oy, ox;
   for (n = 0; n < p->n; n++)
     for (ch = 0; ch < p->c; ch++)
@@ -140,17 +145,17 @@ MRTQ__PRIV void mrtq__pool2d(const mrtq_pool2d *p, size_t ho, size_t wo, const u
           if (mode == MRTQ__POOL_MAX) v = mrtq__clamp64(mx, qmin, qmax);
           else if (mode == MRTQ__POOL_AVG_TFLITE) v = mrtq__clamp64(s > 0 ? (s + c / 2) / c : (s - c / 2) / c, qmin, qmax);
           else v = mrtq_rq_apply(rq, (int32_t)s, qmin, qmax);
-          out[mrtq__pool_out_at(p, ho, wo, n, ch, oy, ox)] = (uint8_t)v;
+          mrtq__store(out, mrtq__pool_out_at(p, ho, wo, n, ch, oy, ox), p->type, v);
         }
 }
 
-/* The checks mrtq_maxpool2d and mrtq_avgpool2d_tflite share. */
+/* The checks mrtq_maxpool2d and mrtq_avgpool2d_tflite share (8-bit or int16). */
 MRTQ__PRIV mrtq_status mrtq__pool_args(const mrtq_pool2d *p, const void *x, int32_t qmin, int32_t qmax, void *out,
                                        size_t *ho, size_t *wo) {
   mrtq_status st = mrtq_pool2d_out(p, ho, wo);
   if (st != MRTQ_OK) return st;
   {
-    mrtq_status tst = MRTQ__Q8_TYPE(p->type, "p->type");
+    mrtq_status tst = MRTQ__Q816_TYPE(p->type, "p->type");
     if (tst != MRTQ_OK) return tst;
   }
   if (!x) return MRTQ__ERR(MRTQ_EINVAL, "x: NULL");
@@ -165,7 +170,7 @@ MRTQ_API mrtq_status mrtq_maxpool2d(const mrtq_pool2d *p, const void *x, int32_t
   size_t ho, wo;
   mrtq_status st = mrtq__pool_args(p, x, qmin, qmax, out, &ho, &wo);
   if (st != MRTQ_OK) return st;
-  mrtq__pool2d(p, ho, wo, (const uint8_t *)x, MRTQ__POOL_MAX, qmin, qmax, 0, NULL, (uint8_t *)out);
+  mrtq__pool2d(p, ho, wo, x, MRTQ__POOL_MAX, qmin, qmax, 0, NULL, out);
   return MRTQ_OK;
 }
 
@@ -174,7 +179,9 @@ MRTQ_API mrtq_status mrtq_avgpool2d_tflite(const mrtq_pool2d *p, const void *x, 
   size_t ho, wo;
   mrtq_status st = mrtq__pool_args(p, x, qmin, qmax, out, &ho, &wo);
   if (st != MRTQ_OK) return st;
-  mrtq__pool2d(p, ho, wo, (const uint8_t *)x, MRTQ__POOL_AVG_TFLITE, qmin, qmax, 0, NULL, (uint8_t *)out);
+  if (p->type == MRTQ_S16 && p->kh > 65535 / p->kw) /* TFLite sums in int32: |sum| <= kh * kw * 2^15 */
+    return MRTQ__ERR(MRTQ_EOVERFLOW, "p->kh, p->kw: kh * kw must be <= 65535 for MRTQ_S16 (TFLite's int32 window sum)");
+  mrtq__pool2d(p, ho, wo, x, MRTQ__POOL_AVG_TFLITE, qmin, qmax, 0, NULL, out);
   return MRTQ_OK;
 }
 
@@ -196,7 +203,7 @@ MRTQ_API mrtq_status mrtq_avgpool2d_rq(const mrtq_pool2d *p, const mrtq_rq *rq, 
   if (x_zp < lo || x_zp > hi) return MRTQ__ERR(MRTQ_EINVAL, "x_zp: outside p->type");
   if (p->kh > (size_t)INT32_MAX / 255 / p->kw) /* |x - x_zp| <= 255 per element */
     return MRTQ__ERR(MRTQ_EOVERFLOW, "p->kh, p->kw: kh * kw * 255 exceeds int32");
-  mrtq__pool2d(p, ho, wo, (const uint8_t *)x, MRTQ__POOL_AVG_RQ, lo, hi, x_zp, rq, (uint8_t *)out);
+  mrtq__pool2d(p, ho, wo, x, MRTQ__POOL_AVG_RQ, lo, hi, x_zp, rq, out);
   return MRTQ_OK;
 }
 

@@ -1,7 +1,8 @@
 /* mrtq/precision.h -- precision inference: the bit-width of every operator's
  * output from its inputs' (the MRT formalization's empty "Expansion Infer
  * Precision" section, as cvm-runtime fills it), and the largest reduction
- * that cannot overflow int32.
+ * that cannot overflow an int32 or int64 accumulator (or TFLite's 2^47
+ * bound), by precision or exactly by value range.
  *
  * A value has signed precision p (1 <= p <= 64) when |v| <= 2^(p-1) - 1, i.e.
  * it lies in [-(2^(p-1) - 1), 2^(p-1) - 1]; the precision of a bound b >= 0 is
@@ -58,6 +59,40 @@ MRTQ_API int mrtq_prec_sum(int p, uint64_t n);
  * 2^(32 - px - pw) - 1 (0 when px + pw >= 32, or px, pw < 1). */
 MRTQ_API uint64_t mrtq_prec_max_k32(int px, int pw);
 
+/* The same rule for a 64-bit accumulator (TFLite's 16x8 convolution, depthwise
+ * and fully connected kernels sum int16 x int8 products in int64): the
+ * largest K with px + pw + bitlen(K) <= 64, 2^(64 - px - pw) - 1 (0 when
+ * px + pw >= 64, or px, pw < 1). */
+MRTQ_API uint64_t mrtq_prec_max_k64(int px, int pw);
+
+/* The largest K with px + pw + bitlen(K) <= 48, i.e. whose sum has
+ * precision 48: |sum| <= 2^47 - 1, inside the range -2^47 <= x < 2^47 that
+ * TFLite's 64-bit MultiplyByQuantizedMultiplier assumes (tensorflow/lite/
+ * kernels/internal/common.cc, both rounding builds): 2^(48 - px - pw) - 1 (0
+ * when px + pw >= 48, or px, pw < 1). For int16 x int8 (px = 17, pw = 9 by
+ * the convention above): 2^22 - 1. */
+MRTQ_API uint64_t mrtq_prec_max_k48(int px, int pw);
+
+/* Exact, for given value ranges (not precisions): the largest K such that
+ * accumulating K products x * w, x in [xmin, xmax], w in [wmin, wmax], then
+ * adding a bias b in [bmin, bmax], never leaves [lo, hi] -- neither a partial
+ * sum of k <= K products nor the final sum. With pmin, pmax the smallest and
+ * largest product (corners of the box), that is the largest K with
+ *   lo <= min(0, K pmin, K pmin + bmin)  and  max(0, K pmax, K pmax + bmax) <= hi
+ * (every one of these values is reached by some inputs, so K + 1 overflows
+ * for some inputs). Typical limits: [INT64_MIN, INT64_MAX] (an int64
+ * accumulator), [-2^47, 2^47 - 1] (TFLite's 64-bit requantization),
+ * [INT32_MIN, INT32_MAX]. E.g. int16 x int8 (x in [-32768, 32767], w in
+ * [-127, 127]) with no bias into [-2^47, 2^47 - 1]: pmin = -32768 * 127,
+ * pmax = 32768 * 127, K = floor((2^47 - 1) / (32768 * 127)) = 33818640.
+ * The bias range must itself lie in [lo, hi] (it is a value of the
+ * accumulator's type); then the K that fit are exactly 0..K.
+ * Returns UINT64_MAX when no K overflows (every product 0), 0 when not even
+ * K = 1 fits or an argument is invalid (xmin > xmax, wmin > wmax, bmin >
+ * bmax, lo > 0, hi < 0, or [bmin, bmax] not inside [lo, hi]). */
+MRTQ_API uint64_t mrtq_prec_max_k_range(int32_t xmin, int32_t xmax, int32_t wmin, int32_t wmax, int64_t bmin,
+                                        int64_t bmax, int64_t lo, int64_t hi);
+
 /* ======================= bodies ======================= */
 #if MRTQ__BODIES
 
@@ -103,6 +138,37 @@ MRTQ_API int mrtq_prec_sum(int p, uint64_t n) {
 MRTQ_API uint64_t mrtq_prec_max_k32(int px, int pw) {
   if (px < 1 || pw < 1 || px >= 32 || pw >= 32 || px + pw >= 32) return 0; /* no int overflow in px + pw */
   return ((uint64_t)1 << (32 - px - pw)) - 1u;
+}
+
+MRTQ_API uint64_t mrtq_prec_max_k64(int px, int pw) {
+  if (px < 1 || pw < 1 || px >= 64 || pw >= 64 || px + pw >= 64) return 0;
+  return ((uint64_t)1 << (64 - px - pw)) - 1u;
+}
+
+MRTQ_API uint64_t mrtq_prec_max_k48(int px, int pw) {
+  if (px < 1 || pw < 1 || px >= 48 || pw >= 48 || px + pw >= 48) return 0;
+  return ((uint64_t)1 << (48 - px - pw)) - 1u;
+}
+
+MRTQ_API uint64_t mrtq_prec_max_k_range(int32_t xmin, int32_t xmax, int32_t wmin, int32_t wmax, int64_t bmin,
+                                        int64_t bmax, int64_t lo, int64_t hi) {
+  int64_t c[4], pmin, pmax;
+  uint64_t k = UINT64_MAX;
+  int i;
+  if (xmin > xmax || wmin > wmax || bmin > bmax || lo > 0 || hi < 0) return 0;
+  c[0] = (int64_t)xmin * wmin, c[1] = (int64_t)xmin * wmax, c[2] = (int64_t)xmax * wmin, c[3] = (int64_t)xmax * wmax;
+  pmin = pmax = c[0]; /* |x w| <= 2^62: exact */
+  for (i = 1; i < 4; i++) pmin = c[i] < pmin ? c[i] : pmin, pmax = c[i] > pmax ? c[i] : pmax;
+  if (bmax > hi || bmin < lo) return 0; /* the bias must be a value of the accumulator */
+  if (pmax > 0) { /* K pmax <= hi - max(bmax, 0), a difference in [0, 2^63 - 1] */
+    uint64_t room = (uint64_t)hi - (uint64_t)(bmax > 0 ? bmax : 0), q = room / (uint64_t)pmax;
+    k = q < k ? q : k;
+  }
+  if (pmin < 0) { /* K |pmin| <= min(bmin, 0) - lo, a difference in [0, 2^64 - 1] */
+    uint64_t room = (uint64_t)(bmin < 0 ? bmin : 0) - (uint64_t)lo, q = room / ((uint64_t)0 - (uint64_t)pmin);
+    k = q < k ? q : k;
+  }
+  return k;
 }
 
 #endif /* MRTQ__BODIES */

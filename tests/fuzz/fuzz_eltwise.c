@@ -5,7 +5,7 @@
  * bounds and mrtq_clamp_q. Shapes, ranks and broadcasts are fuzzed; refusals
  * write nothing (an init leaves *p as it was) and report one reason, success
  * writes exactly the broadcast extent. Types are mrtq_dtype (S8 / U8 mostly,
- * sometimes one these operators refuse); the MRT rescales are sometimes broken
+ * sometimes S16, which TFLite's ADD / MUL take, or one these operators refuse); the MRT rescales are sometimes broken
  * by hand (a scheme outside the enum, a field the scheme never reads,
  * qmin > qmax), which the operators refuse. */
 #include "fuzz.h"
@@ -92,16 +92,24 @@ static size_t own_count(const shp *s) { /* elements of a valid shape (bcast_o bo
   return count_of(s);
 }
 static int32_t q8(const uint8_t *p, size_t i, int u) { return u ? (int32_t)p[i] : (int32_t)(int8_t)p[i]; }
+/* element i of an int8 / uint8 / int16 (s16) array */
+static int32_t elt(const uint8_t *p, size_t i, int u, int s16) {
+  int16_t v;
+  if (!s16) return q8(p, i, u);
+  memcpy(&v, p + 2 * i, 2);
+  return v;
+}
 
 static void check_binary8(fz *f) {
   shp a, b;
   size_t out[9], n = 0, na, nb, i;
   int nd = 0, want, op = (int)fz_range(f, 0, 2);
   mrtq_dtype type = type_for(f);
-  int u = type == MRTQ_U8, lo = u ? 0 : -128, hi = u ? 255 : 127;
-  int32_t zp1 = fz_rare(f, 8) ? fz_i32(f) : (int32_t)fz_irange(f, lo, hi);
-  int32_t zp2 = fz_rare(f, 8) ? fz_i32(f) : (int32_t)fz_irange(f, lo, hi);
-  int32_t zpo = fz_rare(f, 8) ? fz_i32(f) : (int32_t)fz_irange(f, lo, hi);
+  int s16 = type == MRTQ_S16 && op < 2; /* TFLite's ADD and MUL also take int16 (zero points 0) */
+  int u = type == MRTQ_U8, lo = s16 ? -32768 : u ? 0 : -128, hi = s16 ? 32767 : u ? 255 : 127, es = s16 ? 2 : 1;
+  int32_t zp1 = fz_rare(f, 8) ? fz_i32(f) : s16 ? 0 : (int32_t)fz_irange(f, lo, hi);
+  int32_t zp2 = fz_rare(f, 8) ? fz_i32(f) : s16 ? 0 : (int32_t)fz_irange(f, lo, hi);
+  int32_t zpo = fz_rare(f, 8) ? fz_i32(f) : s16 ? 0 : (int32_t)fz_irange(f, lo, hi);
   int32_t qmin = fz_rare(f, 8) ? fz_i32(f) : (int32_t)fz_irange(f, lo, hi);
   int32_t qmax = fz_rare(f, 8) ? fz_i32(f) : (int32_t)fz_irange(f, lo, hi);
   double s1 = fz_double(f), s2 = fz_double(f), so = fz_double(f);
@@ -116,7 +124,7 @@ static void check_binary8(fz *f) {
   if (qmin > qmax && fz_u8(f) < 220) { int32_t t = qmin; qmin = qmax, qmax = t; }
   memset(&keep_a, 0x77, sizeof keep_a), memset(&keep_m, 0x77, sizeof keep_m), memset(&keep_x, 0x77, sizeof keep_x);
   zps = zp1 >= lo && zp1 <= hi && zp2 >= lo && zp2 <= hi && zpo >= lo && zpo <= hi && qmin >= lo && qmax <= hi &&
-        qmin <= qmax && qmax >= lo && qmin <= hi;
+        qmin <= qmax && qmax >= lo && qmin <= hi && (!s16 || (zp1 == 0 && zp2 == 0 && zpo == 0));
   args = isfinite(s1) && isfinite(s2) && isfinite(so) && s1 > 0 && s2 > 0 && so > 0 && zps;
   if (op == 0) {
     memset(&pa, 0x77, sizeof pa);
@@ -135,7 +143,7 @@ static void check_binary8(fz *f) {
     fz_reason_end(st, "mrtq_tflite_mul_init");
     if (st != MRTQ_OK) /* D2 (fixed) */
       FZ_CHECK(memcmp(&pm, &keep_m, sizeof pm) == 0, "mrtq_tflite_mul_init refused (%d) but changed *p", (int)st);
-    else FZ_CHECK(pm.m.mult > 0 && pm.m.shift <= 15, "mrtq_tflite_mul_init multiplier {%d, %d}", pm.m.mult, pm.m.shift);
+    else FZ_CHECK(pm.m.mult > 0 && pm.m.shift <= (s16 ? 0 : 15), "mrtq_tflite_mul_init multiplier {%d, %d}", pm.m.mult, pm.m.shift);
   } else {
     float f1 = (float)s1, f2 = (float)s2, fo = (float)so;
     if (fz_bool(f)) f1 = fz_float(f), f2 = fz_float(f), fo = fz_float(f);
@@ -150,7 +158,7 @@ static void check_binary8(fz *f) {
     if (st == MRTQ_OK) s1 = f1, s2 = f2, so = fo;
   }
   if (getenv("FZ_DEBUG")) fprintf(stderr, "%s_init type %d: status %d\n", name, (int)type, (int)st);
-  if (!is_q8(type)) /* outside the enum (0 included): EINVAL; another type: EUNSUPPORTED */
+  if (!is_q8(type) && !s16) /* outside the enum (0 included): EINVAL; another type: EUNSUPPORTED */
     FZ_EQ(st, type >= MRTQ_S8 && type <= MRTQ_S4 ? MRTQ_EUNSUPPORTED : MRTQ_EINVAL, "%s_init type %d", name, (int)type);
   else if (!args) FZ_EQ(st, MRTQ_EINVAL, "%s_init accepted bad arguments or misreported", name);
   else FZ_CHECK(st == MRTQ_OK || st == MRTQ_ERANGE, "%s_init status %d", name, (int)st);
@@ -160,9 +168,9 @@ static void check_binary8(fz *f) {
   want = bcast_o(&a, &b, out, &nd, &n);
   if (want < 0) return;
   na = want == MRTQ_OK ? count_of(&a) : 4, nb = want == MRTQ_OK ? count_of(&b) : 4;
-  xa = (uint8_t *)malloc(na + 1), xb = (uint8_t *)malloc(nb + 1);
-  fz_fill(f, xa, na), fz_fill(f, xb, nb);
-  fz_buf_new_at(&b1, want == MRTQ_OK ? n : 8, 0xa5, fz_range(f, 0, 63)), fz_buf_new(&b2, want == MRTQ_OK ? n : 8, 0x5a);
+  xa = (uint8_t *)malloc(na * es + 1), xb = (uint8_t *)malloc(nb * es + 1);
+  fz_fill(f, xa, na * es), fz_fill(f, xb, nb * es);
+  fz_buf_new_at(&b1, want == MRTQ_OK ? n * es : 8, 0xa5, fz_range(f, 0, 63)), fz_buf_new(&b2, want == MRTQ_OK ? n * es : 8, 0x5a);
   fz_reason_begin();
   if (op == 0) {
     st = mrtq_tflite_add(a.d, a.nd, b.d, b.nd, &pa, xa, xb, fz_buf_data(&b1));
@@ -187,9 +195,10 @@ static void check_binary8(fz *f) {
       size_t ia, ib;
       int32_t va, vb, w;
       offsets(&a, &b, out, nd, i, &ia, &ib);
-      va = q8(xa, ia, u), vb = q8(xb, ib, u);
+      va = elt(xa, ia, u, s16), vb = elt(xb, ib, u, s16);
       if (op == 0) {
-        int32_t s = mrtq_mul_q31_dbl((va - zp1) * (1 << 20), pa.m1) + mrtq_mul_q31_dbl((vb - zp2) * (1 << 20), pa.m2);
+        int sh = s16 ? 15 : 20;
+        int32_t s = mrtq_mul_q31_dbl((va - zp1) * (1 << sh), pa.m1) + mrtq_mul_q31_dbl((vb - zp2) * (1 << sh), pa.m2);
         int64_t y2 = (int64_t)mrtq_mul_q31_dbl(s, pa.mo) + zpo;
         w = (int32_t)(y2 < qmin ? qmin : y2 > qmax ? qmax : y2);
         FZ_EQ(mrtq_tflite_add_one(&pa, va, vb), w, "mrtq_tflite_add_one(%d, %d)", va, vb);
@@ -205,7 +214,7 @@ static void check_binary8(fz *f) {
         w = (int32_t)(v + zpo);
         FZ_EQ(mrtq_xnn_add_one(&px, va, vb), w, "mrtq_xnn_add_one(%d, %d)", va, vb);
       }
-      FZ_EQ(q8(y, i, u), w, "%s output %zu (a[%zu] = %d, b[%zu] = %d)", name, i, ia, va, ib, vb);
+      FZ_EQ(elt(y, i, u, s16), w, "%s output %zu (a[%zu] = %d, b[%zu] = %d)", name, i, ia, va, ib, vb);
     }
   }
   fz_buf_free(&b1), fz_buf_free(&b2);

@@ -18,13 +18,20 @@ static size_t dim(fz *f, size_t lo, size_t hi) {
   return (size_t)fz_range(f, lo, hi);
 }
 static int32_t q8(const uint8_t *p, size_t i, int u) { return u ? (int32_t)p[i] : (int32_t)(int8_t)p[i]; }
+/* element i of an int8 / uint8 / int16 (s16) array */
+static int32_t elt(const uint8_t *p, size_t i, int u, int s16) {
+  int16_t v;
+  if (!s16) return q8(p, i, u);
+  memcpy(&v, p + 2 * i, 2);
+  return v;
+}
 
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   fz f = {data, size};
   mrtq_pool2d p;
   size_t ho = 0, wo = 0, nx, ny, n, c, oy, ox, ky, kx;
-  int valid, small = 0, mode = (int)fz_range(&f, 0, 2), lo, hi, u8, tok, rq_bad = 0, null = 0;
+  int valid, small = 0, mode = (int)fz_range(&f, 0, 2), lo, hi, u8, tok, rq_bad = 0, null = 0, s16, es;
   int32_t qmin, qmax, zx;
   uint8_t tb;
   uint8_t *x;
@@ -39,12 +46,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   p.pad_right = fz_range(&f, 0, 4);
   if (fz_rare(&f, 4)) p.pad_bottom = SIZE_MAX - fz_range(&f, 0, 3);
   p.layout = (mrtq_layout)(fz_rare(&f, 4) ? (int)fz_irange(&f, -1, 3) : fz_bool(&f));
-  /* the element type: S8 / U8 by the low bit, rarely no q8 type (0, S16, S32, S4, 6, 7): refused */
+  /* the element type: S8 / U8 by the low bit, rarely another (0, S16, S32, S4, 6, 7): S16 is taken by max
+   * pooling and TFLite's average, refused by the MRT form like the others */
   tb = fz_u8(&f);
   p.type = tb >= 248 ? (mrtq_dtype)(tb - 248) : tb & 1 ? MRTQ_U8 : MRTQ_S8;
-  tok = p.type == MRTQ_S8 || p.type == MRTQ_U8;
+  s16 = p.type == MRTQ_S16 && mode < 2, es = s16 ? 2 : 1;
+  tok = p.type == MRTQ_S8 || p.type == MRTQ_U8 || s16;
   u8 = p.type == MRTQ_U8;
-  lo = u8 ? 0 : -128, hi = u8 ? 255 : 127;
+  lo = s16 ? -32768 : u8 ? 0 : -128, hi = s16 ? 32767 : u8 ? 255 : 127;
   {
     __int128 hp = (__int128)p.h + p.pad_top + p.pad_bottom, wp = (__int128)p.w + p.pad_left + p.pad_right;
     int lay = p.layout == MRTQ_NCHW || p.layout == MRTQ_NHWC;
@@ -68,7 +77,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   }
   if (valid && !small) return 0;
   nx = valid ? p.n * p.c * p.h * p.w : 16, ny = valid ? p.n * p.c * ho * wo : 16;
-  x = (uint8_t *)malloc(nx);
+  x = (uint8_t *)malloc(nx * es);
   qmin = fz_rare(&f, 10) ? fz_i32(&f) : (int32_t)fz_irange(&f, lo, hi);
   qmax = fz_rare(&f, 10) ? fz_i32(&f) : (int32_t)fz_irange(&f, lo, hi);
   if (qmin > qmax && fz_u8(&f) < 200) { int32_t t = qmin; qmin = qmax, qmax = t; }
@@ -91,8 +100,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     else rq.scheme = (mrtq_scheme)7;
   }
   if (fz_rare(&f, 4)) null = (int)fz_range(&f, 1, 3); /* 1: x, 2: out, 3: rq */
-  fz_fill(&f, x, nx);
-  fz_buf_new_at(&b1, ny, 0xa5, fz_range(&f, 0, 63)), fz_buf_new(&b2, ny, 0x5a);
+  fz_fill(&f, x, nx * es);
+  fz_buf_new_at(&b1, ny * es, 0xa5, fz_range(&f, 0, 63)), fz_buf_new(&b2, ny * es, 0x5a);
   {
     const void *xa = null == 1 ? NULL : x;
     void *o1 = null == 2 ? NULL : fz_buf_data(&b1), *o2 = null == 2 ? NULL : fz_buf_data(&b2);
@@ -139,8 +148,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
                 int32_t v;
                 if (iy < p.pad_top || iy >= p.pad_top + p.h || ix < p.pad_left || ix >= p.pad_left + p.w) continue;
                 iy -= p.pad_top, ix -= p.pad_left;
-                v = q8(x, p.layout == MRTQ_NCHW ? ((n * p.c + c) * p.h + iy) * p.w + ix : ((n * p.h + iy) * p.w + ix) * p.c + c,
-                       u8);
+                v = elt(x, p.layout == MRTQ_NCHW ? ((n * p.c + c) * p.h + iy) * p.w + ix : ((n * p.h + iy) * p.w + ix) * p.c + c,
+                        u8, s16);
                 s += mode == 2 ? v - zx : v, cnt++, mx = v > mx ? v : mx;
               }
             FZ_CHECK(cnt > 0, "a window with no valid element was accepted (n %zu c %zu y %zu x %zu)", n, c, oy, ox);
@@ -148,7 +157,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
             else if (mode == 1) want = s > 0 ? (s + cnt / 2) / cnt : (s - cnt / 2) / cnt;
             else want = mrtq_rq_apply(&rq, (int32_t)s, lo, hi);
             if (mode != 2) want = want < qmin ? qmin : want > qmax ? qmax : want;
-            FZ_EQ(q8(y, at, u8), want, "%s output %zu (n %zu c %zu y %zu x %zu)", name, at, n, c, oy, ox);
+            FZ_EQ(elt(y, at, u8, s16), want, "%s output %zu (n %zu c %zu y %zu x %zu)", name, at, n, c, oy, ox);
           }
   }
   fz_buf_free(&b1), fz_buf_free(&b2);
