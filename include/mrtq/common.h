@@ -11,9 +11,9 @@
 #include <string.h>
 
 #define MRTQ_VERSION_MAJOR 0
-#define MRTQ_VERSION_MINOR 2
+#define MRTQ_VERSION_MINOR 3
 #define MRTQ_VERSION_PATCH 0
-#define MRTQ_VERSION_STRING "0.2.0"
+#define MRTQ_VERSION_STRING "0.3.0"
 /* One integer that orders releases: major * 10000 + minor * 100 + patch. */
 #define MRTQ_VERSION (MRTQ_VERSION_MAJOR * 10000 + MRTQ_VERSION_MINOR * 100 + MRTQ_VERSION_PATCH)
 
