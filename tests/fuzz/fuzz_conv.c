@@ -131,14 +131,19 @@ static void check_conv(fz *f) {
   if (fz_rare(f, 4)) s.pad_top = SIZE_MAX - fz_range(f, 0, 3);
   s.groups = fz_u8(f) < 128 ? 1 : fz_bool(f) ? s.c : dim(f, 1, 8);
   s.layout = fz_rare(f, 4) ? (mrtq_layout)fz_irange(f, -1, 3) : fz_bool(f) ? MRTQ_NHWC : MRTQ_NCHW;
+  /* the weights' layout: TFLite's depthwise filter where the shape is depthwise, sometimes on a dense shape
+   * (refused) or outside the enum */
+  s.w_layout = fz_rare(f, 4) ? (mrtq_wlayout)fz_irange(f, -1, 3)
+                             : fz_bool(f) && (s.groups == s.c || fz_rare(f, 3)) ? MRTQ_W_TFLITE_DW : MRTQ_W_LIKE_X;
 
   /* the oracle's view of the shape (128-bit, no overflow) */
   {
     __int128 hp = (__int128)s.h + s.pad_top + s.pad_bottom, wp = (__int128)s.w + s.pad_left + s.pad_right, ekh, ekw;
-    valid = s.layout == MRTQ_NCHW || s.layout == MRTQ_NHWC;
-    valid = valid && s.n && s.c && s.h && s.w && s.o && s.kh && s.kw && s.stride_h && s.stride_w && s.dil_h && s.dil_w &&
-            s.groups && s.c % s.groups == 0 && s.o % s.groups == 0;
-    want_shape = valid ? MRTQ_OK : (s.layout == MRTQ_NCHW || s.layout == MRTQ_NHWC) ? MRTQ_ESHAPE : MRTQ_EINVAL;
+    int enums = (s.layout == MRTQ_NCHW || s.layout == MRTQ_NHWC) &&
+                (s.w_layout == MRTQ_W_LIKE_X || s.w_layout == MRTQ_W_TFLITE_DW);
+    valid = enums && s.n && s.c && s.h && s.w && s.o && s.kh && s.kw && s.stride_h && s.stride_w && s.dil_h && s.dil_w &&
+            s.groups && s.c % s.groups == 0 && s.o % s.groups == 0 && (s.w_layout != MRTQ_W_TFLITE_DW || s.groups == s.c);
+    want_shape = valid ? MRTQ_OK : enums ? MRTQ_ESHAPE : MRTQ_EINVAL;
     if (valid) {
       __int128 big = (__int128)1 << 100;
       ekh = s.kh - 1 && s.dil_h > big / (s.kh - 1) ? big : ((__int128)s.kh - 1) * s.dil_h + 1;
@@ -163,9 +168,9 @@ static void check_conv(fz *f) {
   fz_reason_end(st, "mrtq_conv2d_out");
   if (st != MRTQ_OK) FZ_CHECK(ho == 12345 && wo == 12345, "mrtq_conv2d_out refused (%d) but wrote *ho, *wo", (int)st);
   if (getenv("FZ_DEBUG"))
-    fprintf(stderr, "conv n %zu c %zu h %zu w %zu o %zu k %zux%zu s %zu,%zu d %zu,%zu p %zu,%zu,%zu,%zu g %zu layout %d: "
+    fprintf(stderr, "conv n %zu c %zu h %zu w %zu o %zu k %zux%zu s %zu,%zu d %zu,%zu p %zu,%zu,%zu,%zu g %zu layout %d w_layout %d: "
             "status %d valid %d small %d\n", s.n, s.c, s.h, s.w, s.o, s.kh, s.kw, s.stride_h, s.stride_w, s.dil_h, s.dil_w,
-            s.pad_top, s.pad_left, s.pad_bottom, s.pad_right, s.groups, s.layout, (int)st, valid, small);
+            s.pad_top, s.pad_left, s.pad_bottom, s.pad_right, s.groups, s.layout, (int)s.w_layout, (int)st, valid, small);
   if (!valid) FZ_EQ(st, want_shape, "mrtq_conv2d_out refused the wrong way");
   if (st == MRTQ_OK) FZ_CHECK(valid, "mrtq_conv2d_out accepted an invalid shape");
   if (valid && small) {
@@ -231,6 +236,7 @@ static void check_conv(fz *f) {
                     size_t iy = oy * s.stride_h + ky * s.dil_h, ix = ox * s.stride_w + kx * s.dil_w, ci = g * cg + c;
                     size_t wa = nchw ? ((o * cg + c) * s.kh + ky) * s.kw + kx : ((o * s.kh + ky) * s.kw + kx) * cg + c;
                     int32_t xv;
+                    if (s.w_layout == MRTQ_W_TFLITE_DW) wa = (ky * s.kw + kx) * s.o + o; /* [1][kh][kw][o] */
                     if (iy < s.pad_top || iy >= s.pad_top + s.h || ix < s.pad_left || ix >= s.pad_left + s.w) continue;
                     iy -= s.pad_top, ix -= s.pad_left;
                     xv = q8(xd, nchw ? ((n * s.c + ci) * s.h + iy) * s.w + ix : ((n * s.h + iy) * s.w + ix) * s.c + ci,
