@@ -284,8 +284,17 @@ static void test_int16_edges(void) {
     p.h = p.kh = 65536;
     out[0] = 7;
     CHECK_REFUSED(mrtq_avgpool2d_tflite(&p, big, -32768, 32767, out), MRTQ_EOVERFLOW,
-                  "p->kh, p->kw: kh * kw must be <= 65535 for MRTQ_S16");
+                  "p->kh, p->kw: a window holds more than 65535 valid elements (min(kh, h) * min(kw, w)) for MRTQ_S16");
     CHECK_EQ(out[0], 7, "untouched");
+    { /* a huge window over a small input holds few valid elements: TFLite sums them without trouble */
+      mrtq_pool2d q = p;
+      int16_t o4[4];
+      q.h = q.w = 2, q.kh = q.kw = 300, q.pad_top = q.pad_left = q.pad_bottom = q.pad_right = 149;
+      big[0] = -32768, big[1] = 3, big[2] = 4, big[3] = 5; /* sum -32756 over 4 valid taps: -8189 exactly */
+      CHECK_EQ(mrtq_avgpool2d_tflite(&q, big, -32768, 32767, o4), MRTQ_OK, "300x300 window over 2x2");
+      CHECK_EQ(o4[0], -8189, "(-32756 - 2) / 4 truncated");
+      big[0] = -32768;
+    }
     p.type = MRTQ_S8; /* 8-bit windows of that size are summed exactly (int64) */
     CHECK_EQ(mrtq_avgpool2d_tflite(&p, big, -128, 127, out), MRTQ_OK, "int8, 65536 taps");
   }

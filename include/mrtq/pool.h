@@ -50,9 +50,11 @@ MRTQ_API mrtq_status mrtq_maxpool2d(const mrtq_pool2d *p, const void *x, int32_t
  * [qmin, qmax]. Input and output share quantization. p->type MRTQ_S8, MRTQ_U8
  * or MRTQ_S16; TFLite's int16 kernel (reference_integer_ops::AveragePool for
  * int16_t) is the same computation with an int32 sum, so mrtq refuses an
- * int16 window whose sum could leave int32 (kh * kw * 32768 > 2^31 - 1, i.e.
- * kh * kw > 65535). Bit-exact with TFLite.
- * Errors as mrtq_maxpool2d; MRTQ_S16 with kh * kw > 65535 -> MRTQ_EOVERFLOW. */
+ * int16 layer whose windows could hold more than 65535 valid elements
+ * (min(kh, h) * min(kw, w) > 65535: then the sum, or the rounding step
+ * s - count/2, could leave int32). Bit-exact with TFLite.
+ * Errors as mrtq_maxpool2d; MRTQ_S16 with min(kh, h) * min(kw, w) > 65535 ->
+ * MRTQ_EOVERFLOW. */
 MRTQ_API mrtq_status mrtq_avgpool2d_tflite(const mrtq_pool2d *p, const void *x, int32_t qmin, int32_t qmax,
                                            void *out);
 
@@ -179,8 +181,10 @@ MRTQ_API mrtq_status mrtq_avgpool2d_tflite(const mrtq_pool2d *p, const void *x, 
   size_t ho, wo;
   mrtq_status st = mrtq__pool_args(p, x, qmin, qmax, out, &ho, &wo);
   if (st != MRTQ_OK) return st;
-  if (p->type == MRTQ_S16 && p->kh > 65535 / p->kw) /* TFLite sums in int32: |sum| <= kh * kw * 2^15 */
-    return MRTQ__ERR(MRTQ_EOVERFLOW, "p->kh, p->kw: kh * kw must be <= 65535 for MRTQ_S16 (TFLite's int32 window sum)");
+  /* TFLite sums in int32: |sum| <= count * 2^15, count <= min(kh, h) * min(kw, w) valid elements */
+  if (p->type == MRTQ_S16 && (p->kh < p->h ? p->kh : p->h) > 65535 / (p->kw < p->w ? p->kw : p->w))
+    return MRTQ__ERR(MRTQ_EOVERFLOW, "p->kh, p->kw: a window holds more than 65535 valid elements "
+                                     "(min(kh, h) * min(kw, w)) for MRTQ_S16 (TFLite's int32 window sum)");
   mrtq__pool2d(p, ho, wo, x, MRTQ__POOL_AVG_TFLITE, qmin, qmax, 0, NULL, out);
   return MRTQ_OK;
 }
