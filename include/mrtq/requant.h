@@ -280,6 +280,10 @@ MRTQ_API mrtq_status mrtq_rq_init(mrtq_scheme scheme, double scale, int32_t zp, 
  * is bit-exact with its origin:
  *   MRTQ_Q31_DBL, MRTQ_Q31_RNDNU  mult in [2^30, 2^31 - 1], shift in [-31, 30]
  *   MRTQ_Q15_VTA, MRTQ_Q15_RNDNU  mult in [2^14, 2^15 - 1], shift in [-15, 15]
+ * (within those, each function still has its own domain for x: MRTQ_Q31_DBL
+ * with shift > 0 is TFLite's only while x * 2^shift fits int32, MRTQ_Q31_RNDNU
+ * only while the result does -- beyond, mrtq saturates where TFLite's code
+ * wraps; see the family table above)
  * or be the pair {0, 0}, which TFLite's QuantizeMultiplier gives for a zero
  * scale and for a scale below ~2^-32 (flushed; mrtq_mult_q15 likewise below
  * its cut-off): every scheme maps every accumulator to 0, so the output is

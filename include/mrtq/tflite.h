@@ -18,9 +18,13 @@
  *   mrtq_tflite_weight_qparams   tools/optimize/quantization_utils.cc                per-channel int8 weight scales
  *                                SymmetricPerChannelQuantization,                    and values
  *                                SymmetricPerChannelQuantizeValues
- * The requantization of a layer is mrtq_rq_init(MRTQ_Q31_DBL, s_in * s_w[c] /
- * s_out in double, ...) per channel, or, from TFLite's stored (multiplier,
- * shift) pairs, mrtq_rq_from_mult / mrtq_rq_from_mult_ch (mrtq/requant.h).
+ * The requantization of a conv / depthwise / FC layer is mrtq_rq_init(
+ * MRTQ_Q31_DBL, s_in * s_w[c] / s_out, ...) per channel with each float scale
+ * widened to double first, as kernel_util.cc's
+ * PopulateConvolutionQuantizationParams computes it (the older 4-argument
+ * GetQuantizedConvolutionMultipler multiplies the two input scales in float),
+ * or, from TFLite's stored (multiplier, shift) pairs, mrtq_rq_from_mult /
+ * mrtq_rq_from_mult_ch (mrtq/requant.h).
  * Every function refuses what TFLite refuses or would compute with undefined
  * behaviour, and the few further inputs its comment lists (an activation
  * TFLite silently drops, a VALID layer without output, a zero point outside
