@@ -21,8 +21,9 @@
  * The requantization of a conv / depthwise / FC layer is mrtq_rq_init(
  * MRTQ_Q31_DBL, s_in * s_w[c] / s_out, ...) per channel with each float scale
  * widened to double first, as kernel_util.cc's
- * PopulateConvolutionQuantizationParams computes it (the older 4-argument
- * GetQuantizedConvolutionMultipler multiplies the two input scales in float),
+ * PopulateConvolutionQuantizationParams computes it for int8 and int16 inputs
+ * (for uint8 inputs its legacy per-tensor path, GetQuantizedConvolutionMultipler,
+ * multiplies the two input scales in float: there pass fl(s_in * s_w) / s_out),
  * or, from TFLite's stored (multiplier, shift) pairs, mrtq_rq_from_mult /
  * mrtq_rq_from_mult_ch (mrtq/requant.h).
  * Every function refuses what TFLite refuses or would compute with undefined
