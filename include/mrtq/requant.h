@@ -4,7 +4,8 @@
  * argument value, never undefined behaviour), named after its rounding, never
  * switched by a build macro. Then mrtq_rq, one requantization described once,
  * and the array functions; their SIMD twins (requant_sse41.h, requant_avx2.h,
- * requant_avx512.h, requant_neon.h, chosen by MRTQ_SIMD) write the same bytes.
+ * requant_avx512.h, requant_neon.h, chosen by MRTQ_SIMD, or at run time on
+ * x86-64 unless MRTQ_NO_DISPATCH: see mrtq.h) write the same bytes.
  * Normative math: docs/semantics.md sections 5-8.
  *
  * THE FAMILIES. x is the int32 accumulator, m = {M, s} the multiplier from
@@ -130,9 +131,13 @@
  * MRTQ_NO_DISPATCH) and the compiler target is below AVX-512, the three x86
  * twins are compiled with target pragmas and the array functions run the best
  * one the CPU (cpuid) and the OS (xgetbv) allow, chosen on first use. The
- * compile-time MRTQ_SIMD stays what the target enables. ---- */
+ * compile-time MRTQ_SIMD stays what the target enables. gcc >= 8 and
+ * clang >= 9 (#pragma clang attribute with target); other compilers
+ * (classic icc included) keep the compile-time path. ---- */
 #if defined(MRTQ__SIMD_DEFAULT) && !defined(MRTQ_NO_DISPATCH) && MRTQ_SIMD != MRTQ_SIMD_AVX512 && \
-    defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+    defined(__x86_64__) &&                                                                                \
+    ((defined(__clang__) && __clang_major__ >= 9) ||                                                      \
+     (defined(__GNUC__) && !defined(__clang__) && !defined(__INTEL_COMPILER) && __GNUC__ >= 8))
 #define MRTQ__DISPATCH 1
 #else
 #define MRTQ__DISPATCH 0
