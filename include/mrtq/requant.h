@@ -872,11 +872,12 @@ MRTQ__PRIV void mrtq__requant_u8_scalar(const mrtq_rq *rq, const int32_t *acc, s
  * an s8 or u8 output (t); returns how many elements were written. */
 MRTQ__PRIV size_t mrtq__requant_simd(const mrtq_rq *rq, const int32_t *acc, size_t n, mrtq_dtype t, uint8_t *out) {
 #if MRTQ__DISPATCH
-  int32_t lo2, hi2;
+  int32_t lo2, hi2, zpb;
   const int u8 = t == MRTQ_U8, path = mrtq__simd_path();
-  const int32_t lo = u8 ? 0 : -128, hi = u8 ? 255 : 127, zpb = u8 ? rq->zp - 128 : rq->zp;
+  const int32_t lo = u8 ? 0 : -128, hi = u8 ? 255 : 127;
   const int full = rq->qmin <= lo && rq->qmax >= hi;
   if (path == MRTQ_SIMD_SCALAR || !mrtq__rq_fast(rq, lo, hi, &lo2, &hi2)) return 0;
+  zpb = u8 ? rq->zp - 128 : rq->zp; /* no overflow: mrtq__rq_fast bounds zp within 2^24 + 255 of the range */
   if (path == MRTQ_SIMD_AVX512) return mrtq__requant_avx512(rq, acc, n, out, lo2, hi2, zpb, u8 ? 0x80 : 0, full);
   if (path == MRTQ_SIMD_AVX2) return mrtq__requant_avx2(rq, acc, n, out, lo2, hi2, zpb, u8 ? 0x80 : 0, full);
   return mrtq__requant_sse41(rq, acc, n, out, lo2, hi2, zpb, u8 ? 0x80 : 0, full);
