@@ -1,5 +1,6 @@
 /* The measured loops (C compiled as C). Built once per path with
- * -DMRTQB_PATH=scalar|avx2|avx512 and that path's compiler flags; each build
+ * -DMRTQB_PATH=scalar|sse41|avx2|avx512|dispatch and that path's compiler flags
+ * (dispatch: none, as a plain -O2 user builds); each build
  * defines mrtqb_requant_<path> (and, for the SIMD builds, the ceiling loop). */
 #include <string.h>
 

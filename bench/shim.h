@@ -25,6 +25,7 @@ void mrtqb_requant_scalar(const mrtqb_rq *rq, const int32_t *acc, size_t n, int8
 void mrtqb_requant_sse41(const mrtqb_rq *rq, const int32_t *acc, size_t n, int8_t *out);
 void mrtqb_requant_avx2(const mrtqb_rq *rq, const int32_t *acc, size_t n, int8_t *out);
 void mrtqb_requant_avx512(const mrtqb_rq *rq, const int32_t *acc, size_t n, int8_t *out);
+void mrtqb_requant_dispatch(const mrtqb_rq *rq, const int32_t *acc, size_t n, int8_t *out);
 
 /* The ceiling: load the same int32 bytes, narrow to int8, store. */
 void mrtqb_ceiling_avx2(const int32_t *acc, size_t n, int8_t *out);

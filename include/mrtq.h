@@ -12,8 +12,9 @@
  * HOW TO USE
  *   #include "mrtq.h"   (add include/ to the include path; nothing to link)
  *   By default every function is `static inline` (see MRTQ_API, or compile the
- *   bodies once with MRTQ_EXTERN + MRTQ_IMPLEMENTATION); no malloc, no global
- *   state, no I/O, no libm. Each header opens with its whole public API
+ *   bodies once with MRTQ_EXTERN + MRTQ_IMPLEMENTATION); no malloc, no I/O, no
+ *   libm, and no global state but one cached int: the SIMD path run-time
+ *   dispatch chose (see MRTQ_NO_DISPATCH). Each header opens with its whole public API
  *   (types and prototypes with their contracts); the bodies follow. mrtq.h
  *   includes the core layers below; the optional VTA backend (mrtq/vta.h) is
  *   never included by this file. The API's rules (element types, layouts,
@@ -56,10 +57,29 @@
  *              MRTQ_SIMD_AVX2, MRTQ_SIMD_AVX512 (needs AVX-512 F, BW and DQ)
  *              or MRTQ_SIMD_NEON (AArch64). Default: the best the compiler
  *              target enables (-mavx512f -mavx512bw -mavx512dq, -mavx2,
- *              -msse4.1, or AArch64 NEON), else scalar. Asking for a path the
- *              target lacks is an #error. Every path gives the same bytes as
- *              the scalar code, so it need not agree across translation units.
+ *              -msse4.1, or AArch64 NEON), else scalar; on x86-64 with gcc
+ *              or clang, raised at run time by dispatch (MRTQ_NO_DISPATCH).
+ *              Asking for a path the target lacks is an #error. Setting
+ *              MRTQ_SIMD fixes the path at compile time (no dispatch). Every
+ *              path gives the same bytes as the scalar code, so it need not
+ *              agree across translation units.
  *   MRTQ_NO_SIMD  same as MRTQ_SIMD=MRTQ_SIMD_SCALAR.
+ *   MRTQ_NO_DISPATCH  turns run-time dispatch off: the path is the
+ *              compile-time default above. Without it, an x86-64 build with
+ *              gcc >= 8 or clang >= 9 that sets neither MRTQ_SIMD nor
+ *              MRTQ_NO_SIMD and whose target is below AVX-512 F/BW/DQ -- a
+ *              plain `cc -O2 app.c` among them, which before 0.3.0 got the
+ *              scalar loop -- compiles the SSE4.1, AVX2 and AVX-512 twins with
+ *              target pragmas and runs the best one the CPU and the OS support
+ *              (cpuid + xgetbv, read with inline asm: no extra header), chosen
+ *              at the first array call and cached in one int per translation
+ *              unit (per implementation unit with MRTQ_EXTERN). That int is
+ *              read and written with relaxed atomics (__atomic builtins);
+ *              threads that race to fill it store the same value, so the race
+ *              is benign and needs no lock. With -mavx512f -mavx512bw
+ *              -mavx512dq (or -march=native on such a CPU) the AVX-512 twin is
+ *              called directly. Other compilers and targets: no dispatch.
+ *              Need not agree across translation units.
  *
  * ERRORS
  *   Functions that can fail return mrtq_status (MRTQ_OK == 0; mrtq_status_str()
@@ -87,7 +107,9 @@
  *     The tests build them with -std=gnu11 -ffp-contract=fast -mfma as well.
  *   - The array functions give the same bytes on every SIMD path (tests
  *     compare each path with the scalar specification mrtq_rq_apply); the
- *     fp32 SIMD paths assume the default MXCSR rounding mode.
+ *     fp32 SIMD paths assume the default MXCSR rounding mode. So the bytes
+ *     never depend on which path run-time dispatch chose, on the CPU, or on
+ *     MRTQ_SIMD / MRTQ_NO_DISPATCH: only the speed does.
  *   - Bit-exact with upstream: see each function's comment and docs/semantics.md.
  *
  * VERSION

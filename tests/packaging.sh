@@ -147,7 +147,7 @@ extern_case() {
   # the implementation unit, once per SIMD path the compiler has
   local paths=("scalar:-DMRTQ_SIMD=MRTQ_SIMD_SCALAR") p
   if [ "$(uname -m)" = x86_64 ]; then
-    paths+=("sse41:-msse4.1" "avx2:-mavx2" "avx512:-mavx512f -mavx512bw -mavx512dq"
+    paths+=("dispatch:" "sse41:-msse4.1" "avx2:-mavx2" "avx512:-mavx512f -mavx512bw -mavx512dq"
             "avx512vnni:-mavx512f -mavx512bw -mavx512dq -mavx512vnni")
   fi
   for p in "${paths[@]}"; do

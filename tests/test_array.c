@@ -1,6 +1,7 @@
 /* The array requantization API (mrtq/requant.h) against its scalar
  * specification mrtq_rq_apply, element by element. Built once per SIMD path
- * (scalar, AVX2, AVX-512: see tests/meson.build); every build must give the
+ * (scalar, SSE4.1, AVX2, AVX-512, and a plain build with run-time dispatch
+ * that forces each path the CPU has: see tests/meson.build); every build must give the
  * same bytes on edge values, exact ties for every shift, every zero point of
  * the output type, >= 10^6 random inputs per family, any length and alignment,
  * and must not write past the end of the output (guard bytes). */
@@ -12,6 +13,8 @@
 #ifndef MRTQ_TEST_PATH
 #define MRTQ_TEST_PATH "default"
 #endif
+/* the path the cases run on (a dispatched build forces each in turn) */
+static const char *path_name = MRTQ_TEST_PATH;
 
 static const char *family_name[] = {"Q31_DBL", "Q31_RNDNU", "Q15_VTA", "Q15_RNDNU", "FP32"};
 
@@ -110,7 +113,7 @@ static void run_family(mrtq_scheme s) {
     total += (long)n;
     for (i = 0; i <= 70; i += 1 + (size_t)(r % 3)) check_array(&rq, accbuf + r, i, (size_t)r % 3);
   }
-  printf("     %s: %ld inputs compared on path %s\n", family_name[s], total, MRTQ_TEST_PATH);
+  printf("     %s: %ld inputs compared on path %s\n", family_name[s], total, path_name);
 }
 
 static void test_q31_dbl(void) { run_family(MRTQ_Q31_DBL); }
@@ -482,17 +485,7 @@ static void test_quantize_arrays(void) {
   for (i = 0; i < 6 * inner; i++) CHECK(back[i] == mrtq_dequantize_f32(outbuf[i], sc[(i / inner) % 3], zpu[(i / inner) % 3]));
 }
 
-int main(void) {
-#if defined(__x86_64__) || defined(__i386__)
-#if MRTQ_SIMD == MRTQ_SIMD_AVX512
-  if (!__builtin_cpu_supports("avx512f") || !__builtin_cpu_supports("avx512bw") || !__builtin_cpu_supports("avx512dq"))
-    return th_skip("test_array_" MRTQ_TEST_PATH, "CPU lacks AVX-512 F/BW/DQ");
-#elif MRTQ_SIMD == MRTQ_SIMD_AVX2
-  if (!__builtin_cpu_supports("avx2")) return th_skip("test_array_" MRTQ_TEST_PATH, "CPU lacks AVX2");
-#elif MRTQ_SIMD == MRTQ_SIMD_SSE41
-  if (!__builtin_cpu_supports("sse4.1")) return th_skip("test_array_" MRTQ_TEST_PATH, "CPU lacks SSE4.1");
-#endif
-#endif
+static void run_all(void) {
   TH_RUN(test_rq_init);
   TH_RUN(test_q31_dbl);
   TH_RUN(test_q31_rndnu);
@@ -507,5 +500,39 @@ int main(void) {
   TH_RUN(test_dequantize_arrays);
   TH_RUN(test_array_refusals);
   TH_RUN(test_requant_any_type);
+}
+
+int main(void) {
+#if MRTQ__DISPATCH
+  /* a build with run-time dispatch (no -m flags, no MRTQ_SIMD): the public
+   * entry points on every path this CPU runs, each forced in turn through the
+   * private mrtq__simd_force (tests/test_dispatch.c checks that it reaches
+   * them and that the automatic choice is the best) */
+  static const char *names[] = {"dispatch/scalar", "dispatch/sse41", "dispatch/avx2", "dispatch/avx512"};
+  int best = mrtq__simd_force(-1), level;
+  for (level = MRTQ_SIMD_SCALAR; level <= best; level++) {
+    if (mrtq__simd_force(level) != level) {
+      printf("FAIL cannot force path %d\n", level);
+      th_failed++;
+      continue;
+    }
+    path_name = names[level];
+    printf("-- path %s\n", path_name);
+    run_all();
+  }
+  mrtq__simd_force(-1);
+#else
+#if defined(__x86_64__) || defined(__i386__)
+#if MRTQ_SIMD == MRTQ_SIMD_AVX512
+  if (!__builtin_cpu_supports("avx512f") || !__builtin_cpu_supports("avx512bw") || !__builtin_cpu_supports("avx512dq"))
+    return th_skip("test_array_" MRTQ_TEST_PATH, "CPU lacks AVX-512 F/BW/DQ");
+#elif MRTQ_SIMD == MRTQ_SIMD_AVX2
+  if (!__builtin_cpu_supports("avx2")) return th_skip("test_array_" MRTQ_TEST_PATH, "CPU lacks AVX2");
+#elif MRTQ_SIMD == MRTQ_SIMD_SSE41
+  if (!__builtin_cpu_supports("sse4.1")) return th_skip("test_array_" MRTQ_TEST_PATH, "CPU lacks SSE4.1");
+#endif
+#endif
+  run_all();
+#endif
   return th_finish("test_array_" MRTQ_TEST_PATH);
 }

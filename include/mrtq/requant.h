@@ -4,7 +4,8 @@
  * argument value, never undefined behaviour), named after its rounding, never
  * switched by a build macro. Then mrtq_rq, one requantization described once,
  * and the array functions; their SIMD twins (requant_sse41.h, requant_avx2.h,
- * requant_avx512.h, requant_neon.h, chosen by MRTQ_SIMD) write the same bytes.
+ * requant_avx512.h, requant_neon.h, chosen by MRTQ_SIMD, or at run time on
+ * x86-64 unless MRTQ_NO_DISPATCH: see mrtq.h) write the same bytes.
  * Normative math: docs/semantics.md sections 5-8.
  *
  * THE FAMILIES. x is the int32 accumulator, m = {M, s} the multiplier from
@@ -100,6 +101,7 @@
 #undef MRTQ_SIMD
 #define MRTQ_SIMD MRTQ_SIMD_SCALAR
 #elif !defined(MRTQ_SIMD)
+#define MRTQ__SIMD_DEFAULT 1 /* chosen here, not by the user: run-time dispatch may raise it */
 #if defined(__AVX512F__) && defined(__AVX512BW__) && defined(__AVX512DQ__)
 #define MRTQ_SIMD MRTQ_SIMD_AVX512
 #elif defined(__AVX2__)
@@ -122,6 +124,23 @@
 #error "MRTQ_SIMD=MRTQ_SIMD_SSE41 needs a compiler target with SSE4.1 (e.g. -msse4.1)"
 #elif MRTQ_SIMD < 0 || MRTQ_SIMD > 4
 #error "MRTQ_SIMD must be one of MRTQ_SIMD_SCALAR, _SSE41, _AVX2, _AVX512, _NEON"
+#endif
+
+/* ---- run-time dispatch (see mrtq.h, MRTQ_NO_DISPATCH). On x86-64 with gcc
+ * or clang, when the user chose no path (no MRTQ_SIMD, MRTQ_NO_SIMD or
+ * MRTQ_NO_DISPATCH) and the compiler target is below AVX-512, the three x86
+ * twins are compiled with target pragmas and the array functions run the best
+ * one the CPU (cpuid) and the OS (xgetbv) allow, chosen on first use. The
+ * compile-time MRTQ_SIMD stays what the target enables. gcc >= 8 and
+ * clang >= 9 (#pragma clang attribute with target); other compilers
+ * (classic icc included) keep the compile-time path. ---- */
+#if defined(MRTQ__SIMD_DEFAULT) && !defined(MRTQ_NO_DISPATCH) && MRTQ_SIMD != MRTQ_SIMD_AVX512 && \
+    defined(__x86_64__) &&                                                                                \
+    ((defined(__clang__) && __clang_major__ >= 9) ||                                                      \
+     (defined(__GNUC__) && !defined(__clang__) && !defined(__INTEL_COMPILER) && __GNUC__ >= 8))
+#define MRTQ__DISPATCH 1
+#else
+#define MRTQ__DISPATCH 0
 #endif
 
 #ifdef __cplusplus
@@ -727,7 +746,42 @@ MRTQ__PRIV int mrtq__rq_fast(const mrtq_rq *rq, int32_t lo, int32_t hi, int32_t 
 #ifdef __cplusplus
 }
 #endif
-#if MRTQ_SIMD == MRTQ_SIMD_AVX512
+#if MRTQ__DISPATCH
+/* Every x86 twin, each compiled for its own ISA (the intrinsics headers first,
+ * outside the target regions); only the functions inside get the target, and
+ * none of them runs unless mrtq__simd_path() chose it. */
+#include <immintrin.h>
+#if defined(__clang__)
+#pragma clang attribute push(__attribute__((target("sse4.1"))), apply_to = function)
+#include "requant_sse41.h"
+#pragma clang attribute pop
+#pragma clang attribute push(__attribute__((target("avx2"))), apply_to = function)
+#include "requant_avx2.h"
+#pragma clang attribute pop
+#pragma clang attribute push(__attribute__((target("avx512f,avx512bw,avx512dq"))), apply_to = function)
+#include "requant_avx512.h"
+#pragma clang attribute pop
+#else
+#pragma GCC push_options
+#pragma GCC target("sse4.1")
+#include "requant_sse41.h"
+#pragma GCC pop_options
+#pragma GCC push_options
+#pragma GCC target("avx2")
+#include "requant_avx2.h"
+#pragma GCC pop_options
+/* g++ 12 reports its own AVX-512 intrinsics (their self-initialized
+ * _mm512_undefined_* placeholders) as maybe-uninitialized once inlined, in
+ * C++ (GCC bug 105593, fixed in 13): silenced for this twin only */
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#pragma GCC push_options
+#pragma GCC target("avx512f,avx512bw,avx512dq")
+#include "requant_avx512.h"
+#pragma GCC pop_options
+#pragma GCC diagnostic pop
+#endif
+#elif MRTQ_SIMD == MRTQ_SIMD_AVX512
 #include "requant_avx512.h"
 #elif MRTQ_SIMD == MRTQ_SIMD_AVX2
 #include "requant_avx2.h"
@@ -739,6 +793,74 @@ MRTQ__PRIV int mrtq__rq_fast(const mrtq_rq *rq, int32_t lo, int32_t hi, int32_t 
 #ifdef __cplusplus
 extern "C" {
 #endif
+
+/* ---- the path of the array functions ----
+ * mrtq__simd_path() is the MRTQ_SIMD_* value the array functions of this
+ * build run: MRTQ_SIMD itself without dispatch; with dispatch, the best path
+ * this CPU and OS can run, or the one a test forced. The choice is cached in
+ * one int per translation unit (per implementation unit with MRTQ_EXTERN),
+ * read and written with relaxed atomics: threads that race to fill it compute
+ * and store the same value, so the race is benign, and no path changes a
+ * byte of any result. */
+#if MRTQ__DISPATCH
+MRTQ__PRIV void mrtq__cpuid(uint32_t leaf, uint32_t sub, uint32_t r[4]) {
+  __asm__ __volatile__("cpuid" : "=a"(r[0]), "=b"(r[1]), "=c"(r[2]), "=d"(r[3]) : "a"(leaf), "c"(sub));
+}
+/* The best x86 path this CPU has and the OS has enabled: SSE4.1 (cpuid 1,
+ * ecx bit 19); AVX2 (cpuid 7 ebx bit 5, with AVX and OSXSAVE in cpuid 1 ecx
+ * bits 28 and 27, and XCR0 saving the SSE and AVX state, bits 1-2); AVX-512
+ * (cpuid 7 ebx bits 16 F, 17 DQ, 30 BW, and XCR0 saving the opmask and both
+ * ZMM halves, bits 5-7). */
+MRTQ__PRIV int mrtq__simd_cpu(void) {
+  uint32_t r[4], top, lo, hi;
+  const uint32_t avx512 = (1u << 16) | (1u << 17) | (1u << 30);
+  mrtq__cpuid(0, 0, r);
+  top = r[0];
+  if (top < 1) return MRTQ_SIMD_SCALAR;
+  mrtq__cpuid(1, 0, r);
+  if (!(r[2] & (1u << 19))) return MRTQ_SIMD_SCALAR;
+  if (top < 7 || (r[2] & (3u << 27)) != (3u << 27)) return MRTQ_SIMD_SSE41;
+  __asm__ __volatile__("xgetbv" : "=a"(lo), "=d"(hi) : "c"(0u));
+  (void)hi;
+  if ((lo & 0x6u) != 0x6u) return MRTQ_SIMD_SSE41;
+  mrtq__cpuid(7, 0, r);
+  if (!(r[1] & (1u << 5))) return MRTQ_SIMD_SSE41;
+  if ((lo & 0xE6u) != 0xE6u || (r[1] & avx512) != avx512) return MRTQ_SIMD_AVX2;
+  return MRTQ_SIMD_AVX512;
+}
+/* the cached path plus one; 0 = not chosen yet */
+MRTQ__PRIV int *mrtq__simd_slot(void) {
+  static int slot;
+  return &slot;
+}
+#endif
+MRTQ__PRIV int mrtq__simd_path(void) {
+#if MRTQ__DISPATCH
+  int v = __atomic_load_n(mrtq__simd_slot(), __ATOMIC_RELAXED);
+  if (v == 0) {
+    v = mrtq__simd_cpu() + 1;
+    __atomic_store_n(mrtq__simd_slot(), v, __ATOMIC_RELAXED);
+  }
+  return v - 1;
+#else
+  return MRTQ_SIMD;
+#endif
+}
+/* For tests (not part of the API): with dispatch, make the array functions
+ * run path `level` (MRTQ_SIMD_SCALAR, _SSE41, _AVX2 or _AVX512), or the best
+ * this CPU can run if it cannot run that one; any other value returns to the
+ * automatic choice. Without dispatch it changes nothing. Returns
+ * mrtq__simd_path(). */
+MRTQ__PRIV int mrtq__simd_force(int level) {
+#if MRTQ__DISPATCH
+  int cpu = mrtq__simd_cpu();
+  if (level < MRTQ_SIMD_SCALAR || level > MRTQ_SIMD_AVX512) level = cpu;
+  __atomic_store_n(mrtq__simd_slot(), (level < cpu ? level : cpu) + 1, __ATOMIC_RELAXED);
+#else
+  (void)level;
+#endif
+  return mrtq__simd_path();
+}
 
 /* Scalar loops (the specification; also the tail of every SIMD path). */
 MRTQ__PRIV void mrtq__requant_s8_scalar(const mrtq_rq *rq, const int32_t *acc, size_t n, int8_t *out) {
@@ -753,7 +875,17 @@ MRTQ__PRIV void mrtq__requant_u8_scalar(const mrtq_rq *rq, const int32_t *acc, s
 /* SIMD blocks (when the build has a SIMD path and the precondition holds) of
  * an s8 or u8 output (t); returns how many elements were written. */
 MRTQ__PRIV size_t mrtq__requant_simd(const mrtq_rq *rq, const int32_t *acc, size_t n, mrtq_dtype t, uint8_t *out) {
-#if MRTQ_SIMD != MRTQ_SIMD_SCALAR
+#if MRTQ__DISPATCH
+  int32_t lo2, hi2, zpb;
+  const int u8 = t == MRTQ_U8, path = mrtq__simd_path();
+  const int32_t lo = u8 ? 0 : -128, hi = u8 ? 255 : 127;
+  const int full = rq->qmin <= lo && rq->qmax >= hi;
+  if (path == MRTQ_SIMD_SCALAR || !mrtq__rq_fast(rq, lo, hi, &lo2, &hi2)) return 0;
+  zpb = u8 ? rq->zp - 128 : rq->zp; /* no overflow: mrtq__rq_fast bounds zp within 2^24 + 255 of the range */
+  if (path == MRTQ_SIMD_AVX512) return mrtq__requant_avx512(rq, acc, n, out, lo2, hi2, zpb, u8 ? 0x80 : 0, full);
+  if (path == MRTQ_SIMD_AVX2) return mrtq__requant_avx2(rq, acc, n, out, lo2, hi2, zpb, u8 ? 0x80 : 0, full);
+  return mrtq__requant_sse41(rq, acc, n, out, lo2, hi2, zpb, u8 ? 0x80 : 0, full);
+#elif MRTQ_SIMD != MRTQ_SIMD_SCALAR
   int32_t lo2, hi2;
   const int u8 = t == MRTQ_U8; /* uint8 output: bias by -128 so lanes are signed bytes, flip the top bit back */
   const int32_t lo = u8 ? 0 : -128, hi = u8 ? 255 : 127;
@@ -878,7 +1010,14 @@ MRTQ_API mrtq_status mrtq_requant_u8_inner(const mrtq_rq *rq, const int32_t *acc
  * lo - zp >= -2^24 and hi - zp <= 2^24, so the float bounds are exact;
  * returns how many were written. */
 MRTQ__PRIV size_t mrtq__quantize_simd(float scale, int32_t zp, const float *x, size_t n, mrtq_dtype t, uint8_t *out) {
-#if MRTQ_SIMD == MRTQ_SIMD_AVX512 || MRTQ_SIMD == MRTQ_SIMD_AVX2
+#if MRTQ__DISPATCH
+  const int u8 = t == MRTQ_U8, path = mrtq__simd_path();
+  const int32_t lo = u8 ? 0 : -128, hi = u8 ? 255 : 127;
+  if (path < MRTQ_SIMD_AVX2 || (int64_t)lo - zp < -(1 << 24) || (int64_t)hi - zp > (1 << 24)) return 0;
+  if (path == MRTQ_SIMD_AVX512)
+    return mrtq__quantize_avx512(x, n, scale, (float)(lo - zp), (float)(hi - zp), u8 ? zp - 128 : zp, u8 ? 0x80 : 0, out);
+  return mrtq__quantize_avx2(x, n, scale, (float)(lo - zp), (float)(hi - zp), u8 ? zp - 128 : zp, u8 ? 0x80 : 0, out);
+#elif MRTQ_SIMD == MRTQ_SIMD_AVX512 || MRTQ_SIMD == MRTQ_SIMD_AVX2
   const int u8 = t == MRTQ_U8;
   const int32_t lo = u8 ? 0 : -128, hi = u8 ? 255 : 127;
   /* the blocks clamp in float to lo - zp, hi - zp: both must be exact floats
@@ -928,7 +1067,12 @@ MRTQ__PRIV void mrtq__quantize_u8(float scale, int32_t zp, const float *x, size_
 /* SIMD blocks of the array dequantize (AVX2, AVX-512) of s8 or u8 (t) when
  * |zp| <= 2^24. */
 MRTQ__PRIV size_t mrtq__dequantize_simd(float scale, int32_t zp, const uint8_t *q, size_t n, mrtq_dtype t, float *out) {
-#if MRTQ_SIMD == MRTQ_SIMD_AVX512 || MRTQ_SIMD == MRTQ_SIMD_AVX2
+#if MRTQ__DISPATCH
+  const int path = mrtq__simd_path();
+  if (path < MRTQ_SIMD_AVX2 || zp < -(1 << 24) || zp > (1 << 24)) return 0;
+  if (path == MRTQ_SIMD_AVX512) return mrtq__dequantize_avx512(q, t, n, scale, zp, out);
+  return mrtq__dequantize_avx2(q, t, n, scale, zp, out);
+#elif MRTQ_SIMD == MRTQ_SIMD_AVX512 || MRTQ_SIMD == MRTQ_SIMD_AVX2
   if (zp < -(1 << 24) || zp > (1 << 24)) return 0;
 #if MRTQ_SIMD == MRTQ_SIMD_AVX512
   return mrtq__dequantize_avx512(q, t, n, scale, zp, out);

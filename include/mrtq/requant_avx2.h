@@ -1,6 +1,8 @@
 /* mrtq/requant_avx2.h -- AVX2 twin of the array requantization in
  * mrtq/requant.h. Included only from requant.h's bodies section, when
- * MRTQ_SIMD selects it; everything here is private (mrtq__, MRTQ__PRIV).
+ * MRTQ_SIMD selects it or run-time dispatch is on (then inside a target
+ * pragma region: nothing here may depend on the -m flags); everything here
+ * is private (mrtq__, MRTQ__PRIV).
  * Same preconditions, arguments and contract as requant_avx512.h (the
  * arithmetic of each family is explained there); blocks of 32. */
 #ifndef MRTQ_REQUANT_AVX2_H

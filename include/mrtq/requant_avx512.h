@@ -1,6 +1,8 @@
 /* mrtq/requant_avx512.h -- AVX-512 (F + BW + DQ) twin of the array requantization
  * in mrtq/requant.h. Included only from requant.h's bodies section, when
- * MRTQ_SIMD selects it; everything here is private (mrtq__, MRTQ__PRIV).
+ * MRTQ_SIMD selects it or run-time dispatch is on (then inside a target
+ * pragma region: nothing here may depend on the -m flags); everything here
+ * is private (mrtq__, MRTQ__PRIV).
  * Bit-exact with mrtq_rq_apply (tests/test_array.c proves it per family).
  *
  * Preconditions (checked by the caller, mrtq__rq_fast): the effective bounds

@@ -52,8 +52,8 @@ HARNESSES=(
   "vta_conv|fuzz_vta_conv.c|vta_conv|"
 )
 # SIMD paths this CPU can run
-has sse4_1 && HARNESSES+=("array_sse41|fuzz_array.c|array|-msse4.1")
-has avx2 && has fma && HARNESSES+=("array_avx2|fuzz_array.c|array|-mavx2 -mfma -msse4.1")
+has sse4_1 && HARNESSES+=("array_sse41|fuzz_array.c|array|-msse4.1 -DMRTQ_NO_DISPATCH")
+has avx2 && has fma && HARNESSES+=("array_avx2|fuzz_array.c|array|-mavx2 -mfma -msse4.1 -DMRTQ_NO_DISPATCH")
 if has avx512f && has avx512bw && has avx512dq; then
   HARNESSES+=("array_avx512|fuzz_array.c|array|$AVX512")
   has avx512_vnni && HARNESSES+=("onednn_vnni|fuzz_onednn.c|onednn|$AVX512 -mavx512vnni")
