@@ -72,6 +72,11 @@ typedef struct mrtq_tflite_add_params {
  * 15 for MRTQ_S16; pot = 0). For MRTQ_S16 every zero point must be 0, as
  * TFLite's add.cc requires (tensorflow commit 3175de16; the older add.cc of
  * commit 01da0c85 and TFLite Micro's add_common.cc (90b983c2) accept others).
+ * The scales are used as given (pass TFLite's float scales): Prepare's only
+ * float operations, 2 max(s1, s2) and 2^L s_out, are exact there, so the TF
+ * interpreter and TFLite Micro compute these same doubles -- except for
+ * scales beyond 2^107, where TFLite's float 2^L s_out (2 max(s1, s2) beyond
+ * 2^127) overflows and its Prepare aborts.
  * Errors: p NULL, a scale NaN, infinite or <= 0, a zero point or bound outside
  * the type, qmin > qmax, an MRTQ_S16 zero point not 0 -> MRTQ_EINVAL; type
  * another mrtq_dtype than S8 / U8 / S16 -> MRTQ_EUNSUPPORTED, outside the enum
@@ -108,9 +113,15 @@ MRTQ_API mrtq_status mrtq_tflite_add_init_mult(mrtq_mult m1, mrtq_mult m2, mrtq_
  * CheckedLog2 (01da0c85 also needs zero points 0); otherwise, and always in
  * TFLite Micro, the general path (mrtq_tflite_add_init). A scale s
  * counts as 2^k when |log2 s - k| < 10^-3 with k = round(log2 s) (half away
- * from zero); mrtq decides this exactly in double, TFLite in float
- * (std::log(s) / std::log(2)), so the two can differ only for scales within
- * float rounding of 2^(k +- 0.001). Then m1.shift = k1 - k_out, m2.shift =
+ * from zero); mrtq decides this exactly in double. TFLite evaluates
+ * fl(logf(s) * fl(1 / logf(2))) in float (quantization_util.cc: std::log on
+ * a float, times the float constant 1.0f / std::log(2.0f)), whose last bits
+ * depend on the C library's logf (glibc's is not correctly rounded), so mrtq
+ * keeps the exact decision. The two differ only for scales within float
+ * rounding of 2^(k +- 0.001): with glibc 2.36 on x86-64, 249 of the 40,800
+ * floats within 200 ulps of 2^(k +- 0.001), k in [-25, 25], are classified
+ * differently (e.g. s = 0x1.ffa4e6p-41: TFLite takes the power-of-two path,
+ * mrtq refuses it with MRTQ_ERANGE). Then m1.shift = k1 - k_out, m2.shift =
  * k2 - k_out, both <= 0 and one of them 0 (TFLite's rules), and mrtq also
  * requires each >= -15: gemmlowp's int16 rounding shift is exact only up to
  * 15 (TFLite returns 1 or -1 instead of the rounded value beyond). Zero
@@ -121,8 +132,13 @@ MRTQ_API mrtq_status mrtq_tflite_add_init_mult(mrtq_mult m1, mrtq_mult m2, mrtq_
 MRTQ_API mrtq_status mrtq_tflite_add16_pot_init(double s1, double s2, double s_out, int32_t qmin, int32_t qmax,
                                                 mrtq_tflite_add_params *p);
 
-/* One element (a, b: stored values of p->type; p from one of the three
- * constructors above; pot selects the path). */
+/* One element (p from one of the three constructors above; pot selects the
+ * path). Total: a and b are first clamped into p->type (a value outside the
+ * type gives the result of the nearest stored value), so any int32 is
+ * accepted. It does not validate p (it has no status): on a struct no
+ * constructor produced, each field is forced into its constructors' range
+ * (types other than S8 / U8 treated as int16, pot != 0 as 1) and the result
+ * is unspecified but defined -- no UB for any struct. */
 MRTQ_API int32_t mrtq_tflite_add_one(const mrtq_tflite_add_params *p, int32_t a, int32_t b);
 
 /* out = a + b (TFLite ADD) over the broadcast of shape_a and shape_b; out
@@ -132,34 +148,66 @@ MRTQ_API int32_t mrtq_tflite_add_one(const mrtq_tflite_add_params *p, int32_t a,
  * shapes).
  * Errors: shapes as mrtq_bcast_init; p, a, b or out NULL -> MRTQ_EINVAL;
  * p->type another mrtq_dtype than S8 / U8 / S16 -> MRTQ_EUNSUPPORTED, outside
- * the enum (0: a zeroed struct) -> MRTQ_EINVAL. */
+ * the enum (0: a zeroed struct) -> MRTQ_EINVAL; a struct that breaks the
+ * constructors' rules -> MRTQ_EINVAL, the reason naming the field ("p->zp1:
+ * outside type", "p->left_shift: ...", "p->m1: ..."): zero points and bounds
+ * in the type, qmin <= qmax, int16 zero points 0; pot 0 or 1; pot = 0: the
+ * ranges of mrtq_tflite_add_init_mult; pot = 1: type MRTQ_S16, m1.shift and
+ * m2.shift in [-15, 0] with one of them 0, every other multiplier field and
+ * left_shift 0. Nothing is written on error. */
 MRTQ_API mrtq_status mrtq_tflite_add(const size_t *shape_a, int nda, const size_t *shape_b, int ndb,
                                      const mrtq_tflite_add_params *p, const void *a, const void *b, void *out);
 
 /* ---- TFLite MUL ----
- * m = Q31(s1 s2 / s_out) (double), y = mul_q31_dbl((a - zp1)(b - zp2), m) +
- * zp_out, clamped to [qmin, qmax] (SRDHM ties toward +inf, then RDIVPOT ties
+ * m = Q31(r), y = mul_q31_dbl((a - zp1)(b - zp2), m) + zp_out, clamped to [qmin, qmax] (SRDHM ties toward +inf, then RDIVPOT ties
  * away from zero). The same formula for int8, uint8 and int16 (TFLite's
  * reference_integer_ops::Mul / MulElementwise / BroadcastMul6DSlow on int16
  * in and out; the product (a - zp1)(b - zp2) is int32: |a b| <= 2^30 for
  * int16, whose zero points must be 0). Bit-exact with TFLite's reference MUL.
  * (TFLite's int16-in, int8-out MUL of LSTM cells is another operator: not
- * here.) */
+ * here.) The real multiplier r depends on which TFLite prepares the operator
+ * (both store the scales as float, f = fl(s)):
+ *   TF interpreter (tensorflow/lite/kernels/mul.cc, TF 2.x: the float scales
+ *   multiplied and divided in float, then widened): r = fl(fl(f1 f2) / f3)
+ *   -> mrtq_tflite_mul_init;
+ *   TFLite Micro (micro/kernels/mul_common.cc, tflite-micro 90b983c2: each
+ *   scale widened to double first): r = f1 f2 / f3 in double
+ *   -> mrtq_tflite_mul_init_micro.
+ * The two multipliers differ for most scale triples (2983 of 3000 random
+ * ones in tests/test_eltwise16.c), and then some outputs differ by 1 (e.g.
+ * int16, s1 = 0x1.805e6p-4, s2 = 0x1.22a6f4p-7, s_out = 0x1.639582p+1: TF
+ * {1317768704, -11}, Micro {1317768713, -11}; a = -2675, b = 32748 gives
+ * -26247 and -26248). (ADD needs no such pair: its Prepare's float
+ * operations, 2 max(f1, f2) and 2^L f3, are exact, so the TF interpreter and
+ * TFLite Micro compute the same doubles.) */
 typedef struct mrtq_tflite_mul_params {
   mrtq_mult m;
   int32_t zp1, zp2, zp_out, qmin, qmax;
   mrtq_dtype type; /* MRTQ_S8, MRTQ_U8 or MRTQ_S16 */
 } mrtq_tflite_mul_params;
 
-/* Errors as mrtq_tflite_add_init (MRTQ_S16: zero points 0, as TFLite's mul.cc
- * (6706a2ff) and TFLite Micro's mul_common.cc require), except the MRTQ_ERANGE cases: s1 s2 /
- * s_out infinite, flushing to 0, or with a shift at which TFLite's left shift
- * x * 2^shift overflows int32 for some input: shift > 15 for 8-bit types
- * (|x| <= 255^2), shift > 0 for MRTQ_S16 (|x| <= 2^30; so s1 s2 / s_out must
- * be below 1, and not round up to 1). On error *p is left unchanged. */
+/* The TF interpreter's MUL (mul.cc): each scale rounded to float (nearest,
+ * ties to even; a float argument is taken as is), r = fl(fl(f1 f2) / f3)
+ * (IEEE single operations, whatever the compiler's FLT_EVAL_METHOD), m =
+ * Q31(r) (mrtq_mult_q31, TFLite's QuantizeMultiplier). Bit-exact with
+ * TFLite's reference MUL as the TF interpreter prepares it.
+ * Errors as mrtq_tflite_add_init (MRTQ_S16: zero points 0, as TFLite's mul.cc
+ * (6706a2ff) and TFLite Micro's mul_common.cc require), except the
+ * MRTQ_ERANGE cases: a scale that does not round to a positive finite float
+ * (beyond FLT_MAX, or below half the least subnormal), f1 f2 or r beyond
+ * FLT_MAX in float, r flushing to 0 in Q31, or a shift at which TFLite's left
+ * shift x * 2^shift overflows int32 for some input: shift > 15 for 8-bit
+ * types (|x| <= 255^2), shift > 0 for MRTQ_S16 (|x| <= 2^30; so r must be
+ * below 1, and not round up to 1). On error *p is left unchanged.
+ * Changed in 0.3.0: r was s1 s2 / s_out in double (TFLite Micro's form, now
+ * mrtq_tflite_mul_init_micro). */
 MRTQ_API mrtq_status mrtq_tflite_mul_init(double s1, int32_t zp1, double s2, int32_t zp2, double s_out, int32_t zp_out,
                                           int32_t qmin, int32_t qmax, mrtq_dtype type, mrtq_tflite_mul_params *p);
-/* TFLite Micro's form, same arguments (see above). */
+/* TFLite Micro's MUL (mul_common.cc, tflite-micro 90b983c2): each scale
+ * rounded to float as above, r = f1 f2 / f3 in double (never overflows: the
+ * operands are floats), m = Q31(r). Bit-exact with TFLite Micro's reference
+ * MUL. Same arguments, ranges and errors as mrtq_tflite_mul_init, the shift
+ * refusals decided on this r. */
 MRTQ_API mrtq_status mrtq_tflite_mul_init_micro(double s1, int32_t zp1, double s2, int32_t zp2, double s_out,
                                                 int32_t zp_out, int32_t qmin, int32_t qmax, mrtq_dtype type,
                                                 mrtq_tflite_mul_params *p);
@@ -175,8 +223,14 @@ MRTQ_API mrtq_status mrtq_tflite_mul_init_micro(double s1, int32_t zp1, double s
  * mrtq_tflite_mul_init. On error *p is left unchanged. */
 MRTQ_API mrtq_status mrtq_tflite_mul_init_mult(mrtq_mult m, int32_t zp1, int32_t zp2, int32_t zp_out, int32_t qmin,
                                                int32_t qmax, mrtq_dtype type, mrtq_tflite_mul_params *p);
+/* One element; total as mrtq_tflite_add_one: a and b (and, on a struct no
+ * constructor produced, the zero points) are clamped into p->type first (an
+ * int16 struct's zero points forced to 0); the result is then defined for
+ * any input. */
 MRTQ_API int32_t mrtq_tflite_mul_one(const mrtq_tflite_mul_params *p, int32_t a, int32_t b);
-/* out = a * b (TFLite MUL), as mrtq_tflite_add. */
+/* out = a * b (TFLite MUL), as mrtq_tflite_add; the struct is checked with
+ * mrtq_tflite_mul_init_mult's rules (reasons "p->m: ...", "p->zp1: ...",
+ * MRTQ_EINVAL; nothing written). */
 MRTQ_API mrtq_status mrtq_tflite_mul(const size_t *shape_a, int nda, const size_t *shape_b, int ndb,
                                      const mrtq_tflite_mul_params *p, const void *a, const void *b, void *out);
 
