@@ -2,7 +2,8 @@
  * oracles written here: the TFLite reference formula evaluated with the
  * 128-bit SRDHM / RDIVPOT of oracle.h, the parameters derived here from the
  * scales in double (the Q31 encoder itself is tested against TFLite's rules in
- * test_fixedpoint.c), broadcasting by explicit nested index loops, and a
+ * test_fixedpoint.c; MUL's real multiplier in float, as the TF interpreter's
+ * mul.cc computes it), broadcasting by explicit nested index loops, and a
  * hand-checked case. */
 #include <math.h>
 
@@ -27,7 +28,8 @@ static int32_t o_add(double s1, int32_t z1, double s2, int32_t z2, double so, in
 static int32_t o_mul(double s1, int32_t z1, double s2, int32_t z2, double so, int32_t zo, int32_t lo, int32_t hi,
                      int32_t a, int32_t b) {
   mrtq_mult m;
-  mrtq_mult_q31(s1 * s2 / so, &m);
+  volatile float prod = (float)s1 * (float)s2, q = prod / (float)so; /* TF's mul.cc: float scales, float arithmetic */
+  mrtq_mult_q31(q, &m);
   return o_clamp((int64_t)o_mul_dbl((a - z1) * (b - z2), m) + zo, lo, hi);
 }
 
@@ -193,7 +195,7 @@ static void test_bad_params(void) {
   CHECK_REFUSED(mrtq_tflite_mul_init(1.0, 0, 1.0, 0, 1e-6, 0, -128, 127, MRTQ_S8, &pm), MRTQ_ERANGE,
                 "s1, s2, s_out: s1 * s2 / s_out must be < 2^15");
   CHECK_REFUSED(mrtq_tflite_mul_init(1e200, 0, 1e200, 0, 1e-10, 0, -128, 127, MRTQ_S8, &pm), MRTQ_ERANGE,
-                "s1, s2, s_out: s1 * s2 / s_out overflows double");
+                "s1: must round to a positive finite float");
   CHECK_REFUSED(mrtq_tflite_mul_init(1e-10, 0, 1e-10, 0, 1.0, 0, -128, 127, MRTQ_S8, &pm), MRTQ_ERANGE,
                 "s1, s2, s_out: s1 * s2 / s_out flushes to 0 in Q31");
   CHECK_REFUSED(mrtq_tflite_mul_init(NAN, 0, 1.0, 0, 1.0, 0, -128, 127, MRTQ_S8, &pm), MRTQ_EINVAL, "s1: must be finite and > 0");

@@ -1,7 +1,9 @@
 /* TFLite's int16 ADD (general and power-of-two paths) and int16 MUL
  * (mrtq/eltwise.h), and the constructors from precomputed values, against an
- * oracle written here in TFLite's own structure: Prepare from the scales in
- * double with frexp / round (libm) as QuantizeMultiplier does, gemmlowp's
+ * oracle written here in TFLite's own structure: Prepare from the scales
+ * (ADD in double; MUL as the TF interpreter's mul.cc, in float arithmetic on
+ * float scales, and as TFLite Micro's mul_common.cc, the float scales
+ * widened to double) with frexp / round (libm) as QuantizeMultiplier does, gemmlowp's
  * SaturatingRoundingDoublingHighMul with its nudge and truncating division,
  * RoundingDivideByPOT with its mask and threshold (also in int16 for the
  * power-of-two path), SaturatingAdd in int16, and broadcasting through
@@ -291,23 +293,41 @@ static void test_add16_pot(void) {
   printf("  int16 ADD (power of two): %lld outputs compared\n", n);
 }
 
-/* int16 MUL: random scales, bounds, shapes; edge products */
+/* TFLite MUL's real multiplier from the tensors' float scales: the TF
+ * interpreter's mul.cc multiplies and divides the floats in float (x86-64 and
+ * AArch64: FLT_EVAL_METHOD 0, so each operation rounds to float), TFLite
+ * Micro's mul_common.cc widens each to double first. */
+static double t_mul_real_tf(float s1, float s2, float so) {
+  volatile float prod = s1 * s2, q = prod / so; /* volatile: each result stored as a float */
+  return (double)q;
+}
+static double t_mul_real_micro(float s1, float s2, float so) { return (double)s1 * (double)s2 / (double)so; }
+
+/* int16 MUL: random scales, bounds, shapes; edge products; both forms of the
+ * multiplier */
 static void test_mul16(void) {
   long long n = 0;
-  int trial, j, k;
+  int trial, j, k, differ = 0;
   for (trial = 0; trial < 3000; trial++) {
     double s1 = rand_scale(), s2 = rand_scale();
     double so = s1 * s2 * (trial % 4 == 0 ? 3.0 + th_range(0, 100) : 1000.0 + (double)(th_rand32() % 60000u));
     int32_t qmin = trial % 3 == 0 ? 0 : -32768, qmax = trial % 5 == 0 ? (int32_t)th_range(0, 32767) : 32767;
-    mrtq_tflite_mul_params p;
-    int32_t m;
-    int sh;
-    memset(&p, 0, sizeof p);
-    t_qm(s1 * s2 / so, &m, &sh);
+    mrtq_tflite_mul_params p, pu;
+    int32_t m, mu;
+    int sh, shu;
+    memset(&p, 0, sizeof p), memset(&pu, 0, sizeof pu);
+    t_qm(t_mul_real_tf((float)s1, (float)s2, (float)so), &m, &sh);
+    t_qm(t_mul_real_micro((float)s1, (float)s2, (float)so), &mu, &shu);
     CHECK_EQ(mrtq_tflite_mul_init(s1, 0, s2, 0, so, 0, qmin, qmax, MRTQ_S16, &p), MRTQ_OK, "mul init");
     CHECK(p.m.mult == m && p.m.shift == sh);
+    CHECK_EQ(mrtq_tflite_mul_init_micro(s1, 0, s2, 0, so, 0, qmin, qmax, MRTQ_S16, &pu), MRTQ_OK, "mul init micro");
+    CHECK(pu.m.mult == mu && pu.m.shift == shu);
+    differ += m != mu || sh != shu;
     n += run_bcast(1, &p, NULL, m, sh, qmin, qmax);
+    n += run_bcast(1, &pu, NULL, mu, shu, qmin, qmax);
   }
+  CHECK(differ > 1500); /* the two forms differ for most scale triples */
+  printf("  int16 MUL: the TF and Micro multipliers differ for %d of 3000 scale triples\n", differ);
   {
     static const int32_t mults[] = {1 << 30, (1 << 30) + 1, 1518500250, INT32_MAX};
     static const int shifts[] = {0, -1, -14, -15, -16, -29, -30, -31};
@@ -328,6 +348,174 @@ static void test_mul16(void) {
       }
   }
   printf("  int16 MUL: %lld outputs compared\n", n);
+}
+
+/* The review's reproducers, fixed: the TF interpreter's multiplier and
+ * outputs differ from TFLite Micro's (values from the oracle above, checked
+ * against the reviewer's independent restatement). */
+static void test_mul_forms_fixed(void) {
+  mrtq_tflite_mul_params p, pu;
+  long long n = 0;
+  int32_t m;
+  int sh;
+  /* int16: s1 = 0x1.805e6p-4, s2 = 0x1.22a6f4p-7, s_out = 0x1.639582p+1 */
+  CHECK_EQ(mrtq_tflite_mul_init(0x1.805e6p-4, 0, 0x1.22a6f4p-7, 0, 0x1.639582p+1, 0, -32768, 32767, MRTQ_S16, &p), MRTQ_OK, "tf");
+  CHECK_EQ(mrtq_tflite_mul_init_micro(0x1.805e6p-4, 0, 0x1.22a6f4p-7, 0, 0x1.639582p+1, 0, -32768, 32767, MRTQ_S16, &pu),
+           MRTQ_OK, "micro");
+  CHECK(p.m.mult == 1317768704 && p.m.shift == -11);
+  CHECK(pu.m.mult == 1317768713 && pu.m.shift == -11);
+  t_qm(t_mul_real_tf(0x1.805e6p-4f, 0x1.22a6f4p-7f, 0x1.639582p+1f), &m, &sh);
+  CHECK(m == 1317768704 && sh == -11);
+  CHECK_EQ(mrtq_tflite_mul_one(&p, -2675, 32748), -26247, "TF interpreter");
+  CHECK_EQ(mrtq_tflite_mul_one(&pu, -2675, 32748), -26248, "TFLite Micro");
+  CHECK_EQ(mrtq_tflite_mul_one(&p, -2367, 32720), -23205, "TF interpreter");
+  CHECK_EQ(mrtq_tflite_mul_one(&pu, -2367, 32720), -23206, "TFLite Micro");
+  n += 4;
+  /* int8, zero points -128: s1 = 0.00104f, s2 = 0.01254f, s_out = 0.001396f */
+  CHECK_EQ(mrtq_tflite_mul_init(0.00104f, -128, 0.01254f, -128, 0.001396f, 0, -128, 127, MRTQ_S8, &p), MRTQ_OK, "tf 8");
+  CHECK_EQ(mrtq_tflite_mul_init_micro(0.00104f, -128, 0.01254f, -128, 0.001396f, 0, -128, 127, MRTQ_S8, &pu), MRTQ_OK, "micro 8");
+  CHECK(p.m.mult == 1283971072 && p.m.shift == -6);
+  CHECK(pu.m.mult == 1283971169 && pu.m.shift == -6);
+  CHECK_EQ(mrtq_tflite_mul_one(&p, -101, 92), 55, "TF interpreter");
+  CHECK_EQ(mrtq_tflite_mul_one(&pu, -101, 92), 56, "TFLite Micro");
+  n += 2;
+  /* scales given as doubles are first rounded to float, as TFLite stores them */
+  CHECK_EQ(mrtq_tflite_mul_init(0.1, 0, 0.2, 0, 0.3, 0, -32768, 32767, MRTQ_S16, &p), MRTQ_OK, "0.1");
+  t_qm(t_mul_real_tf(0.1f, 0.2f, 0.3f), &m, &sh);
+  CHECK(p.m.mult == m && p.m.shift == sh);
+  CHECK_EQ(mrtq_tflite_mul_init_micro(0.1, 0, 0.2, 0, 0.3, 0, -32768, 32767, MRTQ_S16, &pu), MRTQ_OK, "0.1 micro");
+  t_qm(t_mul_real_micro(0.1f, 0.2f, 0.3f), &m, &sh);
+  CHECK(pu.m.mult == m && pu.m.shift == sh);
+  printf("  fixed MUL examples: %lld outputs compared\n", n);
+}
+
+/* Values outside p->type and corrupted structs: the per-element functions
+ * clamp the inputs into the type (the results compared with the oracle on the
+ * clamped values) and stay free of UB on any struct (run under UBSan). */
+static void test_one_total(void) {
+  static const int32_t big[] = {INT32_MIN, INT32_MIN + 1, -65536, -32769, -32768, -129, -1, 0, 1, 127, 128, 255, 256,
+                                32767, 32768, 65536, INT32_MAX - 1, INT32_MAX};
+  mrtq_tflite_add_params pa, pp;
+  mrtq_tflite_mul_params pm, p8;
+  t_add ta;
+  long long n = 0;
+  int i, j, t;
+  CHECK_EQ(mrtq_tflite_add16_pot_init(0.5, 0.5, 0.5, -32768, 32767, &pp), MRTQ_OK, "pot");
+  CHECK_EQ(mrtq_tflite_add_one(&pp, INT32_MAX, 1), 32767, "pot add_one(INT32_MAX, 1)");
+  CHECK_EQ(mrtq_tflite_add_init(0.5, 0, 0.5, 0, 0.5, 0, -32768, 32767, MRTQ_S16, &pa), MRTQ_OK, "add");
+  CHECK_EQ(mrtq_tflite_mul_init(0.5, 0, 0.5, 0, 0.375, 0, -32768, 32767, MRTQ_S16, &pm), MRTQ_OK, "mul");
+  CHECK_EQ(mrtq_tflite_mul_one(&pm, 65536, 65536), 32767, "mul_one(65536, 65536)");
+  CHECK_EQ(mrtq_tflite_mul_init(0.5, 3, 0.25, -7, 0.5, 1, -128, 127, MRTQ_S8, &p8), MRTQ_OK, "mul 8");
+  t_add_prepare(0.5, 0.5, 0.5, 15, -32768, 32767, &ta);
+  for (i = 0; i < 18; i++)
+    for (j = 0; j < 18; j++) {
+      int32_t a16 = big[i] < -32768 ? -32768 : big[i] > 32767 ? 32767 : big[i];
+      int32_t b16 = big[j] < -32768 ? -32768 : big[j] > 32767 ? 32767 : big[j];
+      int32_t a8 = big[i] < -128 ? -128 : big[i] > 127 ? 127 : big[i], b8 = big[j] < -128 ? -128 : big[j] > 127 ? 127 : big[j];
+      CHECK_EQ(mrtq_tflite_add_one(&pa, big[i], big[j]), t_add_elem(&ta, a16, b16), "add %d %d", big[i], big[j]);
+      CHECK_EQ(mrtq_tflite_add_one(&pp, big[i], big[j]), t_pot_elem(0, 0, -32768, 32767, (int16_t)a16, (int16_t)b16),
+               "pot %d %d", big[i], big[j]);
+      CHECK_EQ(mrtq_tflite_mul_one(&pm, big[i], big[j]), t_mul_elem(pm.m.mult, pm.m.shift, -32768, 32767, a16, b16),
+               "mul %d %d", big[i], big[j]);
+      CHECK_EQ(mrtq_tflite_mul_one(&p8, big[i], big[j]),
+               t_clamp(t_mbqm((a8 - 3) * (b8 + 7), p8.m.mult, p8.m.shift) + 1, -128, 127), "mul8 %d %d", big[i], big[j]);
+      n += 4;
+    }
+  /* corrupted structs: any field value; the result is unspecified but defined */
+  for (t = 0; t < 2000; t++) {
+    mrtq_tflite_add_params q;
+    mrtq_tflite_mul_params r;
+    int32_t x = big[th_rand32() % 18u], y = big[th_rand32() % 18u];
+    q.m1.mult = (int32_t)th_rand32(), q.m1.shift = (int32_t)th_rand32() % 80, q.m2.mult = (int32_t)th_rand32();
+    q.m2.shift = (int32_t)th_rand32() % 80, q.mo.mult = (int32_t)th_rand32(), q.mo.shift = (int32_t)th_rand32() % 80;
+    q.zp1 = (int32_t)th_rand32(), q.zp2 = big[th_rand32() % 18u], q.zp_out = (int32_t)th_rand32();
+    q.qmin = (int32_t)th_rand32(), q.qmax = (int32_t)th_rand32(), q.left_shift = (int)(th_rand32() % 70u) - 5;
+    q.type = (mrtq_dtype)(th_rand32() % 8u), q.pot = (int)(th_rand32() % 3u);
+    r.m.mult = (int32_t)th_rand32(), r.m.shift = (int32_t)th_rand32() % 80, r.zp1 = (int32_t)th_rand32();
+    r.zp2 = big[th_rand32() % 18u], r.zp_out = (int32_t)th_rand32(), r.qmin = (int32_t)th_rand32();
+    r.qmax = (int32_t)th_rand32(), r.type = (mrtq_dtype)(th_rand32() % 8u);
+    (void)mrtq_tflite_add_one(&q, x, y);
+    (void)mrtq_tflite_mul_one(&r, x, y);
+    n += 2;
+  }
+  printf("  per-element functions on any input: %lld outputs compared or run\n", n);
+}
+
+/* The array functions check the struct as the constructors do. */
+static void test_struct_checks(void) {
+  mrtq_tflite_add_params pa, bad;
+  mrtq_tflite_mul_params pm, badm;
+  int16_t x[2] = {3, 4}, y[2] = {5, 6}, o[2] = {7, 7};
+  int8_t x8[2] = {100, 127}, o8[2] = {9, 9};
+  size_t two[1] = {2};
+  CHECK_EQ(mrtq_tflite_add_init(0.5, 0, 0.5, 0, 0.5, 0, -32768, 32767, MRTQ_S16, &pa), MRTQ_OK, "add");
+  CHECK_EQ(mrtq_tflite_mul_init(0.5, 0, 0.5, 0, 0.5, 0, -32768, 32767, MRTQ_S16, &pm), MRTQ_OK, "mul");
+  CHECK_EQ(mrtq_tflite_add(two, 1, two, 1, &pa, x, y, o), MRTQ_OK, "valid");
+  CHECK(o[0] == 8 && o[1] == 10);
+  bad = pa, bad.left_shift = 31;
+  CHECK_REFUSED(mrtq_tflite_add(two, 1, two, 1, &bad, x, y, o), MRTQ_EINVAL, "p->left_shift: must be in [0, 15] for MRTQ_S16 (TFLite uses 15)");
+  bad = pa, bad.type = MRTQ_S8, bad.left_shift = 23, bad.qmin = -128, bad.qmax = 127;
+  CHECK_REFUSED(mrtq_tflite_add(two, 1, two, 1, &bad, x8, x8, o8), MRTQ_EINVAL, "p->left_shift: must be in [0, 22] for MRTQ_S8 / MRTQ_U8 (TFLite uses 20)");
+  bad = pa, bad.m1.mult = 5;
+  CHECK_REFUSED(mrtq_tflite_add(two, 1, two, 1, &bad, x, y, o), MRTQ_EINVAL, "p->m1: mult must be in [2^30, 2^31 - 1] (TFLite's QuantizeMultiplier)");
+  bad = pa, bad.m2.shift = 1;
+  CHECK_REFUSED(mrtq_tflite_add(two, 1, two, 1, &bad, x, y, o), MRTQ_EINVAL, "p->m2: shift must be in [-31, 0] (a multiplier below 1)");
+  bad = pa, bad.mo.shift = -32;
+  CHECK_REFUSED(mrtq_tflite_add(two, 1, two, 1, &bad, x, y, o), MRTQ_EINVAL, "p->mo: shift must be in [-31, 0] (a multiplier below 1)");
+  bad = pa, bad.zp_out = 1;
+  CHECK_REFUSED(mrtq_tflite_add(two, 1, two, 1, &bad, x, y, o), MRTQ_EINVAL,
+                "p->zp_out: must be 0 for MRTQ_S16 (TFLite's int16 ADD / MUL are symmetric)");
+  bad = pa, bad.qmin = 1, bad.qmax = 0;
+  CHECK_REFUSED(mrtq_tflite_add(two, 1, two, 1, &bad, x, y, o), MRTQ_EINVAL, "p->qmin, qmax: qmin > qmax");
+  bad = pa, bad.pot = 2;
+  CHECK_REFUSED(mrtq_tflite_add(two, 1, two, 1, &bad, x, y, o), MRTQ_EINVAL, "p->pot: must be 0 or 1");
+  /* the reviewer's case: pot = 1 on int8 data with int16 bounds wrapped on store */
+  memset(&bad, 0, sizeof bad), bad.type = MRTQ_S8, bad.pot = 1, bad.qmin = -32768, bad.qmax = 32767;
+  CHECK_REFUSED(mrtq_tflite_add(two, 1, two, 1, &bad, x8, x8, o8), MRTQ_EINVAL, "p->qmin: outside type");
+  bad.qmin = -128, bad.qmax = 127;
+  CHECK_REFUSED(mrtq_tflite_add(two, 1, two, 1, &bad, x8, x8, o8), MRTQ_EINVAL, "p->pot: 1 requires p->type MRTQ_S16");
+  CHECK(o8[0] == 9 && o8[1] == 9);
+  CHECK_EQ(mrtq_tflite_add16_pot_init(0.5, 0.25, 0.5, -32768, 32767, &pa), MRTQ_OK, "pot");
+  bad = pa, bad.left_shift = 15;
+  CHECK_REFUSED(mrtq_tflite_add(two, 1, two, 1, &bad, x, y, o), MRTQ_EINVAL,
+                "p->pot: 1 requires m1.mult, m2.mult, mo and left_shift 0 (as mrtq_tflite_add16_pot_init)");
+  bad = pa, bad.m1.shift = -16;
+  CHECK_REFUSED(mrtq_tflite_add(two, 1, two, 1, &bad, x, y, o), MRTQ_EINVAL, "p->m1: shift must be in [-15, 0] when pot = 1");
+  bad = pa, bad.m2.shift = 1;
+  CHECK_REFUSED(mrtq_tflite_add(two, 1, two, 1, &bad, x, y, o), MRTQ_EINVAL, "p->m2: shift must be in [-15, 0] when pot = 1");
+  bad = pa, bad.m1.shift = -1;
+  CHECK_REFUSED(mrtq_tflite_add(two, 1, two, 1, &bad, x, y, o), MRTQ_EINVAL,
+                "p->m1, p->m2: one shift must be 0 when pot = 1 (TFLite shifts one input)");
+  CHECK_EQ(mrtq_tflite_add(two, 1, two, 1, &pa, x, y, o), MRTQ_OK, "valid pot");
+  /* MUL */
+  badm = pm, badm.m.shift = 1;
+  CHECK_REFUSED(mrtq_tflite_mul(two, 1, two, 1, &badm, x, y, o), MRTQ_EINVAL,
+                "p->m: shift must be in [-31, 0] for MRTQ_S16 (the left shift must not overflow int32)");
+  memset(&badm, 0, sizeof badm), badm.type = MRTQ_S8, badm.m.mult = 1 << 30, badm.m.shift = 20, badm.qmin = -128, badm.qmax = 127;
+  CHECK_REFUSED(mrtq_tflite_mul(two, 1, two, 1, &badm, x8, x8, o8), MRTQ_EINVAL,
+                "p->m: shift must be in [-31, 15] for MRTQ_S8 / MRTQ_U8 (the left shift must not overflow int32)");
+  badm.m.shift = 0, badm.m.mult = 0;
+  CHECK_REFUSED(mrtq_tflite_mul(two, 1, two, 1, &badm, x8, x8, o8), MRTQ_EINVAL, "p->m: mult must be in [2^30, 2^31 - 1] (TFLite's QuantizeMultiplier)");
+  badm = pm, badm.zp1 = 1;
+  CHECK_REFUSED(mrtq_tflite_mul(two, 1, two, 1, &badm, x, y, o), MRTQ_EINVAL,
+                "p->zp1: must be 0 for MRTQ_S16 (TFLite's int16 ADD / MUL are symmetric)");
+  badm = pm, badm.zp2 = 40000;
+  CHECK_REFUSED(mrtq_tflite_mul(two, 1, two, 1, &badm, x, y, o), MRTQ_EINVAL, "p->zp2: outside type");
+  CHECK(o8[0] == 9 && o8[1] == 9);
+  /* MUL refusals of scales that TFLite's float scales cannot hold */
+  CHECK_REFUSED(mrtq_tflite_mul_init(1e200, 0, 1.0, 0, 1.0, 0, -128, 127, MRTQ_S8, &pm), MRTQ_ERANGE,
+                "s1: must round to a positive finite float (TFLite stores float scales)");
+  CHECK_REFUSED(mrtq_tflite_mul_init_micro(1.0, 0, 1e-60, 0, 1.0, 0, -128, 127, MRTQ_S8, &pm), MRTQ_ERANGE,
+                "s2: must round to a positive finite float (TFLite stores float scales)");
+  CHECK_REFUSED(mrtq_tflite_mul_init(1.0, 0, 1.0, 0, 1e39, 0, -128, 127, MRTQ_S8, &pm), MRTQ_ERANGE,
+                "s_out: must round to a positive finite float (TFLite stores float scales)");
+  CHECK_REFUSED(mrtq_tflite_mul_init(1e30, 0, 1e30, 0, 1e30, 0, -128, 127, MRTQ_S8, &pm), MRTQ_ERANGE,
+                "s1, s2, s_out: s1 * s2 or s1 * s2 / s_out overflows float (TFLite's mul.cc computes in float)");
+  CHECK_REFUSED(mrtq_tflite_mul_init(1e30, 0, 1e8, 0, 1e-10, 0, -128, 127, MRTQ_S8, &pm), MRTQ_ERANGE,
+                "s1, s2, s_out: s1 * s2 or s1 * s2 / s_out overflows float (TFLite's mul.cc computes in float)");
+  /* TFLite Micro computes 1e30^3 / 1e30 in double: 1e60 is still refused, as >= 2^15 */
+  CHECK_REFUSED(mrtq_tflite_mul_init_micro(1e30, 0, 1e30, 0, 1e30, 0, -128, 127, MRTQ_S8, &pm), MRTQ_ERANGE,
+                "s1, s2, s_out: s1 * s2 / s_out must be < 2^15");
 }
 
 /* the constructors from precomputed values give the bytes of the ones from scales */
@@ -378,7 +566,16 @@ static void test_refusals(void) {
                 "s1, s2, s_out: s1 * s2 / s_out must encode with shift <= 0 for MRTQ_S16");
   CHECK_REFUSED(mrtq_tflite_mul_init(0.5, 0, 0.5, 0, 0.25 * (1 + 1e-10), 0, -32768, 32767, MRTQ_S16, &pm), MRTQ_ERANGE,
                 "s1, s2, s_out: s1 * s2 / s_out must encode with shift <= 0 for MRTQ_S16"); /* rounds to {2^30, 1} */
-  CHECK_EQ(mrtq_tflite_mul_init(0.5, 0, 0.5, 0, 0.25 * (1 + 1e-8), 0, -32768, 32767, MRTQ_S16, &pm), MRTQ_OK, "below 1");
+  /* 0.25 (1 + 1e-8) rounds to 0.25 in float: s1 s2 / s_out is 1 */
+  CHECK_REFUSED(mrtq_tflite_mul_init(0.5, 0, 0.5, 0, 0.25 * (1 + 1e-8), 0, -32768, 32767, MRTQ_S16, &pm), MRTQ_ERANGE,
+                "s1, s2, s_out: s1 * s2 / s_out must encode with shift <= 0 for MRTQ_S16");
+  CHECK_REFUSED(mrtq_tflite_mul_init_micro(0.5, 0, 0.5, 0, 0.25 * (1 + 1e-8), 0, -32768, 32767, MRTQ_S16, &pm), MRTQ_ERANGE,
+                "s1, s2, s_out: s1 * s2 / s_out must encode with shift <= 0 for MRTQ_S16");
+  /* the next float above 0.25: the quotient 1 - 2^-23 in float encodes with shift 0 */
+  CHECK_EQ(mrtq_tflite_mul_init(0.5, 0, 0.5, 0, 0.25 * (1 + ldexp(1.0, -23)), 0, -32768, 32767, MRTQ_S16, &pm), MRTQ_OK, "below 1");
+  CHECK(pm.m.shift == 0);
+  CHECK_EQ(mrtq_tflite_mul_init_micro(0.5, 0, 0.5, 0, 0.25 * (1 + ldexp(1.0, -23)), 0, -32768, 32767, MRTQ_S16, &pm), MRTQ_OK,
+           "below 1 (micro)");
   CHECK(pm.m.shift == 0);
   pm = keepm;
   /* from precomputed values */
@@ -445,6 +642,9 @@ int main(void) {
   TH_RUN(test_add16_extremes);
   TH_RUN(test_add16_pot);
   TH_RUN(test_mul16);
+  TH_RUN(test_mul_forms_fixed);
+  TH_RUN(test_one_total);
+  TH_RUN(test_struct_checks);
   TH_RUN(test_same_bytes);
   TH_RUN(test_refusals);
   return th_finish("test_eltwise16");

@@ -72,6 +72,11 @@ typedef struct mrtq_tflite_add_params {
  * 15 for MRTQ_S16; pot = 0). For MRTQ_S16 every zero point must be 0, as
  * TFLite's add.cc requires (tensorflow commit 3175de16; the older add.cc of
  * commit 01da0c85 and TFLite Micro's add_common.cc (90b983c2) accept others).
+ * The scales are used as given (pass TFLite's float scales): Prepare's only
+ * float operations, 2 max(s1, s2) and 2^L s_out, are exact there, so the TF
+ * interpreter and TFLite Micro compute these same doubles -- except for
+ * scales beyond 2^107, where TFLite's float 2^L s_out (2 max(s1, s2) beyond
+ * 2^127) overflows and its Prepare aborts.
  * Errors: p NULL, a scale NaN, infinite or <= 0, a zero point or bound outside
  * the type, qmin > qmax, an MRTQ_S16 zero point not 0 -> MRTQ_EINVAL; type
  * another mrtq_dtype than S8 / U8 / S16 -> MRTQ_EUNSUPPORTED, outside the enum
@@ -108,9 +113,15 @@ MRTQ_API mrtq_status mrtq_tflite_add_init_mult(mrtq_mult m1, mrtq_mult m2, mrtq_
  * CheckedLog2 (01da0c85 also needs zero points 0); otherwise, and always in
  * TFLite Micro, the general path (mrtq_tflite_add_init). A scale s
  * counts as 2^k when |log2 s - k| < 10^-3 with k = round(log2 s) (half away
- * from zero); mrtq decides this exactly in double, TFLite in float
- * (std::log(s) / std::log(2)), so the two can differ only for scales within
- * float rounding of 2^(k +- 0.001). Then m1.shift = k1 - k_out, m2.shift =
+ * from zero); mrtq decides this exactly in double. TFLite evaluates
+ * fl(logf(s) * fl(1 / logf(2))) in float (quantization_util.cc: std::log on
+ * a float, times the float constant 1.0f / std::log(2.0f)), whose last bits
+ * depend on the C library's logf (glibc's is not correctly rounded), so mrtq
+ * keeps the exact decision. The two differ only for scales within float
+ * rounding of 2^(k +- 0.001): with glibc 2.36 on x86-64, 249 of the 40,800
+ * floats within 200 ulps of 2^(k +- 0.001), k in [-25, 25], are classified
+ * differently (e.g. s = 0x1.ffa4e6p-41: TFLite takes the power-of-two path,
+ * mrtq refuses it with MRTQ_ERANGE). Then m1.shift = k1 - k_out, m2.shift =
  * k2 - k_out, both <= 0 and one of them 0 (TFLite's rules), and mrtq also
  * requires each >= -15: gemmlowp's int16 rounding shift is exact only up to
  * 15 (TFLite returns 1 or -1 instead of the rounded value beyond). Zero
@@ -121,8 +132,13 @@ MRTQ_API mrtq_status mrtq_tflite_add_init_mult(mrtq_mult m1, mrtq_mult m2, mrtq_
 MRTQ_API mrtq_status mrtq_tflite_add16_pot_init(double s1, double s2, double s_out, int32_t qmin, int32_t qmax,
                                                 mrtq_tflite_add_params *p);
 
-/* One element (a, b: stored values of p->type; p from one of the three
- * constructors above; pot selects the path). */
+/* One element (p from one of the three constructors above; pot selects the
+ * path). Total: a and b are first clamped into p->type (a value outside the
+ * type gives the result of the nearest stored value), so any int32 is
+ * accepted. It does not validate p (it has no status): on a struct no
+ * constructor produced, each field is forced into its constructors' range
+ * (types other than S8 / U8 treated as int16, pot != 0 as 1) and the result
+ * is unspecified but defined -- no UB for any struct. */
 MRTQ_API int32_t mrtq_tflite_add_one(const mrtq_tflite_add_params *p, int32_t a, int32_t b);
 
 /* out = a + b (TFLite ADD) over the broadcast of shape_a and shape_b; out
@@ -132,33 +148,69 @@ MRTQ_API int32_t mrtq_tflite_add_one(const mrtq_tflite_add_params *p, int32_t a,
  * shapes).
  * Errors: shapes as mrtq_bcast_init; p, a, b or out NULL -> MRTQ_EINVAL;
  * p->type another mrtq_dtype than S8 / U8 / S16 -> MRTQ_EUNSUPPORTED, outside
- * the enum (0: a zeroed struct) -> MRTQ_EINVAL. */
+ * the enum (0: a zeroed struct) -> MRTQ_EINVAL; a struct that breaks the
+ * constructors' rules -> MRTQ_EINVAL, the reason naming the field ("p->zp1:
+ * outside type", "p->left_shift: ...", "p->m1: ..."): zero points and bounds
+ * in the type, qmin <= qmax, int16 zero points 0; pot 0 or 1; pot = 0: the
+ * ranges of mrtq_tflite_add_init_mult; pot = 1: type MRTQ_S16, m1.shift and
+ * m2.shift in [-15, 0] with one of them 0, every other multiplier field and
+ * left_shift 0. Nothing is written on error. */
 MRTQ_API mrtq_status mrtq_tflite_add(const size_t *shape_a, int nda, const size_t *shape_b, int ndb,
                                      const mrtq_tflite_add_params *p, const void *a, const void *b, void *out);
 
 /* ---- TFLite MUL ----
- * m = Q31(s1 s2 / s_out) (double), y = mul_q31_dbl((a - zp1)(b - zp2), m) +
- * zp_out, clamped to [qmin, qmax] (SRDHM ties toward +inf, then RDIVPOT ties
+ * m = Q31(r), y = mul_q31_dbl((a - zp1)(b - zp2), m) + zp_out, clamped to [qmin, qmax] (SRDHM ties toward +inf, then RDIVPOT ties
  * away from zero). The same formula for int8, uint8 and int16 (TFLite's
  * reference_integer_ops::Mul / MulElementwise / BroadcastMul6DSlow on int16
  * in and out; the product (a - zp1)(b - zp2) is int32: |a b| <= 2^30 for
  * int16, whose zero points must be 0). Bit-exact with TFLite's reference MUL.
  * (TFLite's int16-in, int8-out MUL of LSTM cells is another operator: not
- * here.) */
+ * here.) The real multiplier r depends on which TFLite prepares the operator
+ * (both store the scales as float, f = fl(s)):
+ *   TF interpreter (tensorflow/lite/kernels/mul.cc, TF 2.x: the float scales
+ *   multiplied and divided in float, then widened): r = fl(fl(f1 f2) / f3)
+ *   -> mrtq_tflite_mul_init;
+ *   TFLite Micro (micro/kernels/mul_common.cc, tflite-micro 90b983c2: each
+ *   scale widened to double first): r = f1 f2 / f3 in double
+ *   -> mrtq_tflite_mul_init_micro.
+ * The two multipliers differ for most scale triples (2983 of 3000 random
+ * ones in tests/test_eltwise16.c), and then some outputs differ by 1 (e.g.
+ * int16, s1 = 0x1.805e6p-4, s2 = 0x1.22a6f4p-7, s_out = 0x1.639582p+1: TF
+ * {1317768704, -11}, Micro {1317768713, -11}; a = -2675, b = 32748 gives
+ * -26247 and -26248). (ADD needs no such pair: its Prepare's float
+ * operations, 2 max(f1, f2) and 2^L f3, are exact, so the TF interpreter and
+ * TFLite Micro compute the same doubles.) */
 typedef struct mrtq_tflite_mul_params {
   mrtq_mult m;
   int32_t zp1, zp2, zp_out, qmin, qmax;
   mrtq_dtype type; /* MRTQ_S8, MRTQ_U8 or MRTQ_S16 */
 } mrtq_tflite_mul_params;
 
-/* Errors as mrtq_tflite_add_init (MRTQ_S16: zero points 0, as TFLite's mul.cc
- * (6706a2ff) and TFLite Micro's mul_common.cc require), except the MRTQ_ERANGE cases: s1 s2 /
- * s_out infinite, flushing to 0, or with a shift at which TFLite's left shift
- * x * 2^shift overflows int32 for some input: shift > 15 for 8-bit types
- * (|x| <= 255^2), shift > 0 for MRTQ_S16 (|x| <= 2^30; so s1 s2 / s_out must
- * be below 1, and not round up to 1). On error *p is left unchanged. */
+/* The TF interpreter's MUL (mul.cc): each scale rounded to float (nearest,
+ * ties to even; a float argument is taken as is), r = fl(fl(f1 f2) / f3)
+ * (IEEE single operations, whatever the compiler's FLT_EVAL_METHOD), m =
+ * Q31(r) (mrtq_mult_q31, TFLite's QuantizeMultiplier). Bit-exact with
+ * TFLite's reference MUL as the TF interpreter prepares it.
+ * Errors as mrtq_tflite_add_init (MRTQ_S16: zero points 0, as TFLite's mul.cc
+ * (6706a2ff) and TFLite Micro's mul_common.cc require), except the
+ * MRTQ_ERANGE cases: a scale that does not round to a positive finite float
+ * (beyond FLT_MAX, or below half the least subnormal), f1 f2 or r beyond
+ * FLT_MAX in float, r flushing to 0 in Q31, or a shift at which TFLite's left
+ * shift x * 2^shift overflows int32 for some input: shift > 15 for 8-bit
+ * types (|x| <= 255^2), shift > 0 for MRTQ_S16 (|x| <= 2^30; so r must be
+ * below 1, and not round up to 1). On error *p is left unchanged.
+ * Changed in 0.3.0: r was s1 s2 / s_out in double (TFLite Micro's form, now
+ * mrtq_tflite_mul_init_micro). */
 MRTQ_API mrtq_status mrtq_tflite_mul_init(double s1, int32_t zp1, double s2, int32_t zp2, double s_out, int32_t zp_out,
                                           int32_t qmin, int32_t qmax, mrtq_dtype type, mrtq_tflite_mul_params *p);
+/* TFLite Micro's MUL (mul_common.cc, tflite-micro 90b983c2): each scale
+ * rounded to float as above, r = f1 f2 / f3 in double (never overflows: the
+ * operands are floats), m = Q31(r). Bit-exact with TFLite Micro's reference
+ * MUL. Same arguments, ranges and errors as mrtq_tflite_mul_init, the shift
+ * refusals decided on this r. */
+MRTQ_API mrtq_status mrtq_tflite_mul_init_micro(double s1, int32_t zp1, double s2, int32_t zp2, double s_out,
+                                                int32_t zp_out, int32_t qmin, int32_t qmax, mrtq_dtype type,
+                                                mrtq_tflite_mul_params *p);
 
 /* Parameters from the values TFLite's ArithmeticParams holds (output
  * multiplier and shift as m; zero points, not TFLite's negated input
@@ -171,8 +223,14 @@ MRTQ_API mrtq_status mrtq_tflite_mul_init(double s1, int32_t zp1, double s2, int
  * mrtq_tflite_mul_init. On error *p is left unchanged. */
 MRTQ_API mrtq_status mrtq_tflite_mul_init_mult(mrtq_mult m, int32_t zp1, int32_t zp2, int32_t zp_out, int32_t qmin,
                                                int32_t qmax, mrtq_dtype type, mrtq_tflite_mul_params *p);
+/* One element; total as mrtq_tflite_add_one: a and b (and, on a struct no
+ * constructor produced, the zero points) are clamped into p->type first (an
+ * int16 struct's zero points forced to 0); the result is then defined for
+ * any input. */
 MRTQ_API int32_t mrtq_tflite_mul_one(const mrtq_tflite_mul_params *p, int32_t a, int32_t b);
-/* out = a * b (TFLite MUL), as mrtq_tflite_add. */
+/* out = a * b (TFLite MUL), as mrtq_tflite_add; the struct is checked with
+ * mrtq_tflite_mul_init_mult's rules (reasons "p->m: ...", "p->zp1: ...",
+ * MRTQ_EINVAL; nothing written). */
 MRTQ_API mrtq_status mrtq_tflite_mul(const size_t *shape_a, int nda, const size_t *shape_b, int ndb,
                                      const mrtq_tflite_mul_params *p, const void *a, const void *b, void *out);
 
@@ -377,13 +435,17 @@ MRTQ__PRIV mrtq_status mrtq__binary_args(double s1, int32_t zp1, double s2, int3
   return MRTQ_OK;
 }
 
+/* A reason naming an argument (pre 0: "zp1: ...") or the field of the
+ * params struct an array function checks (pre 1: "p->zp1: ..."). */
+#define MRTQ__PWHY(pre, code, s) ((pre) ? MRTQ__ERR(code, "p->" s) : MRTQ__ERR(code, s))
+
 /* TFLite's int16 ADD and MUL are symmetric: every zero point 0. */
-MRTQ__PRIV mrtq_status mrtq__zp16(int32_t zp1, int32_t zp2, int32_t zp_out, mrtq_dtype type) {
+MRTQ__PRIV mrtq_status mrtq__zp16(int32_t zp1, int32_t zp2, int32_t zp_out, mrtq_dtype type, int pre) {
   if (type != MRTQ_S16) return MRTQ_OK;
-  if (zp1 != 0) return MRTQ__ERR(MRTQ_EINVAL, "zp1: must be 0 for MRTQ_S16 (TFLite's int16 ADD / MUL are symmetric)");
-  if (zp2 != 0) return MRTQ__ERR(MRTQ_EINVAL, "zp2: must be 0 for MRTQ_S16 (TFLite's int16 ADD / MUL are symmetric)");
+  if (zp1 != 0) return MRTQ__PWHY(pre, MRTQ_EINVAL, "zp1: must be 0 for MRTQ_S16 (TFLite's int16 ADD / MUL are symmetric)");
+  if (zp2 != 0) return MRTQ__PWHY(pre, MRTQ_EINVAL, "zp2: must be 0 for MRTQ_S16 (TFLite's int16 ADD / MUL are symmetric)");
   if (zp_out != 0)
-    return MRTQ__ERR(MRTQ_EINVAL, "zp_out: must be 0 for MRTQ_S16 (TFLite's int16 ADD / MUL are symmetric)");
+    return MRTQ__PWHY(pre, MRTQ_EINVAL, "zp_out: must be 0 for MRTQ_S16 (TFLite's int16 ADD / MUL are symmetric)");
   return MRTQ_OK;
 }
 
@@ -394,7 +456,7 @@ MRTQ_API mrtq_status mrtq_tflite_add_init(double s1, int32_t zp1, double s2, int
   mrtq_status st;
   if (!p) return MRTQ__ERR(MRTQ_EINVAL, "p: NULL");
   if ((st = mrtq__binary_args(s1, zp1, s2, zp2, s_out, zp_out, qmin, qmax, type, 1)) != MRTQ_OK) return st;
-  if ((st = mrtq__zp16(zp1, zp2, zp_out, type)) != MRTQ_OK) return st;
+  if ((st = mrtq__zp16(zp1, zp2, zp_out, type, 0)) != MRTQ_OK) return st;
   memset(&r, 0, sizeof r);
   r.left_shift = type == MRTQ_S16 ? 15 : 20;
   t = 2 * (s1 > s2 ? s1 : s2);
@@ -417,45 +479,93 @@ MRTQ_API mrtq_status mrtq_tflite_add_init(double s1, int32_t zp1, double s2, int
 
 /* One Q31 multiplier as TFLite's ArithmeticParams holds it for ADD / MUL:
  * mult in [2^30, 2^31 - 1], shift in [-31, max_shift]. `which` names it in
- * the reason: 0 m1, 1 m2, 2 mo, 3 m (MUL, 8-bit), 4 m (MUL, int16). */
-MRTQ__PRIV mrtq_status mrtq__tfl_mult(mrtq_mult m, int which) {
+ * the reason: 0 m1, 1 m2, 2 mo, 3 m (MUL, 8-bit), 4 m (MUL, int16); pre as
+ * MRTQ__PWHY. */
+MRTQ__PRIV mrtq_status mrtq__tfl_mult(mrtq_mult m, int which, int pre) {
   int max_shift = which == 3 ? 15 : 0;
   if (m.mult < (1 << 30)) {
     switch (which) {
-      case 0: return MRTQ__ERR(MRTQ_EINVAL, "m1: mult must be in [2^30, 2^31 - 1] (TFLite's QuantizeMultiplier)");
-      case 1: return MRTQ__ERR(MRTQ_EINVAL, "m2: mult must be in [2^30, 2^31 - 1] (TFLite's QuantizeMultiplier)");
-      case 2: return MRTQ__ERR(MRTQ_EINVAL, "mo: mult must be in [2^30, 2^31 - 1] (TFLite's QuantizeMultiplier)");
-      default: return MRTQ__ERR(MRTQ_EINVAL, "m: mult must be in [2^30, 2^31 - 1] (TFLite's QuantizeMultiplier)");
+      case 0: return MRTQ__PWHY(pre, MRTQ_EINVAL, "m1: mult must be in [2^30, 2^31 - 1] (TFLite's QuantizeMultiplier)");
+      case 1: return MRTQ__PWHY(pre, MRTQ_EINVAL, "m2: mult must be in [2^30, 2^31 - 1] (TFLite's QuantizeMultiplier)");
+      case 2: return MRTQ__PWHY(pre, MRTQ_EINVAL, "mo: mult must be in [2^30, 2^31 - 1] (TFLite's QuantizeMultiplier)");
+      default: return MRTQ__PWHY(pre, MRTQ_EINVAL, "m: mult must be in [2^30, 2^31 - 1] (TFLite's QuantizeMultiplier)");
     }
   }
   if (m.shift < -31 || m.shift > max_shift) {
     switch (which) {
-      case 0: return MRTQ__ERR(MRTQ_EINVAL, "m1: shift must be in [-31, 0] (a multiplier below 1)");
-      case 1: return MRTQ__ERR(MRTQ_EINVAL, "m2: shift must be in [-31, 0] (a multiplier below 1)");
-      case 2: return MRTQ__ERR(MRTQ_EINVAL, "mo: shift must be in [-31, 0] (a multiplier below 1)");
+      case 0: return MRTQ__PWHY(pre, MRTQ_EINVAL, "m1: shift must be in [-31, 0] (a multiplier below 1)");
+      case 1: return MRTQ__PWHY(pre, MRTQ_EINVAL, "m2: shift must be in [-31, 0] (a multiplier below 1)");
+      case 2: return MRTQ__PWHY(pre, MRTQ_EINVAL, "mo: shift must be in [-31, 0] (a multiplier below 1)");
       case 3:
-        return MRTQ__ERR(MRTQ_EINVAL, "m: shift must be in [-31, 15] for MRTQ_S8 / MRTQ_U8 (the left shift must not overflow int32)");
+        return MRTQ__PWHY(pre, MRTQ_EINVAL, "m: shift must be in [-31, 15] for MRTQ_S8 / MRTQ_U8 (the left shift must not overflow int32)");
       default:
-        return MRTQ__ERR(MRTQ_EINVAL, "m: shift must be in [-31, 0] for MRTQ_S16 (the left shift must not overflow int32)");
+        return MRTQ__PWHY(pre, MRTQ_EINVAL, "m: shift must be in [-31, 0] for MRTQ_S16 (the left shift must not overflow int32)");
     }
   }
   return MRTQ_OK;
 }
 
-/* Zero points and bounds in the type, qmin <= qmax (the constructors from
- * precomputed values). */
+/* Type, zero points and bounds in the type, qmin <= qmax, int16 zero points
+ * 0 (the constructors from precomputed values, and the array functions'
+ * check of the struct; pre as MRTQ__PWHY). */
 MRTQ__PRIV mrtq_status mrtq__tfl_zps(int32_t zp1, int32_t zp2, int32_t zp_out, int32_t qmin, int32_t qmax,
-                                     mrtq_dtype type) {
-  mrtq_status st = MRTQ__Q816_TYPE(type, "type");
+                                     mrtq_dtype type, int pre) {
+  mrtq_status st = pre ? MRTQ__Q816_TYPE(type, "p->type") : MRTQ__Q816_TYPE(type, "type");
   if (st != MRTQ_OK) return st;
-  if (!mrtq__in_type(zp1, type)) return MRTQ__ERR(MRTQ_EINVAL, "zp1: outside type");
-  if (!mrtq__in_type(zp2, type)) return MRTQ__ERR(MRTQ_EINVAL, "zp2: outside type");
-  if (!mrtq__in_type(zp_out, type)) return MRTQ__ERR(MRTQ_EINVAL, "zp_out: outside type");
-  if (!mrtq__in_type(qmin, type)) return MRTQ__ERR(MRTQ_EINVAL, "qmin: outside type");
-  if (!mrtq__in_type(qmax, type)) return MRTQ__ERR(MRTQ_EINVAL, "qmax: outside type");
-  if (qmin > qmax) return MRTQ__ERR(MRTQ_EINVAL, "qmin, qmax: qmin > qmax");
-  return mrtq__zp16(zp1, zp2, zp_out, type);
+  if (!mrtq__in_type(zp1, type)) return MRTQ__PWHY(pre, MRTQ_EINVAL, "zp1: outside type");
+  if (!mrtq__in_type(zp2, type)) return MRTQ__PWHY(pre, MRTQ_EINVAL, "zp2: outside type");
+  if (!mrtq__in_type(zp_out, type)) return MRTQ__PWHY(pre, MRTQ_EINVAL, "zp_out: outside type");
+  if (!mrtq__in_type(qmin, type)) return MRTQ__PWHY(pre, MRTQ_EINVAL, "qmin: outside type");
+  if (!mrtq__in_type(qmax, type)) return MRTQ__PWHY(pre, MRTQ_EINVAL, "qmax: outside type");
+  if (qmin > qmax) return MRTQ__PWHY(pre, MRTQ_EINVAL, "qmin, qmax: qmin > qmax");
+  return mrtq__zp16(zp1, zp2, zp_out, type, pre);
 }
+
+/* ADD's left shift: [0, 15] for MRTQ_S16, [0, 22] for 8-bit (type valid). */
+MRTQ__PRIV mrtq_status mrtq__tfl_lshift(int left_shift, mrtq_dtype type, int pre) {
+  if (type == MRTQ_S16 && (left_shift < 0 || left_shift > 15))
+    return MRTQ__PWHY(pre, MRTQ_EINVAL, "left_shift: must be in [0, 15] for MRTQ_S16 (TFLite uses 15)");
+  if (left_shift < 0 || left_shift > 22)
+    return MRTQ__PWHY(pre, MRTQ_EINVAL, "left_shift: must be in [0, 22] for MRTQ_S8 / MRTQ_U8 (TFLite uses 20)");
+  return MRTQ_OK;
+}
+
+/* The array functions' check of an ADD struct: the rules its constructors
+ * enforce, reasons naming the field. */
+MRTQ__PRIV mrtq_status mrtq__tfl_add_check(const mrtq_tflite_add_params *p) {
+  mrtq_status st = mrtq__tfl_zps(p->zp1, p->zp2, p->zp_out, p->qmin, p->qmax, p->type, 1);
+  if (st != MRTQ_OK) return st;
+  if (p->pot != 0 && p->pot != 1) return MRTQ__ERR(MRTQ_EINVAL, "p->pot: must be 0 or 1");
+  if (p->pot) {
+    if (p->type != MRTQ_S16) return MRTQ__ERR(MRTQ_EINVAL, "p->pot: 1 requires p->type MRTQ_S16");
+    if (p->m1.mult != 0 || p->m2.mult != 0 || p->mo.mult != 0 || p->mo.shift != 0 || p->left_shift != 0)
+      return MRTQ__ERR(MRTQ_EINVAL, "p->pot: 1 requires m1.mult, m2.mult, mo and left_shift 0 (as mrtq_tflite_add16_pot_init)");
+    if (p->m1.shift < -15 || p->m1.shift > 0) return MRTQ__ERR(MRTQ_EINVAL, "p->m1: shift must be in [-15, 0] when pot = 1");
+    if (p->m2.shift < -15 || p->m2.shift > 0) return MRTQ__ERR(MRTQ_EINVAL, "p->m2: shift must be in [-15, 0] when pot = 1");
+    if (p->m1.shift != 0 && p->m2.shift != 0)
+      return MRTQ__ERR(MRTQ_EINVAL, "p->m1, p->m2: one shift must be 0 when pot = 1 (TFLite shifts one input)");
+    return MRTQ_OK;
+  }
+  if ((st = mrtq__tfl_mult(p->m1, 0, 1)) != MRTQ_OK) return st;
+  if ((st = mrtq__tfl_mult(p->m2, 1, 1)) != MRTQ_OK) return st;
+  if ((st = mrtq__tfl_mult(p->mo, 2, 1)) != MRTQ_OK) return st;
+  return mrtq__tfl_lshift(p->left_shift, p->type, 1);
+}
+
+/* The same for a MUL struct. */
+MRTQ__PRIV mrtq_status mrtq__tfl_mul_check(const mrtq_tflite_mul_params *p) {
+  mrtq_status st = mrtq__tfl_zps(p->zp1, p->zp2, p->zp_out, p->qmin, p->qmax, p->type, 1);
+  if (st != MRTQ_OK) return st;
+  return mrtq__tfl_mult(p->m, p->type == MRTQ_S16 ? 4 : 3, 1);
+}
+
+/* The range of stored values the per-element functions clamp inputs into:
+ * the type's, int16's for a type that is not S8 / U8 (a corrupted struct). */
+MRTQ__PRIV void mrtq__tfl_range(mrtq_dtype type, int32_t *lo, int32_t *hi) {
+  *lo = type == MRTQ_U8 ? 0 : type == MRTQ_S8 ? -128 : -32768;
+  *hi = type == MRTQ_U8 ? 255 : type == MRTQ_S8 ? 127 : 32767;
+}
+MRTQ__PRIV int32_t mrtq__clampi(int32_t v, int32_t lo, int32_t hi) { return v < lo ? lo : v > hi ? hi : v; }
 
 MRTQ_API mrtq_status mrtq_tflite_add_init_mult(mrtq_mult m1, mrtq_mult m2, mrtq_mult mo, int left_shift, int32_t zp1,
                                                int32_t zp2, int32_t zp_out, int32_t qmin, int32_t qmax, mrtq_dtype type,
@@ -463,14 +573,11 @@ MRTQ_API mrtq_status mrtq_tflite_add_init_mult(mrtq_mult m1, mrtq_mult m2, mrtq_
   mrtq_tflite_add_params r;
   mrtq_status st;
   if (!p) return MRTQ__ERR(MRTQ_EINVAL, "p: NULL");
-  if ((st = mrtq__tfl_zps(zp1, zp2, zp_out, qmin, qmax, type)) != MRTQ_OK) return st;
-  if ((st = mrtq__tfl_mult(m1, 0)) != MRTQ_OK) return st;
-  if ((st = mrtq__tfl_mult(m2, 1)) != MRTQ_OK) return st;
-  if ((st = mrtq__tfl_mult(mo, 2)) != MRTQ_OK) return st;
-  if (type == MRTQ_S16 && (left_shift < 0 || left_shift > 15))
-    return MRTQ__ERR(MRTQ_EINVAL, "left_shift: must be in [0, 15] for MRTQ_S16 (TFLite uses 15)");
-  if (left_shift < 0 || left_shift > 22)
-    return MRTQ__ERR(MRTQ_EINVAL, "left_shift: must be in [0, 22] for MRTQ_S8 / MRTQ_U8 (TFLite uses 20)");
+  if ((st = mrtq__tfl_zps(zp1, zp2, zp_out, qmin, qmax, type, 0)) != MRTQ_OK) return st;
+  if ((st = mrtq__tfl_mult(m1, 0, 0)) != MRTQ_OK) return st;
+  if ((st = mrtq__tfl_mult(m2, 1, 0)) != MRTQ_OK) return st;
+  if ((st = mrtq__tfl_mult(mo, 2, 0)) != MRTQ_OK) return st;
+  if ((st = mrtq__tfl_lshift(left_shift, type, 0)) != MRTQ_OK) return st;
   memset(&r, 0, sizeof r);
   r.m1 = m1, r.m2 = m2, r.mo = mo, r.left_shift = left_shift;
   r.zp1 = zp1, r.zp2 = zp2, r.zp_out = zp_out, r.qmin = qmin, r.qmax = qmax, r.type = type;
@@ -514,7 +621,9 @@ MRTQ_API mrtq_status mrtq_tflite_add16_pot_init(double s1, double s2, double s_o
   return MRTQ_OK;
 }
 
-MRTQ_API int32_t mrtq_tflite_add_one(const mrtq_tflite_add_params *p, int32_t a, int32_t b) {
+/* One element on a valid struct (every field in its constructors' range)
+ * and a, b in p->type. */
+MRTQ__PRIV int32_t mrtq__tfl_add_el(const mrtq_tflite_add_params *p, int32_t a, int32_t b) {
   int32_t v1, v2, sum;
   if (p->pot) { /* e in [0, 15]: the rounded quotients fit int16, their sum int32 */
     int32_t y = mrtq_rdivpot(a, -p->m1.shift) + mrtq_rdivpot(b, -p->m2.shift);
@@ -526,16 +635,77 @@ MRTQ_API int32_t mrtq_tflite_add_one(const mrtq_tflite_add_params *p, int32_t a,
   return mrtq__clamp64((int64_t)mrtq_mul_q31_dbl(sum, p->mo) + p->zp_out, p->qmin, p->qmax);
 }
 
-MRTQ_API mrtq_status mrtq_tflite_mul_init(double s1, int32_t zp1, double s2, int32_t zp2, double s_out, int32_t zp_out,
-                                          int32_t qmin, int32_t qmax, mrtq_dtype type, mrtq_tflite_mul_params *p) {
+MRTQ_API int32_t mrtq_tflite_add_one(const mrtq_tflite_add_params *p, int32_t a, int32_t b) {
+  mrtq_tflite_add_params q = *p; /* every field forced into its range: no UB from any struct */
+  int32_t lo, hi, wide;
+  mrtq__tfl_range(q.type, &lo, &hi);
+  wide = q.type != MRTQ_S8 && q.type != MRTQ_U8;
+  a = mrtq__clampi(a, lo, hi), b = mrtq__clampi(b, lo, hi);
+  if (q.pot) {
+    q.m1.shift = mrtq__clampi(q.m1.shift, -15, 0), q.m2.shift = mrtq__clampi(q.m2.shift, -15, 0);
+    return mrtq__tfl_add_el(&q, a, b);
+  }
+  q.zp1 = wide ? 0 : mrtq__clampi(q.zp1, lo, hi), q.zp2 = wide ? 0 : mrtq__clampi(q.zp2, lo, hi);
+  q.left_shift = q.left_shift < 0 ? 0 : q.left_shift > (wide ? 15 : 22) ? (wide ? 15 : 22) : q.left_shift;
+  q.m1.mult = mrtq__clampi(q.m1.mult, 1 << 30, INT32_MAX), q.m1.shift = mrtq__clampi(q.m1.shift, -31, 0);
+  q.m2.mult = mrtq__clampi(q.m2.mult, 1 << 30, INT32_MAX), q.m2.shift = mrtq__clampi(q.m2.shift, -31, 0);
+  q.mo.mult = mrtq__clampi(q.mo.mult, 1 << 30, INT32_MAX), q.mo.shift = mrtq__clampi(q.mo.shift, -31, 0);
+  return mrtq__tfl_add_el(&q, a, b);
+}
+
+/* A scale as TFLite stores it: rounded to float (nearest, ties to even).
+ * `which` names it: 0 s1, 1 s2, 2 s_out. Refused when it does not round to
+ * a positive finite float (the check precedes the conversion: no UB). */
+MRTQ__PRIV mrtq_status mrtq__f32_scale(double s, int which, float *f) {
+  /* s is finite and > 0 (mrtq__binary_args); 3.4028234663852886e+38 is FLT_MAX (a
+   * value above it may be UB to convert) */
+  if (s > 3.4028234663852886e+38 || (float)s == 0.0f) {
+    switch (which) {
+      case 0: return MRTQ__ERR(MRTQ_ERANGE, "s1: must round to a positive finite float (TFLite stores float scales)");
+      case 1: return MRTQ__ERR(MRTQ_ERANGE, "s2: must round to a positive finite float (TFLite stores float scales)");
+      default: return MRTQ__ERR(MRTQ_ERANGE, "s_out: must round to a positive finite float (TFLite stores float scales)");
+    }
+  }
+  *f = (float)s;
+  return MRTQ_OK;
+}
+
+/* Both MUL constructors from scales; micro 0: the TF interpreter's
+ * fl(fl(f1 f2) / f3), 1: TFLite Micro's f1 f2 / f3 in double. */
+MRTQ__PRIV mrtq_status mrtq__tfl_mul_init(double s1, int32_t zp1, double s2, int32_t zp2, double s_out, int32_t zp_out,
+                                          int32_t qmin, int32_t qmax, mrtq_dtype type, int micro,
+                                          mrtq_tflite_mul_params *p) {
   mrtq_tflite_mul_params r;
   mrtq_status st;
+  float f1 = 0, f2 = 0, f3 = 0;
+  double real;
   if (!p) return MRTQ__ERR(MRTQ_EINVAL, "p: NULL");
   if ((st = mrtq__binary_args(s1, zp1, s2, zp2, s_out, zp_out, qmin, qmax, type, 1)) != MRTQ_OK) return st;
-  if ((st = mrtq__zp16(zp1, zp2, zp_out, type)) != MRTQ_OK) return st;
+  if ((st = mrtq__zp16(zp1, zp2, zp_out, type, 0)) != MRTQ_OK) return st;
+  if ((st = mrtq__f32_scale(s1, 0, &f1)) != MRTQ_OK) return st;
+  if ((st = mrtq__f32_scale(s2, 1, &f2)) != MRTQ_OK) return st;
+  if ((st = mrtq__f32_scale(s_out, 2, &f3)) != MRTQ_OK) return st;
   memset(&r, 0, sizeof r);
-  if (mrtq__nonfinite(s1 * s2 / s_out)) return MRTQ__ERR(MRTQ_ERANGE, "s1, s2, s_out: s1 * s2 / s_out overflows double");
-  (void)mrtq_mult_q31(s1 * s2 / s_out, &r.m); /* a finite positive (or 0) scale: cannot fail */
+  if (micro) {
+    real = (double)f1 * (double)f2 / (double)f3; /* |.| < 2^405: finite */
+  } else {
+    /* float arithmetic without relying on FLT_EVAL_METHOD: the product of
+     * two floats is exact in double, so one conversion rounds it once; the
+     * double quotient rounded to float is the correctly rounded float
+     * quotient (53 >= 2 * 24 + 2). Each is checked against float's
+     * overflow threshold before the conversion. */
+    double prod = (double)f1 * (double)f2, quot;
+    float fp, fq;
+    if (prod > 3.4028234663852886e+38)
+      return MRTQ__ERR(MRTQ_ERANGE, "s1, s2, s_out: s1 * s2 or s1 * s2 / s_out overflows float (TFLite's mul.cc computes in float)");
+    fp = (float)prod;
+    quot = (double)fp / (double)f3;
+    if (quot > 3.4028234663852886e+38)
+      return MRTQ__ERR(MRTQ_ERANGE, "s1, s2, s_out: s1 * s2 or s1 * s2 / s_out overflows float (TFLite's mul.cc computes in float)");
+    fq = (float)quot;
+    real = fq;
+  }
+  (void)mrtq_mult_q31(real, &r.m); /* a finite positive (or 0) scale: cannot fail */
   if (r.m.mult == 0) return MRTQ__ERR(MRTQ_ERANGE, "s1, s2, s_out: s1 * s2 / s_out flushes to 0 in Q31");
   if (r.m.shift > 15)
     return MRTQ__ERR(MRTQ_ERANGE, "s1, s2, s_out: s1 * s2 / s_out must be < 2^15 (TFLite's left shift)");
@@ -546,21 +716,44 @@ MRTQ_API mrtq_status mrtq_tflite_mul_init(double s1, int32_t zp1, double s2, int
   return MRTQ_OK;
 }
 
+MRTQ_API mrtq_status mrtq_tflite_mul_init(double s1, int32_t zp1, double s2, int32_t zp2, double s_out, int32_t zp_out,
+                                          int32_t qmin, int32_t qmax, mrtq_dtype type, mrtq_tflite_mul_params *p) {
+  return mrtq__tfl_mul_init(s1, zp1, s2, zp2, s_out, zp_out, qmin, qmax, type, 0, p);
+}
+
+MRTQ_API mrtq_status mrtq_tflite_mul_init_micro(double s1, int32_t zp1, double s2, int32_t zp2, double s_out,
+                                                int32_t zp_out, int32_t qmin, int32_t qmax, mrtq_dtype type,
+                                                mrtq_tflite_mul_params *p) {
+  return mrtq__tfl_mul_init(s1, zp1, s2, zp2, s_out, zp_out, qmin, qmax, type, 1, p);
+}
+
 MRTQ_API mrtq_status mrtq_tflite_mul_init_mult(mrtq_mult m, int32_t zp1, int32_t zp2, int32_t zp_out, int32_t qmin,
                                                int32_t qmax, mrtq_dtype type, mrtq_tflite_mul_params *p) {
   mrtq_tflite_mul_params r;
   mrtq_status st;
   if (!p) return MRTQ__ERR(MRTQ_EINVAL, "p: NULL");
-  if ((st = mrtq__tfl_zps(zp1, zp2, zp_out, qmin, qmax, type)) != MRTQ_OK) return st;
-  if ((st = mrtq__tfl_mult(m, type == MRTQ_S16 ? 4 : 3)) != MRTQ_OK) return st;
+  if ((st = mrtq__tfl_zps(zp1, zp2, zp_out, qmin, qmax, type, 0)) != MRTQ_OK) return st;
+  if ((st = mrtq__tfl_mult(m, type == MRTQ_S16 ? 4 : 3, 0)) != MRTQ_OK) return st;
   memset(&r, 0, sizeof r);
   r.m = m, r.zp1 = zp1, r.zp2 = zp2, r.zp_out = zp_out, r.qmin = qmin, r.qmax = qmax, r.type = type;
   *p = r;
   return MRTQ_OK;
 }
 
-MRTQ_API int32_t mrtq_tflite_mul_one(const mrtq_tflite_mul_params *p, int32_t a, int32_t b) {
+/* One element on a valid struct, a and b in p->type: |(a - zp1)(b - zp2)|
+ * <= 255^2 (8-bit) or 2^30 (int16, zero points 0). */
+MRTQ__PRIV int32_t mrtq__tfl_mul_el(const mrtq_tflite_mul_params *p, int32_t a, int32_t b) {
   return mrtq__clamp64((int64_t)mrtq_mul_q31_dbl((a - p->zp1) * (b - p->zp2), p->m) + p->zp_out, p->qmin, p->qmax);
+}
+
+MRTQ_API int32_t mrtq_tflite_mul_one(const mrtq_tflite_mul_params *p, int32_t a, int32_t b) {
+  mrtq_tflite_mul_params q = *p; /* mrtq_mul_q31_dbl is total: only the product's factors need forcing */
+  int32_t lo, hi, wide;
+  mrtq__tfl_range(q.type, &lo, &hi);
+  wide = q.type != MRTQ_S8 && q.type != MRTQ_U8;
+  a = mrtq__clampi(a, lo, hi), b = mrtq__clampi(b, lo, hi);
+  q.zp1 = wide ? 0 : mrtq__clampi(q.zp1, lo, hi), q.zp2 = wide ? 0 : mrtq__clampi(q.zp2, lo, hi);
+  return mrtq__tfl_mul_el(&q, a, b);
 }
 
 MRTQ_API mrtq_status mrtq_xnn_add_init(float s1, int32_t zp1, float s2, int32_t zp2, float s_out, int32_t zp_out,
@@ -610,7 +803,9 @@ MRTQ__PRIV mrtq_status mrtq__eltwise(int op, const void *prm, mrtq_dtype type, c
   if (st != MRTQ_OK) return st;
   if (!prm) return MRTQ__ERR(MRTQ_EINVAL, "p: NULL");
   {
-    mrtq_status tst = op == 2 ? MRTQ__Q8_TYPE(type, "p->type") : MRTQ__Q816_TYPE(type, "p->type");
+    mrtq_status tst = op == 2   ? MRTQ__Q8_TYPE(type, "p->type")
+                      : op == 1 ? mrtq__tfl_mul_check((const mrtq_tflite_mul_params *)prm)
+                                : mrtq__tfl_add_check((const mrtq_tflite_add_params *)prm);
     if (tst != MRTQ_OK) return tst;
   }
   if (!a) return MRTQ__ERR(MRTQ_EINVAL, "a: NULL");
@@ -622,8 +817,8 @@ MRTQ__PRIV mrtq_status mrtq__eltwise(int op, const void *prm, mrtq_dtype type, c
     mrtq__bcast_at(&bc, i, &ia, &ib);
     x = mrtq__load(a, ia, type), y = mrtq__load(b, ib, type);
     r = op == 2   ? mrtq_xnn_add_one((const mrtq_xnn_add_params *)prm, x, y)
-        : op == 1 ? mrtq_tflite_mul_one((const mrtq_tflite_mul_params *)prm, x, y)
-                  : mrtq_tflite_add_one((const mrtq_tflite_add_params *)prm, x, y);
+        : op == 1 ? mrtq__tfl_mul_el((const mrtq_tflite_mul_params *)prm, x, y)
+                  : mrtq__tfl_add_el((const mrtq_tflite_add_params *)prm, x, y);
     mrtq__store(out, i, type, r);
   }
   return MRTQ_OK;
