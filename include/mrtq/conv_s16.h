@@ -47,8 +47,11 @@
  * wrap32(S) is what TFLite's int32 accumulator holds: equal to it whenever
  * TFLite's int32 arithmetic is defined (no partial sum leaves int32), and to
  * its compiled code (two's-complement wrap) otherwise, in any order of
- * summation. Where x 2^shift leaves int32 (shift > 0), mrtq_mul_q31_dbl /
- * _rndnu saturate (requant.h's documented rule) where TFLite's code wraps.
+ * summation. Beyond int32 the 32-bit multiply keeps requant.h's documented
+ * saturation where TFLite's code wraps (only possible for shift > 0, when
+ * x 2^shift leaves int32): MRTQ_Q31_DBL saturates x 2^shift (TFLite's default
+ * build overflows it in int32), MRTQ_Q31_RNDNU is exact and saturates a
+ * result beyond int32 (TFLite's single-rounding build takes it modulo 2^32).
  *
  * What TFLite allows, and so these functions take (everything else is refused
  * with a reason that says "TFLite 16x8" or names the BATCH_MATMUL rule):
@@ -72,10 +75,12 @@
  *     the accumulator stays inside [-2^47, 2^47), the domain TFLite's 64-bit
  *     multiply asserts, where S rm + 2^(k-1) cannot leave int64 (TFLite's own
  *     int64 sum never overflows; beyond 2^47 its multiply may).
- * Bit-exact with TFLite's code for every accepted input: where TFLite's
- * 64-bit result leaves int32 (its DCHECK, off in release builds) the result is
- * its static_cast<int32_t> (modulo 2^32, defined since C++20 and what every
- * compiler does), then clamped.
+ * Bit-exact with TFLite's code for every accepted input of the _acc64
+ * functions and mrtq_matmul_s16_acc64: where TFLite's 64-bit result leaves
+ * int32 (its DCHECK, off in release builds) the result is its
+ * static_cast<int32_t> (modulo 2^32, defined since C++20 and what every
+ * compiler does), then clamped. The _acc32 functions: for every accepted
+ * input except the 32-bit multiply's saturation above.
  * Every refusal names the argument through MRTQ_ON_ERROR and writes nothing. */
 #ifndef MRTQ_CONV_S16_H
 #define MRTQ_CONV_S16_H
@@ -128,8 +133,8 @@ MRTQ_API mrtq_status mrtq_conv2d_s16x8_acc64(const mrtq_conv2d_shape *s, const m
  * takes it; DEPTHWISE_CONV_2D int16 has no int32 path, on a depthwise shape
  * this is TFLite's grouped CONV_2D) in the default and TFLITE_SINGLE_ROUNDING
  * builds respectively, within those functions' TFLite domains (requant.h;
- * m.shift up to 30 is taken: a left shift x 2^shift beyond int32 saturates
- * where TFLite's code wraps). Errors: those of _acc64 except the multiplier
+ * m.shift up to 30 is taken; for shift > 0 a value beyond int32 saturates
+ * where TFLite's code wraps, as the header comment states). Errors: those of _acc64 except the multiplier
  * rules (any m.mult / m.shift the descriptor checks pass) and the overflow
  * rule, which is K > 2^40 -> MRTQ_EOVERFLOW. */
 MRTQ_API mrtq_status mrtq_conv2d_s16x8_acc32(const mrtq_conv2d_shape *s, const mrtq_rq *rq, size_t nrq,
