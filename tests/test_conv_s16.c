@@ -12,9 +12,14 @@
  *    image skipped, the depthwise loop over input channel and multiplier with
  *    the [1][KH][KW][O] filter, FullyConnected's row loop, BatchMatMul with the
  *    right-hand side transposed and the operands swapped as the kernel passes
- *    them; the accumulator int64 (checked to stay within int32 for the
- *    int32-accumulator paths, as TFLite needs) and the 32-bit multiply as
- *    gemmlowp SRDHM / RDIVPOT or single rounding (tests/oracle.h).
+ *    them; the int32-accumulator paths sum in int32 with an explicit uint32
+ *    wrap (TFLite's compiled code) and the 64-bit paths take TFLite's int64
+ *    result modulo 2^32 (its static_cast<int32_t>); the 32-bit multiply as
+ *    gemmlowp SRDHM / RDIVPOT or single rounding (tests/oracle.h). Multipliers
+ *    come from the oracle's own QuantizeMultiplier (frexp, round half away).
+ *    Outputs where TFLite's arithmetic leaves its defined domain (an int32
+ *    partial sum or 64-bit result beyond int32, a left shift beyond int32)
+ *    are counted apart from the others.
  *  - edges: every tie the rounding decides, saturation at both ends, extreme
  *    multipliers and shifts, size-1 dimensions, accumulators at the 2^47 and
  *    int32 bounds, the (0, 0) multiplier, and every refusal. */
@@ -26,6 +31,36 @@
 #include "oracle.h"
 
 static long long compared;
+static int aligned_data; /* conv_layer: products near +2^22, so that large-K int32 sums wrap */
+/* outputs compared whose TFLite computation leaves its defined domain (an
+ * int32 sum or the 64-bit multiply's result outside int32, x 2^shift outside
+ * int32): TFLite's compiled code wraps there */
+static long long outside;
+
+/* TFLite's QuantizeMultiplier (quantization_util.cc), restated: frexp, the
+ * fraction times 2^31 rounded half away from zero, 2^31 folded into the
+ * exponent, shifts below -31 flushed to (0, 0), and with single rounding
+ * shifts above 30 capped to (2^31 - 1, 30). */
+static void tfl_quantize_multiplier(double d, int single, int32_t *qm, int *shift) {
+  double q;
+  long long q_fixed;
+  if (d == 0.0) {
+    *qm = 0, *shift = 0;
+    return;
+  }
+  q = frexp(d, shift);
+  q_fixed = (long long)round(q * 2147483648.0);
+  if (q_fixed == 2147483648LL) q_fixed /= 2, ++*shift;
+  if (*shift < -31) *shift = 0, q_fixed = 0;
+  if (single && *shift > 30) *shift = 30, q_fixed = 2147483647LL;
+  *qm = (int32_t)q_fixed;
+}
+
+/* A value modulo 2^32 as int32 (two's complement), written with a 2^32 offset. */
+static int32_t o_mod32(int64_t v) {
+  uint32_t u = (uint32_t)(uint64_t)v;
+  return u >= 2147483648u ? (int32_t)((int64_t)u - 4294967296LL) : (int32_t)u;
+}
 
 /* ---- the 64-bit multiply ---- */
 
@@ -168,22 +203,36 @@ typedef struct {
 } tfl_params;
 
 /* The requantization after the accumulator: acc_kind 64 (TFLite's int64 bias
- * path) or 32 (int32 bias or none; `single`: TFLITE_SINGLE_ROUNDING), then the
- * activation clamp. 0 if an int32 accumulator would have overflowed. */
-static int tfl_requant(int64_t acc, int acc_kind, int single, int32_t mult, int shift, int act_min, int act_max,
-                       int16_t *out) {
+ * path: its int64 result, then static_cast<int32_t>, i.e. modulo 2^32) or 32
+ * (acc is TFLite's int32 accumulator; `single`: TFLITE_SINGLE_ROUNDING), then
+ * the activation clamp. `ovf`: the int32 sum already left int32. Counts the
+ * output in `outside` when TFLite's arithmetic leaves its defined domain. */
+static void tfl_requant(int64_t acc, int acc_kind, int single, int32_t mult, int shift, int act_min, int act_max,
+                        int ovf, int16_t *out) {
   int32_t scaled;
   if (acc_kind == 32) {
-    if (acc > INT32_MAX || acc < INT32_MIN) return 0;
+    if (shift > 0 && ((i128)acc * o_pow2(shift) > INT32_MAX || (i128)acc * o_pow2(shift) < INT32_MIN)) ovf = 1;
     scaled = tfl_mbqm32((int32_t)acc, mult, shift, single);
   } else {
     int64_t t = tfl_x64(acc, mult, shift);
-    scaled = t > INT32_MAX ? INT32_MAX : t < INT32_MIN ? INT32_MIN : (int32_t)t; /* TFLite asserts it fits */
+    if (t > INT32_MAX || t < INT32_MIN) ovf = 1;
+    scaled = o_mod32(t);
   }
+  outside += ovf;
   scaled = scaled < act_min ? act_min : scaled;
   scaled = scaled > act_max ? act_max : scaled;
   *out = (int16_t)scaled;
-  return 1;
+}
+
+/* TFLite's int32 accumulator: acc32 += v with the compiled code's wrap
+ * (uint32 arithmetic), the exact sum beside it to see it leave int32. */
+static void acc_add(int64_t *exact, uint32_t *acc32, int *ovf, int64_t v) {
+  *exact += v;
+  *acc32 += (uint32_t)v;
+  if (*exact > INT32_MAX || *exact < INT32_MIN) *ovf = 1;
+}
+static int64_t acc_value(int acc_kind, int64_t exact, uint32_t acc32) {
+  return acc_kind == 32 ? (acc32 >= 2147483648u ? (int64_t)acc32 - 4294967296LL : (int64_t)acc32) : exact;
 }
 
 /* reference_integer_ops::ConvPerChannel (int16) and DepthwiseConvPerChannel
@@ -198,6 +247,8 @@ static int tfl_conv(const tfl_params *p, const int32_t *mult, const int *shift, 
         if (!p->depth_multiplier) {
           for (oc = 0; oc < p->out_d; oc++) {
             int64_t acc = 0;
+            uint32_t a32 = 0;
+            int ovf = 0;
             for (fy = 0; fy < p->f_h; fy++)
               for (fx = 0; fx < p->f_w; fx++) {
                 const int in_y = in_y0 + p->dil_h * fy, in_x = in_x0 + p->dil_w * fx;
@@ -205,34 +256,32 @@ static int tfl_conv(const tfl_params *p, const int32_t *mult, const int *shift, 
                 for (ic = 0; ic < p->in_d; ic++) {
                   int32_t iv = input[((b * p->in_h + in_y) * p->in_w + in_x) * p->in_d + ic];
                   int32_t fv = filter[((oc * p->f_h + fy) * p->f_w + fx) * p->in_d + ic];
-                  acc += (int64_t)fv * iv;
-                  if (acc_kind == 32 && (acc > INT32_MAX || acc < INT32_MIN)) return 0;
+                  acc_add(&acc, &a32, &ovf, (int64_t)(fv * iv));
                 }
               }
-            if (bias) acc += bias[oc];
-            if (!tfl_requant(acc, acc_kind, single, mult[oc], shift[oc], act_min, act_max,
-                             &output[((b * p->out_h + oy) * p->out_w + ox) * p->out_d + oc]))
-              return 0;
+            if (bias) acc_add(&acc, &a32, &ovf, bias[oc]);
+            tfl_requant(acc_value(acc_kind, acc, a32), acc_kind, single, mult[oc], shift[oc], act_min, act_max,
+                        acc_kind == 32 && ovf, &output[((b * p->out_h + oy) * p->out_w + ox) * p->out_d + oc]);
           }
         } else {
           for (ic = 0; ic < p->in_d; ic++)
             for (m = 0; m < p->depth_multiplier; m++) {
               const int occ = m + ic * p->depth_multiplier;
               int64_t acc = 0;
+              uint32_t a32 = 0;
+              int ovf = 0;
               for (fy = 0; fy < p->f_h; fy++)
                 for (fx = 0; fx < p->f_w; fx++) {
                   const int in_x = in_x0 + p->dil_w * fx, in_y = in_y0 + p->dil_h * fy;
                   if (in_x >= 0 && in_x < p->in_w && in_y >= 0 && in_y < p->in_h) {
                     int32_t iv = input[((b * p->in_h + in_y) * p->in_w + in_x) * p->in_d + ic];
                     int32_t fv = filter[(fy * p->f_w + fx) * p->out_d + occ];
-                    acc += (int64_t)fv * iv;
-                    if (acc_kind == 32 && (acc > INT32_MAX || acc < INT32_MIN)) return 0;
+                    acc_add(&acc, &a32, &ovf, (int64_t)(fv * iv));
                   }
                 }
-              if (bias) acc += bias[occ];
-              if (!tfl_requant(acc, acc_kind, single, mult[occ], shift[occ], act_min, act_max,
-                               &output[((b * p->out_h + oy) * p->out_w + ox) * p->out_d + occ]))
-                return 0;
+              if (bias) acc_add(&acc, &a32, &ovf, bias[occ]);
+              tfl_requant(acc_value(acc_kind, acc, a32), acc_kind, single, mult[occ], shift[occ], act_min, act_max,
+                          acc_kind == 32 && ovf, &output[((b * p->out_h + oy) * p->out_w + ox) * p->out_d + occ]);
             }
         }
       }
@@ -248,16 +297,17 @@ static int tfl_fc(int batches, int accum_depth, int output_depth, const int32_t 
   for (b = 0; b < batches; ++b)
     for (out_c = 0; out_c < output_depth; ++out_c) {
       int64_t acc = 0;
+      uint32_t a32 = 0;
+      int ovf = 0;
       for (d = 0; d < accum_depth; ++d) {
         int32_t input_val = input[b * accum_depth + d];
         int32_t filter_val = filter[out_c * accum_depth + d];
-        acc += (int64_t)filter_val * input_val;
-        if (acc_kind == 32 && (acc > INT32_MAX || acc < INT32_MIN)) return 0;
+        acc_add(&acc, &a32, &ovf, (int64_t)(filter_val * input_val));
       }
-      if (bias) acc += bias[out_c];
-      if (!tfl_requant(acc, acc_kind, single, mult[per_channel ? out_c : 0], shift[per_channel ? out_c : 0], act_min,
-                       act_max, &output[out_c + output_depth * b]))
-        return 0;
+      if (bias) acc_add(&acc, &a32, &ovf, bias[out_c]);
+      tfl_requant(acc_value(acc_kind, acc, a32), acc_kind, single, mult[per_channel ? out_c : 0],
+                  shift[per_channel ? out_c : 0], act_min, act_max, acc_kind == 32 && ovf,
+                  &output[out_c + output_depth * b]);
     }
   return 1;
 }
@@ -285,7 +335,8 @@ static void tfl_bmm(int batch, int rhs_batch, int m, int k, int n, const int16_t
         for (t = 0; t < accum_depth; ++t)
           total += (int64_t)lhs_ptr[accum_depth * i + t] * (int64_t)rhs_ptr[accum_depth * j + t];
         r = tfl_x64(total, mult, shift);
-        r = r > INT32_MAX ? INT32_MAX : r < INT32_MIN ? INT32_MIN : r;
+        if (r > INT32_MAX || r < INT32_MIN) outside++;
+        r = o_mod32(r); /* static_cast<int32_t> */
         r = r < -32768 ? -32768 : r > 32767 ? 32767 : r;
         out_ptr[lhs_rows * j + i] = (int16_t)r;
       }
@@ -310,18 +361,18 @@ static double rnd_scale(int bits, int max_exp) {
 }
 static int bits_of(double v) { return v < 2 ? 1 : (int)ceil(log2(v)); }
 
-/* The requantizations of a layer (rq, and TFLite's multiplier / shift from
- * them) and its activation range. */
+/* The requantizations of a layer (rq from mrtq_rq_init, TFLite's multiplier /
+ * shift from the oracle's QuantizeMultiplier of the same scale) and its
+ * activation range. */
 static void rnd_rqs(int nrq, int acc_kind, int single, int acc_bits, mrtq_rq *rq, int32_t *mult, int *shift,
                     int *act_min, int *act_max) {
   int o;
   *act_min = (th_rand32() & 1u) ? -32768 : (int)th_range(-32768, 0);
   *act_max = (th_rand32() & 1u) ? 32767 : (int)th_range(*act_min, 32767);
   for (o = 0; o < nrq; o++) {
-    CHECK_EQ(mrtq_rq_init(single ? MRTQ_Q31_RNDNU : MRTQ_Q31_DBL, rnd_scale(acc_bits, acc_kind == 64 ? 6 : 20), 0,
-                          *act_min, *act_max, &rq[o]),
-             MRTQ_OK, "rq");
-    mult[o] = rq[o].m.mult, shift[o] = rq[o].m.shift;
+    double sc = rnd_scale(acc_bits, acc_kind == 64 ? 6 : 20);
+    CHECK_EQ(mrtq_rq_init(single ? MRTQ_Q31_RNDNU : MRTQ_Q31_DBL, sc, 0, *act_min, *act_max, &rq[o]), MRTQ_OK, "rq");
+    tfl_quantize_multiplier(sc, single, &mult[o], &shift[o]); /* the oracle's own multiplier */
   }
 }
 
@@ -344,25 +395,21 @@ static long long conv_layer(const tfl_params *p, int pad_bottom, int pad_right, 
   int act_min, act_max, o, lay, nrq = per_channel ? p->out_d : 1;
   uint64_t K = (uint64_t)p->f_h * p->f_w * cg;
   if (!x || !xc || !y || !want || !w || !wc || !b64 || !b32 || !mult || !shift || !rq) goto done;
-  for (i = 0; i < nx; i++) x[i] = rnd_i16();
-  for (i = 0; i < nw; i++) w[i] = rnd_i8();
+  for (i = 0; i < nx; i++) x[i] = aligned_data && (th_rand32() % 8u) ? (int16_t)th_range(-32768, -30000) : rnd_i16();
+  for (i = 0; i < nw; i++) w[i] = aligned_data && (th_rand32() % 8u) ? (int8_t)th_range(-128, -110) : rnd_i8();
   for (o = 0; o < p->out_d; o++) {
     if (acc_kind == 64) {
       int64_t lim = ((int64_t)1 << 47) - 1 - (int64_t)(K << 22), mag = (int64_t)1 << th_range(0, 46);
       b64[o] = th_range(-(mag < lim ? mag : lim), mag < lim ? mag : lim);
     } else {
-      int64_t lim = INT32_MAX - (int64_t)(K << 22);
-      b32[o] = (int32_t)th_range(-(lim < (1 << 24) ? lim : (1 << 24)), lim < (1 << 24) ? lim : (1 << 24));
+      b32[o] = (th_rand32() % 8u) ? (int32_t)th_range(-(1 << 24), 1 << 24) : (int32_t)th_rand32(); /* any: wraps */
       b64[o] = b32[o];
     }
   }
   rnd_rqs(nrq, acc_kind, single, bits_of(sqrt((double)K) * 2e6 + (acc_kind == 64 ? 1e8 : 0)), rq, mult, shift,
           &act_min, &act_max);
   for (o = nrq; o < p->out_d; o++) mult[o] = mult[0], shift[o] = shift[0];
-  if (!tfl_conv(p, mult, shift, single, act_min, act_max, x, w, with_bias ? b64 : NULL, acc_kind, want)) {
-    CHECK(0); /* the bias bound keeps TFLite's int32 accumulator in range */
-    goto done;
-  }
+  tfl_conv(p, mult, shift, single, act_min, act_max, x, w, with_bias ? b64 : NULL, acc_kind, want);
   memset(&s, 0, sizeof s), memset(&qx, 0, sizeof qx), memset(&qw, 0, sizeof qw);
   s.n = (size_t)p->batches, s.c = (size_t)p->in_d, s.h = (size_t)p->in_h, s.w = (size_t)p->in_w, s.o = (size_t)p->out_d;
   s.kh = (size_t)p->f_h, s.kw = (size_t)p->f_w, s.stride_h = (size_t)p->stride_h, s.stride_w = (size_t)p->stride_w;
@@ -371,13 +418,13 @@ static long long conv_layer(const tfl_params *p, int pad_bottom, int pad_right, 
   s.pad_right = (size_t)pad_right;
   s.groups = p->depth_multiplier ? (size_t)p->in_d : 1;
   qx.type = MRTQ_S16, qw.type = MRTQ_S8;
-  for (lay = 0; lay < 2; lay++) {
+  for (lay = 0; lay < (p->depth_multiplier ? 3 : 2); lay++) {
     mrtq_status st;
     size_t ho, wo;
     if (lay == 0) { /* TFLite's own layouts */
       s.layout = MRTQ_NHWC, s.w_layout = p->depth_multiplier ? MRTQ_W_TFLITE_DW : MRTQ_W_LIKE_X;
       qx.data = x, qw.data = w;
-    } else { /* NCHW / OIHW: the same tensors transposed */
+    } else { /* NCHW / OIHW: the same tensors transposed (lay 2: NCHW with TFLite's depthwise filter) */
       int b, c, yy, xx, ky, kx;
       s.layout = MRTQ_NCHW, s.w_layout = MRTQ_W_LIKE_X;
       for (b = 0; b < p->batches; b++)
@@ -392,6 +439,7 @@ static long long conv_layer(const tfl_params *p, int pad_bottom, int pad_right, 
               wc[((o * (int)cg + c) * p->f_h + ky) * p->f_w + kx] =
                   p->depth_multiplier ? w[(ky * p->f_w + kx) * p->out_d + o] : w[((o * p->f_h + ky) * p->f_w + kx) * (int)cg + c];
       qx.data = xc, qw.data = wc;
+      if (lay == 2) s.w_layout = MRTQ_W_TFLITE_DW, qw.data = w; /* NCHW input, TFLite's depthwise filter */
     }
     CHECK(mrtq_conv2d_out(&s, &ho, &wo) == MRTQ_OK && ho == (size_t)p->out_h && wo == (size_t)p->out_w);
     memset(y, 0x55, ny * 2);
@@ -401,7 +449,7 @@ static long long conv_layer(const tfl_params *p, int pad_bottom, int pad_right, 
     if (st != MRTQ_OK) break;
     for (i = 0; i < ny; i++) {
       size_t at = i;
-      if (lay == 1) { /* NHWC index i -> NCHW */
+      if (lay >= 1) { /* NHWC index i -> NCHW */
         size_t c = i % (size_t)p->out_d, r = i / (size_t)p->out_d, xx = r % (size_t)p->out_w, yy = r / (size_t)p->out_w % (size_t)p->out_h;
         size_t b = r / (size_t)p->out_w / (size_t)p->out_h;
         at = ((b * (size_t)p->out_d + c) * (size_t)p->out_h + yy) * (size_t)p->out_w + xx;
@@ -446,13 +494,14 @@ static long long conv_random(int depthwise, int acc_kind, int single) {
 }
 
 static void test_conv_random(void) {
-  long long n64 = 0, n32 = 0, ndw = 0;
+  long long n64 = 0, n32 = 0, ndw = 0, out0 = outside;
   int i;
   for (i = 0; i < 300; i++) n64 += conv_random(0, 64, (int)(th_rand32() & 1u));
   for (i = 0; i < 300; i++) n32 += conv_random(0, 32, (int)(th_rand32() & 1u));
   for (i = 0; i < 300; i++) ndw += conv_random(1, 64, 0);
   for (i = 0; i < 100; i++) ndw += conv_random(1, 32, (int)(th_rand32() & 1u)); /* TFLite's grouped CONV_2D */
-  printf("  conv acc64: %lld, conv acc32: %lld, depthwise: %lld outputs compared\n", n64, n32, ndw);
+  printf("  conv acc64: %lld, conv acc32: %lld, depthwise: %lld outputs compared (%lld outside TFLite's defined "
+         "domain)\n", n64, n32, ndw, outside - out0);
   compared += n64 + n32 + ndw;
 }
 
@@ -470,9 +519,12 @@ static void test_conv_size1(void) {
   compared += n;
 }
 
-/* FC through mrtq_fc_s16x8_* against tfl_fc. */
-static long long fc_case(int rows, int k, int o, const mrtq_rq *rq, int nrq, const int16_t *x, const int8_t *w,
-                         const int64_t *b64, const int32_t *b32, int acc_kind, int single, int act_min, int act_max) {
+/* FC through mrtq_fc_s16x8_* against tfl_fc; the oracle's multipliers omult /
+ * oshift (nrq of them), or rq's when NULL (hand-set descriptors). b64 holds
+ * the bias values of either path (b32's for _acc32). */
+static long long fc_case(int rows, int k, int o, const mrtq_rq *rq, int nrq, const int32_t *omult, const int *oshift,
+                         const int16_t *x, const int8_t *w, const int64_t *b64, const int32_t *b32, int acc_kind,
+                         int single, int act_min, int act_max) {
   int16_t *y = (int16_t *)malloc((size_t)rows * o * 2), *want = (int16_t *)malloc((size_t)rows * o * 2);
   int32_t *mult = (int32_t *)malloc((size_t)o * 4);
   int *shift = (int *)malloc((size_t)o * sizeof(int)), c;
@@ -480,19 +532,11 @@ static long long fc_case(int rows, int k, int o, const mrtq_rq *rq, int nrq, con
   long long n = 0;
   size_t i;
   if (!y || !want || !mult || !shift) goto done;
-  for (c = 0; c < nrq; c++) mult[c] = rq[c].m.mult, shift[c] = rq[c].m.shift;
+  for (c = 0; c < nrq; c++) mult[c] = omult ? omult[c] : rq[c].m.mult, shift[c] = oshift ? oshift[c] : rq[c].m.shift;
   memset(&qx, 0, sizeof qx), memset(&qw, 0, sizeof qw);
   qx.data = x, qx.type = MRTQ_S16, qw.data = w, qw.type = MRTQ_S8;
-  if (!tfl_fc(rows, k, o, mult, shift, nrq > 1, single, act_min, act_max, x, w, acc_kind == 64 ? b64 : NULL, acc_kind,
-              want) &&
-      acc_kind == 64) {
-    CHECK(0);
-    goto done;
-  }
-  if (acc_kind == 32 && !tfl_fc(rows, k, o, mult, shift, nrq > 1, single, act_min, act_max, x, w, b64, 32, want)) {
-    CHECK(0);
-    goto done;
-  }
+  tfl_fc(rows, k, o, mult, shift, nrq > 1, single, act_min, act_max, x, w, (acc_kind == 64 ? b64 != NULL : b32 != NULL) ? b64 : NULL,
+         acc_kind, want);
   CHECK_EQ(acc_kind == 64 ? mrtq_fc_s16x8_acc64((size_t)rows, (size_t)k, (size_t)o, rq, (size_t)nrq, &qx, &qw, b64, y)
                           : mrtq_fc_s16x8_acc32((size_t)rows, (size_t)k, (size_t)o, rq, (size_t)nrq, &qx, &qw, b32, y),
            MRTQ_OK, "fc");
@@ -503,10 +547,10 @@ done:
 }
 
 static void test_fc_random(void) {
-  long long n = 0;
+  long long n = 0, out0 = outside;
   int it;
   for (it = 0; it < 600; it++) {
-    int rows = (int)th_range(1, 4), k = (int)th_range(1, it % 3 ? 40 : 511), o = (int)th_range(1, 6);
+    int rows = (int)th_range(1, 4), k = (int)th_range(1, it % 3 ? 40 : 2000), o = (int)th_range(1, 6);
     int acc_kind = (it & 1) ? 32 : 64, single = (int)(th_rand32() & 1u), nrq = (th_rand32() & 1u) ? o : 1;
     int16_t *x = (int16_t *)malloc((size_t)rows * k * 2);
     int8_t *w = (int8_t *)malloc((size_t)o * k);
@@ -518,21 +562,20 @@ static void test_fc_random(void) {
     for (i = 0; i < rows * k; i++) x[i] = rnd_i16();
     for (i = 0; i < o * k; i++) w[i] = rnd_i8();
     for (i = 0; i < o; i++) {
-      int64_t lim32 = INT32_MAX - ((int64_t)k << 22);
-      b32[i] = (int32_t)th_range(-(lim32 < (1 << 24) ? lim32 : 1 << 24), lim32 < (1 << 24) ? lim32 : 1 << 24);
+      b32[i] = (th_rand32() % 8u) ? (int32_t)th_range(-(1 << 24), 1 << 24) : (int32_t)th_rand32(); /* any: wraps */
       b64[i] = acc_kind == 32 ? b32[i] : th_range(-((int64_t)1 << 44), (int64_t)1 << 44);
     }
     rnd_rqs(nrq, acc_kind, single, bits_of(sqrt((double)k) * 2e6), rq, mult, shift, &act_min, &act_max);
-    n += fc_case(rows, k, o, rq, nrq, x, w, b64, b32, acc_kind, single, act_min, act_max);
+    n += fc_case(rows, k, o, rq, nrq, mult, shift, x, w, b64, b32, acc_kind, single, act_min, act_max);
     free(x), free(w);
   }
-  printf("  fc: %lld outputs compared\n", n);
+  printf("  fc: %lld outputs compared (%lld outside TFLite's defined domain)\n", n, outside - out0);
   compared += n;
 }
 
 /* mrtq_matmul_s16_acc64 against tfl_bmm. */
-static long long bmm_case(int batch, int m, int k, int n, int b_shared, const mrtq_rq *rq, const int16_t *a,
-                          const int16_t *b) {
+static long long bmm_case(int batch, int m, int k, int n, int b_shared, const mrtq_rq *rq, int32_t omult,
+                          int oshift, const int16_t *a, const int16_t *b) {
   int16_t *y = (int16_t *)malloc((size_t)batch * m * n * 2), *want = (int16_t *)malloc((size_t)batch * m * n * 2);
   mrtq_qoperand qa, qb;
   long long cnt = 0;
@@ -540,7 +583,7 @@ static long long bmm_case(int batch, int m, int k, int n, int b_shared, const mr
   if (!y || !want) goto done;
   memset(&qa, 0, sizeof qa), memset(&qb, 0, sizeof qb);
   qa.data = a, qa.type = MRTQ_S16, qb.data = b, qb.type = MRTQ_S16;
-  tfl_bmm(batch, b_shared ? 1 : batch, m, k, n, a, b, rq->m.mult, rq->m.shift, want);
+  tfl_bmm(batch, b_shared ? 1 : batch, m, k, n, a, b, omult, oshift, want);
   CHECK_EQ(mrtq_matmul_s16_acc64((size_t)batch, (size_t)m, (size_t)k, (size_t)n, rq, &qa, &qb, b_shared, y), MRTQ_OK,
            "matmul");
   for (i = 0; i < (size_t)batch * m * n; i++, cnt++) CHECK_EQ(y[i], want[i], "matmul output %zu", i);
@@ -550,7 +593,7 @@ done:
 }
 
 static void test_bmm_random(void) {
-  long long cnt = 0;
+  long long cnt = 0, out0 = outside;
   int it;
   for (it = 0; it < 500; it++) {
     int batch = (int)th_range(1, 3), m = (int)th_range(1, 7), k = (int)th_range(1, it % 10 ? 24 : 3000);
@@ -559,16 +602,19 @@ static void test_bmm_random(void) {
     mrtq_rq rq;
     mrtq_scheme scheme;
     double sc;
+    int32_t om;
+    int os;
     if (!a || !b) return;
     for (i = 0; i < batch * m * k; i++) a[i] = rnd_i16();
     for (i = 0; i < batch * k * n; i++) b[i] = rnd_i16();
     scheme = (th_rand32() & 1u) ? MRTQ_Q31_DBL : MRTQ_Q31_RNDNU;
     sc = rnd_scale(bits_of(sqrt((double)k) * 6e8), 6);
     CHECK_EQ(mrtq_rq_init(scheme, sc, 0, -32768, 32767, &rq), MRTQ_OK, "rq");
-    cnt += bmm_case(batch, m, k, n, b_shared, &rq, a, b);
+    tfl_quantize_multiplier(sc, scheme == MRTQ_Q31_RNDNU, &om, &os);
+    cnt += bmm_case(batch, m, k, n, b_shared, &rq, om, os, a, b);
     free(a), free(b);
   }
-  printf("  batch matmul: %lld outputs compared\n", cnt);
+  printf("  batch matmul: %lld outputs compared (%lld outside TFLite's defined domain)\n", cnt, outside - out0);
   compared += cnt;
 }
 /* ---- edges ---- */
@@ -678,7 +724,7 @@ static void test_extreme_multipliers(void) {
           }
           for (i = 0; i < 60; i++) x[i] = (int16_t)(th_rand32() % 3u ? th_range(-40, 40) : rnd_i16());
           for (i = 0; i < 40; i++) w[i] = rnd_i8();
-          n += fc_case(3, 20, 2, rq, 2, x, w, b64, b32, acc_kind, single, -32768, 32767);
+          n += fc_case(3, 20, 2, rq, 2, NULL, NULL, x, w, b64, b32, acc_kind, single, -32768, 32767);
         }
   printf("  extreme multipliers: %lld outputs compared\n", n);
   compared += n;
@@ -686,7 +732,7 @@ static void test_extreme_multipliers(void) {
 
 static void test_bounds(void) {
   int16_t x[2] = {-32768, 32767}, y[2], *xs, ys[1];
-  int8_t wmin[511];
+  int8_t wmin[512];
   int64_t b64 = ((int64_t)1 << 47) - ((int64_t)1 << 22) - 1;
   int32_t b32 = INT32_MAX - 511 * (1 << 22), mult;
   mrtq_rq rq;
@@ -715,31 +761,153 @@ static void test_bounds(void) {
   }
   b64 = -b64 + 1;
   CHECK_REFUSED(mrtq_fc_s16x8_acc64(2, 1, 1, &rq, 1, &qx, &qw, &b64, y), MRTQ_EOVERFLOW,
-                "s: K 2^22 + |bias| must stay below 2^47, the domain of TFLite's 64-bit multiply (K = (c / groups) kh kw)");
+                "s, bias: K 2^22 + max|bias| must stay below 2^47, the domain of TFLite's 64-bit multiply "
+                "(K = (c / groups) kh kw)");
   b64 = -b64;
-  CHECK_REFUSED(mrtq_fc_s16x8_acc64(2, 1, 1, &rq, 1, &qx, &qw, &b64, y), MRTQ_EOVERFLOW, "s: K 2^22");
+  CHECK_REFUSED(mrtq_fc_s16x8_acc64(2, 1, 1, &rq, 1, &qx, &qw, &b64, y), MRTQ_EOVERFLOW, "s, bias: K 2^22");
   /* 32-bit: K = 511 and the largest bias: the accumulator reaches INT32_MAX exactly */
-  xs = (int16_t *)malloc(511 * 2);
+  xs = (int16_t *)malloc(512 * 2);
   if (!xs) return;
-  for (i = 0; i < 511; i++) xs[i] = -32768, wmin[i] = -128;
+  for (i = 0; i < 512; i++) xs[i] = -32768, wmin[i] = -128;
   CHECK_EQ(mrtq_rq_init(MRTQ_Q31_DBL, ldexp(1.0, -17), 0, -32768, 32767, &rq), MRTQ_OK, "rq");
   qx.data = xs, qw.data = wmin;
   CHECK_EQ(mrtq_fc_s16x8_acc32(1, 511, 1, &rq, 1, &qx, &qw, &b32, ys), MRTQ_OK, "at the int32 bound");
+  mult = rq.m.mult, sh = rq.m.shift;
   {
     int64_t b = b32;
     int16_t want[1];
-    mult = rq.m.mult, sh = rq.m.shift;
+    long long out0 = outside;
     CHECK(tfl_fc(1, 511, 1, &mult, &sh, 0, 0, -32768, 32767, xs, wmin, &b, 32, want));
-    CHECK(ys[0] == want[0] && ys[0] == 16384); /* (2^31 - 1) 2^-17 = 2^14 - 2^-17 */
+    CHECK(ys[0] == want[0] && ys[0] == 16384 && outside == out0); /* (2^31 - 1) 2^-17 = 2^14 - 2^-17 */
   }
+  /* one more: TFLite's int32 sum leaves int32 (2^31): its code wraps to -2^31, so -2^31 2^-17 = -16384 */
   b32++;
-  CHECK_REFUSED(mrtq_fc_s16x8_acc32(1, 511, 1, &rq, 1, &qx, &qw, &b32, ys), MRTQ_EOVERFLOW,
-                "s: K 2^22 + |bias| could overflow TFLite's int32 accumulator (K = (c / groups) kh kw)");
-  CHECK_REFUSED(mrtq_fc_s16x8_acc32(1, 512, 1, &rq, 1, &qx, &qw, NULL, ys), MRTQ_EOVERFLOW, "s: K 2^22 + |bias| could");
-  CHECK_REFUSED(mrtq_fc_s16x8_acc64(1, (size_t)1 << 25, 1, &rq, 1, &qx, &qw, NULL, ys), MRTQ_EOVERFLOW, "s: K 2^22 + |bias| must");
+  CHECK_EQ(mrtq_fc_s16x8_acc32(1, 511, 1, &rq, 1, &qx, &qw, &b32, ys), MRTQ_OK, "past the int32 bound");
+  {
+    int64_t b = b32;
+    int16_t want[1];
+    long long out0 = outside;
+    CHECK(tfl_fc(1, 511, 1, &mult, &sh, 0, 0, -32768, 32767, xs, wmin, &b, 32, want));
+    CHECK(ys[0] == want[0] && ys[0] == -16384 && outside == out0 + 1);
+  }
+  CHECK_EQ(mrtq_fc_s16x8_acc32(1, 512, 1, &rq, 1, &qx, &qw, NULL, ys), MRTQ_OK, "K = 512, no bias");
+  CHECK_EQ(ys[0], -16384, "512 2^22 = 2^31 wraps to -2^31");
+#if SIZE_MAX > 0xFFFFFFFFu
+  /* refused before any element is read: the int64 sum's bound */
+  CHECK_EQ(mrtq_fc_s16x8_acc32(1, 512, 1, &rq, 1, &qx, &qw, NULL, ys), MRTQ_OK, "K = 512");
+  CHECK_REFUSED(mrtq_fc_s16x8_acc32(1, ((size_t)1 << 40) + 1, 1, &rq, 1, &qx, &qw, NULL, ys), MRTQ_EOVERFLOW,
+                "s: K must be <= 2^40 (the exact int64 sum; K = (c / groups) kh kw)");
+#endif
+  CHECK_REFUSED(mrtq_fc_s16x8_acc64(1, (size_t)1 << 25, 1, &rq, 1, &qx, &qw, NULL, ys), MRTQ_EOVERFLOW,
+                "s: K 2^22 must stay below 2^47, the domain of TFLite's 64-bit multiply (K = (c / groups) kh kw <= "
+                "2^25 - 1)");
   CHECK_EQ(mrtq_fc_s16x8_acc64(1, 511, 1, &rq, 1, &qx, &qw, NULL, ys), MRTQ_OK, "no bias");
+  /* the 64-bit multiply's multiplier rules */
+  rq.m.mult = -1;
+  CHECK_REFUSED(mrtq_fc_s16x8_acc64(1, 511, 1, &rq, 1, &qx, &qw, NULL, ys), MRTQ_ERANGE,
+                "rq->m.mult: must be >= 0 with a 64-bit accumulator (TFLite's 64-bit multiply takes multipliers "
+                "0..2^31 - 1)");
+  CHECK_EQ(mrtq_fc_s16x8_acc32(1, 511, 1, &rq, 1, &qx, &qw, NULL, ys), MRTQ_OK, "the 32-bit path takes it");
+  rq.m.mult = 1 << 30, rq.m.shift = -32;
+  CHECK_REFUSED(mrtq_fc_s16x8_acc64(1, 511, 1, &rq, 1, &qx, &qw, NULL, ys), MRTQ_ERANGE,
+                "rq->m.shift: must be >= -31 with a 64-bit accumulator (TFLite's 64-bit multiply takes shifts "
+                "-31..7; mrtq_rq_init gives (0, 0) for scales below 2^-32)");
+  {
+    mrtq_rq two[2];
+    two[0] = rq, two[0].m.shift = -31, two[1] = rq, two[1].m.mult = INT32_MIN, two[1].m.shift = 0;
+    CHECK_REFUSED(mrtq_fc_s16x8_acc64(1, 511, 2, two, 2, &qx, &qw, NULL, ys), MRTQ_ERANGE, "rq[c].m.mult: must be >= 0");
+    two[1] = rq;
+    CHECK_REFUSED(mrtq_fc_s16x8_acc64(1, 511, 2, two, 2, &qx, &qw, NULL, ys), MRTQ_ERANGE, "rq[c].m.shift: must be >= -31");
+  }
   free(xs);
-  compared += 7;
+  compared += 9;
+}
+
+/* The review's reproducers: the 64-bit result beyond int32 is TFLite's
+ * static_cast<int32_t> of it (modulo 2^32), then clamped -- not saturated. */
+static void test_wrap_repro(void) {
+  static const int64_t bias[4] = {(int64_t)1 << 46, ((int64_t)1 << 40) + (1 << 20), 42949673, -((int64_t)1 << 46)};
+  /* rm = 25600, k = 8: bias 100 mod 2^32; 2^46 100 = 25 2^48 -> 0; (2^40 + 2^20) 100 -> 104857600;
+   * 4294967300 -> 4 */
+  static const int16_t want[4] = {0, 32767, 4, 0};
+  mrtq_conv2d_shape s;
+  mrtq_qoperand qx, qw;
+  mrtq_rq rq;
+  int16_t x = 0, y, w16[1], a = -32768;
+  int8_t w = 0;
+  int i, sh;
+  int32_t m;
+  memset(&s, 0, sizeof s), memset(&qx, 0, sizeof qx), memset(&qw, 0, sizeof qw);
+  s.n = s.c = s.h = s.w = s.o = s.kh = s.kw = s.stride_h = s.stride_w = s.dil_h = s.dil_w = s.groups = 1;
+  s.layout = MRTQ_NHWC;
+  qx.type = MRTQ_S16, qx.data = &x, qw.type = MRTQ_S8, qw.data = &w;
+  CHECK_EQ(mrtq_rq_init(MRTQ_Q31_DBL, 100.0, 0, -32768, 32767, &rq), MRTQ_OK, "rq");
+  CHECK(rq.m.mult == 1677721600 && rq.m.shift == 7);
+  tfl_quantize_multiplier(100.0, 0, &m, &sh);
+  CHECK(m == 1677721600 && sh == 7);
+  for (i = 0; i < 4; i++) {
+    int16_t o;
+    long long out0 = outside;
+    y = 0x5555;
+    CHECK_EQ(mrtq_conv2d_s16x8_acc64(&s, &rq, 1, &qx, &qw, &bias[i], &y), MRTQ_OK, "conv");
+    CHECK_EQ(y, want[i], "bias %lld", (long long)bias[i]);
+    tfl_requant(bias[i], 64, 0, m, sh, -32768, 32767, 0, &o);
+    CHECK_EQ(o, want[i], "oracle, bias %lld", (long long)bias[i]);
+    CHECK_EQ(outside - out0, 1LL, "outside TFLite's domain (every one of them)");
+  }
+  /* BATCH_MATMUL 1x1x1: (-2^15)^2 = 2^30 at scale 4 (rm 2^14, k 3): 2^32 -> 0 */
+  CHECK_EQ(mrtq_rq_init(MRTQ_Q31_DBL, 4.0, 0, -32768, 32767, &rq), MRTQ_OK, "rq");
+  qx.data = &a;
+  y = 0x5555;
+  CHECK_EQ(mrtq_matmul_s16_acc64(1, 1, 1, 1, &rq, &qx, &qx, 0, &y), MRTQ_OK, "matmul");
+  CHECK_EQ(y, 0, "matmul 2^32 wraps to 0");
+  w16[0] = a;
+  {
+    int16_t t;
+    tfl_quantize_multiplier(4.0, 0, &m, &sh);
+    tfl_bmm(1, 1, 1, 1, 1, w16, w16, m, sh, &t);
+    CHECK_EQ(t, 0, "oracle matmul");
+  }
+  compared += 10;
+}
+
+/* _acc32 layers with K >= 512 and full-range values (sums that leave int32
+ * and wrap, as TFLite's int32 accumulator does in its compiled code), against
+ * the oracle's int32 sum with an explicit uint32 wrap: 3x3x64 convolutions
+ * (K = 576), dense and grouped, and FC rows up to K = 6000. */
+static void test_large_k(void) {
+  long long n = 0, out0 = outside;
+  int it;
+  for (it = 0; it < 24; it++) {
+    tfl_params p;
+    memset(&p, 0, sizeof p);
+    p.batches = 1, p.in_h = (int)th_range(3, 5), p.in_w = (int)th_range(3, 5), p.in_d = it % 4 ? 64 : 128;
+    p.f_h = p.f_w = 3, p.stride_h = p.stride_w = p.dil_h = p.dil_w = 1, p.out_d = (int)th_range(1, 3);
+    p.out_h = p.in_h - 2, p.out_w = p.in_w - 2;
+    aligned_data = it % 3 != 2;
+    n += conv_layer(&p, 0, 0, 32, it & 1, (it >> 1) & 1, (it >> 2) & 1);
+  }
+  aligned_data = 0;
+  for (it = 0; it < 60; it++) {
+    int rows = (int)th_range(1, 3), k = (int)th_range(512, 6000), o = (int)th_range(1, 4), i;
+    int single = it & 1, nrq = (it >> 1) & 1 ? o : 1, act_min, act_max, shift[4];
+    int16_t *x = (int16_t *)malloc((size_t)rows * k * 2);
+    int8_t *w = (int8_t *)malloc((size_t)o * k);
+    int64_t b64[4];
+    int32_t b32[4], mult[4];
+    mrtq_rq rq[4];
+    if (!x || !w) return;
+    for (i = 0; i < rows * k; i++) /* 0: products near 2^22, all positive: sums that wrap, several times */
+      x[i] = it % 3 == 0 ? (int16_t)th_range(-32768, -32000) : it % 3 == 1 ? rnd_i16() : (int16_t)th_range(-40, 40);
+    for (i = 0; i < o * k; i++) w[i] = it % 3 == 0 ? (int8_t)th_range(-128, -120) : rnd_i8();
+    for (i = 0; i < o; i++) b32[i] = (int32_t)th_rand32(), b64[i] = b32[i];
+    rnd_rqs(nrq, 32, single, 31, rq, mult, shift, &act_min, &act_max);
+    n += fc_case(rows, k, o, rq, nrq, mult, shift, x, w, b64, b32, 32, single, act_min, act_max);
+    free(x), free(w);
+  }
+  printf("  acc32 with K >= 512: %lld outputs compared, %lld of them outside TFLite's defined domain\n", n,
+         outside - out0);
+  compared += n;
 }
 
 /* TFLite's (0, 0) multiplier (a zero or flushed scale): every output is
@@ -901,7 +1069,7 @@ static void test_refusals(void) {
 
 /* k = 131071, every product 2^30: the accumulator 2^47 - 2^30, the largest the check lets through */
 static void test_bmm_bound(void) {
-  int16_t *a = (int16_t *)malloc(131071 * 2), y[1], want[1];
+  int16_t *a = (int16_t *)malloc(131071 * 2), y[1] = {0}, want[1] = {0};
   mrtq_qoperand qa;
   mrtq_rq rq;
   int i;
@@ -932,6 +1100,9 @@ int main(void) {
   TH_RUN(test_zero_multiplier);
   TH_RUN(test_refusals);
   TH_RUN(test_bmm_bound);
-  printf("  total: %lld outputs compared\n", compared);
+  TH_RUN(test_wrap_repro);
+  TH_RUN(test_large_k);
+  printf("  total: %lld outputs compared, %lld of them outside TFLite's defined domain (its code wraps there)\n",
+         compared, outside);
   return th_finish("test_conv_s16");
 }

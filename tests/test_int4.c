@@ -510,6 +510,10 @@ static void test_refusals(void) {
                 "w->type: must be MRTQ_S8 or MRTQ_U8 (oneDNN has no int4 weights; mrtq_conv2d_q8 takes them)");
   CHECK_REFUSED(mrtq_fc_onednn(2, 4, 4, &a, &qx, &qw, NULL, MRTQ_S8, out), MRTQ_EUNSUPPORTED,
                 "w->type: must be MRTQ_S8 or MRTQ_U8 (oneDNN has no int4 weights");
+  qw.zp = 100; /* outside int4: the type is refused first, not the zero point */
+  CHECK_REFUSED(mrtq_conv2d_onednn(&s, &a, &qx, &qw, NULL, MRTQ_S8, out), MRTQ_EUNSUPPORTED, "w->type: must be MRTQ_S8 or MRTQ_U8");
+  CHECK_REFUSED(mrtq_fc_onednn(2, 4, 4, &a, &qx, &qw, NULL, MRTQ_S8, out), MRTQ_EUNSUPPORTED, "w->type: must be MRTQ_S8 or MRTQ_U8");
+  qw.zp = 0;
   qw.type = MRTQ_S8;
   CHECK_EQ(mrtq_fc_onednn(2, 4, 4, &a, &qx, &qw, NULL, MRTQ_S8, out), MRTQ_OK, "the same call with int8 weights");
   qw.type = MRTQ_S4;

@@ -434,10 +434,12 @@ MRTQ__PRIV mrtq_status mrtq__conv2d_onednn(const mrtq_conv2d_shape *s, int ndim,
   int32_t lo = dst_type == MRTQ_U8 ? 0 : -128, hi = dst_type == MRTQ_U8 ? 255 : 127;
   int du = dst_type == MRTQ_U8;
   mrtq_onednn_pos at;
-  mrtq_status st = mrtq__conv_check(s, x, w, NULL, &ho, &wo, &k);
-  if (st != MRTQ_OK) return st;
-  if (w->type == MRTQ_S4) /* mrtq__conv_check takes the TFLite kernels' int4 weights */
+  mrtq_status st;
+  /* before mrtq__conv_check, which takes the TFLite kernels' int4 weights and
+   * would judge their zero point first */
+  if (w && w->type == MRTQ_S4)
     return MRTQ__ERR(MRTQ_EUNSUPPORTED, "w->type: must be MRTQ_S8 or MRTQ_U8 (oneDNN has no int4 weights; mrtq_conv2d_q8 takes them)");
+  if ((st = mrtq__conv_check(s, x, w, NULL, &ho, &wo, &k)) != MRTQ_OK) return st;
   if ((st = MRTQ__Q8_TYPE(dst_type, "dst_type")) != MRTQ_OK) return st;
   if (!dst) return MRTQ__ERR(MRTQ_EINVAL, "dst: NULL");
   if ((st = mrtq__onednn_conv_ok(attr, ndim, x, w, bias, s->c, s->o, k, dst_type)) != MRTQ_OK) return st;

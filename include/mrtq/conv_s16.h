@@ -7,24 +7,51 @@
  *
  *   function                   accumulator, requantization        TFLite path it matches
  *   -------------------------  ---------------------------------  --------------------------------------------
- *   mrtq_conv2d_s16x8_acc64    int64; mrtq_mul_q31_x64            CONV_2D / DEPTHWISE_CONV_2D int16 with an
- *                                                                 int64 bias (ConvPerChannel<int64_t>,
- *                                                                 DepthwiseConvPerChannel)
- *   mrtq_conv2d_s16x8_acc32    int32; rq->scheme's Q31 multiply   CONV_2D int16 with an int32 bias or none
- *                              (MRTQ_Q31_DBL, or MRTQ_Q31_RNDNU   (ConvPerChannel<int32_t>, TF 2.9)
- *                              for TFLITE_SINGLE_ROUNDING)
- *   mrtq_fc_s16x8_acc64        int64; mrtq_mul_q31_x64            FULLY_CONNECTED int16, int64 bias
- *   mrtq_fc_s16x8_acc32        int32; as _acc32 above             FULLY_CONNECTED int16, int32 bias
- *   mrtq_matmul_s16_acc64      int64; mrtq_mul_q31_x64            BATCH_MATMUL int16 (int16 x int16)
+ *   mrtq_conv2d_s16x8_acc64    int64; TFLite's 64-bit multiply,   CONV_2D / DEPTHWISE_CONV_2D int16 run with
+ *                              its int64 result mod 2^32          ConvPerChannel<int64_t> / DepthwiseConv-
+ *                                                                 PerChannel: an int64 bias; no bias in
+ *                                                                 DEPTHWISE_CONV_2D, and in the CONV_2D of
+ *                                                                 TFLite Micro 90b983c2 (micro/kernels/
+ *                                                                 conv.cc) and of newer TFLite conv.cc unless
+ *                                                                 the model's quantized_bias_type is int32
+ *   mrtq_conv2d_s16x8_acc32    int32 (sum mod 2^32); rq->scheme's CONV_2D int16 run with ConvPerChannel<
+ *                              Q31 multiply (MRTQ_Q31_DBL, or     int32_t>: an int32 bias (TF 2.9 and newer,
+ *                              MRTQ_Q31_RNDNU for                 TFLite Micro); no bias in TF 2.9's conv.cc,
+ *                              TFLITE_SINGLE_ROUNDING)            and in TFLite Micro 90b983c2 / newer TFLite
+ *                                                                 when quantized_bias_type is int32
+ *   mrtq_fc_s16x8_acc64        as _acc64 above                    FULLY_CONNECTED int16, int64 bias; no bias
+ *                                                                 in TFLite Micro 90b983c2 unless
+ *                                                                 quantized_bias_type is int32
+ *   mrtq_fc_s16x8_acc32        as _acc32 above                    FULLY_CONNECTED int16, int32 bias (TF
+ *                                                                 2.9-era fully_connected.cc, TFLite Micro);
+ *                                                                 no bias with quantized_bias_type int32
+ *                                                                 (TFLite Micro 90b983c2)
+ *   mrtq_matmul_s16_acc64      as _acc64 above, no bias           BATCH_MATMUL int16 (int16 x int16)
+ * The bias type alone does not tell the path when there is no bias: pick the
+ * function by the path the model's TFLite version runs.
  *
  * Per output element (K the reduction length, taps outside the image skipped,
  * which is the same as reading zeros: TFLite's int16 activations have no
  * zero point):
- *   acc = sum_K W X + bias[o]                   exact (the bound below is checked first)
- *   y   = clamp(F(acc, rq[o].m), rq[o].qmin, rq[o].qmax)   stored as int16
- * F = mrtq_mul_q31_x64 for _acc64, and for _acc32 mrtq_mul_q31_dbl (TFLite's
- * default build) or mrtq_mul_q31_rndnu (TFLITE_SINGLE_ROUNDING) as
- * rq->scheme says. TFLite adds no output offset in 16x8: rq->zp must be 0.
+ *   S = sum_K W X + bias[o]                     exact, in int64 (bounded below)
+ *   _acc64: y = clamp(wrap32(floor((S rm + 2^(k-1)) / 2^k)), qmin, qmax)
+ *     with rm = min(floor((mult + 2^15) / 2^16), 2^15 - 1), k = 15 - shift
+ *     (mrtq_mul_q31_x64's formula: ties toward +infinity, the multiplier
+ *     first rounded to 16 bits), and wrap32 the value modulo 2^32 as an int32
+ *     -- TFLite's static_cast<int32_t> of its int64 result -- not saturated;
+ *   _acc32: y = mrtq_rq_apply(rq[o], wrap32(S), -32768, 32767), i.e.
+ *     clamp(mrtq_mul_q31_dbl(wrap32(S), m)) for MRTQ_Q31_DBL (TFLite's
+ *     default build) or clamp(mrtq_mul_q31_rndnu(wrap32(S), m)) for
+ *     MRTQ_Q31_RNDNU (TFLITE_SINGLE_ROUNDING), clamp to [qmin, qmax];
+ * stored as int16. TFLite adds no output offset in 16x8: rq->zp must be 0.
+ * wrap32(S) is what TFLite's int32 accumulator holds: equal to it whenever
+ * TFLite's int32 arithmetic is defined (no partial sum leaves int32), and to
+ * its compiled code (two's-complement wrap) otherwise, in any order of
+ * summation. Beyond int32 the 32-bit multiply keeps requant.h's documented
+ * saturation where TFLite's code wraps (only possible for shift > 0, when
+ * x 2^shift leaves int32): MRTQ_Q31_DBL saturates x 2^shift (TFLite's default
+ * build overflows it in int32), MRTQ_Q31_RNDNU is exact and saturates a
+ * result beyond int32 (TFLite's single-rounding build takes it modulo 2^32).
  *
  * What TFLite allows, and so these functions take (everything else is refused
  * with a reason that says "TFLite 16x8" or names the BATCH_MATMUL rule):
@@ -37,17 +64,23 @@
  *     0, qmin, qmax) -- TFLite's QuantizeMultiplier of the same double; zp 0;
  *     -32768 <= qmin <= qmax <= 32767 (TFLite's activation range of an int16
  *     output); for _acc64 both schemes mean the same (TFLite's 64-bit
- *     multiply is one function in both builds) and m.shift must be <= 7.
+ *     multiply is one function in both builds), and m.mult >= 0 and
+ *     -31 <= m.shift <= 7 (what that multiply asserts; mrtq_rq_init gives
+ *     such values for every scale below 128).
  * Overflow, checked before anything is written (MRTQ_EOVERFLOW):
- *   _acc32: K 2^22 + max|bias| <= 2^31 - 1 (|W X| <= 2^7 2^15): no partial
- *     sum can leave int32, where TFLite's int32 accumulator would overflow
- *     (so K <= 511 without a bias);
+ *   _acc32: K <= 2^40, so that the exact int64 sum cannot overflow (|W X| <=
+ *     2^7 2^15 = 2^22); no bound on the values: TFLite's int32 sum is taken
+ *     modulo 2^32 as above;
  *   _acc64: K 2^22 + max|bias| < 2^47 (matmul: k 2^30 < 2^47, k <= 131071):
  *     the accumulator stays inside [-2^47, 2^47), the domain TFLite's 64-bit
- *     multiply asserts, where mrtq_mul_q31_x64 is TFLite's result. (TFLite's
- *     own int64 sum never overflows; beyond 2^47 its multiply may.)
- * A result F that would not fit int32 saturates (TFLite asserts that it
- * fits); the clamp then brings it into [qmin, qmax].
+ *     multiply asserts, where S rm + 2^(k-1) cannot leave int64 (TFLite's own
+ *     int64 sum never overflows; beyond 2^47 its multiply may).
+ * Bit-exact with TFLite's code for every accepted input of the _acc64
+ * functions and mrtq_matmul_s16_acc64: where TFLite's 64-bit result leaves
+ * int32 (its DCHECK, off in release builds) the result is its
+ * static_cast<int32_t> (modulo 2^32, defined since C++20 and what every
+ * compiler does), then clamped. The _acc32 functions: for every accepted
+ * input except the 32-bit multiply's saturation above.
  * Every refusal names the argument through MRTQ_ON_ERROR and writes nothing. */
 #ifndef MRTQ_CONV_S16_H
 #define MRTQ_CONV_S16_H
@@ -67,34 +100,43 @@ extern "C" {
  * layout; bias (s->o values, any int64) may be NULL; rq holds nrq = 1 or s->o
  * descriptions (one, or one per output channel: TFLite's per-channel
  * multipliers). Per element, as the header comment states:
- *   out = clamp(mrtq_mul_q31_x64(sum W X + bias[o], rq[o].m), rq[o].qmin, rq[o].qmax)
- * (ties toward +infinity, the multiplier first rounded to 16 bits, see
- * mrtq_mul_q31_x64). Bit-exact with TFLite's reference ConvPerChannel<int64_t>
- * (NHWC, OHWI) and DepthwiseConvPerChannel (int16) for every accepted input.
+ *   out = clamp(wrap32(floor((S rm + 2^(k-1)) / 2^k)), rq[o].qmin, rq[o].qmax)
+ * S = sum W X + bias[o], rm and k = 15 - shift as mrtq_mul_q31_x64 (ties
+ * toward +infinity, the multiplier first rounded to 16 bits), wrap32 modulo
+ * 2^32: equal to clamp(mrtq_mul_q31_x64(S, m)) whenever that result fits
+ * int32, TFLite's static_cast<int32_t> (not a saturation) when it does not.
+ * Bit-exact with TFLite's reference ConvPerChannel<int64_t> (NHWC, OHWI) and
+ * DepthwiseConvPerChannel (int16) for every accepted input.
  * Errors (nothing written): as mrtq_conv2d_out (shape); x, w, rq or out NULL,
  * x->data or w->data NULL, a type 0, x->zp / w->zp non-zero, x->zp_ch /
  * w->zp_ch set, nrq neither 1 nor s->o, an rq[c] failing the array functions'
  * descriptor checks (mrtq_requant_s8), rq->zp non-zero, rq->qmin / qmax outside
  * int16 -> MRTQ_EINVAL; x->type not MRTQ_S16, w->type not MRTQ_S8, rq->scheme
- * not MRTQ_Q31_DBL / MRTQ_Q31_RNDNU -> MRTQ_EUNSUPPORTED; rq->m.shift > 7 ->
- * MRTQ_ERANGE; K 2^22 + max|bias| >= 2^47 -> MRTQ_EOVERFLOW. */
+ * not MRTQ_Q31_DBL / MRTQ_Q31_RNDNU -> MRTQ_EUNSUPPORTED; rq->m.mult < 0,
+ * rq->m.shift outside [-31, 7] -> MRTQ_ERANGE; K 2^22 + max|bias| >= 2^47 ->
+ * MRTQ_EOVERFLOW (the reason names "s, bias" when a bias is given, "s"
+ * otherwise). */
 MRTQ_API mrtq_status mrtq_conv2d_s16x8_acc64(const mrtq_conv2d_shape *s, const mrtq_rq *rq, size_t nrq,
                                              const mrtq_qoperand *x, const mrtq_qoperand *w, const int64_t *bias,
                                              int16_t *out);
 
 /* 16x8 convolution, int32 accumulator: as mrtq_conv2d_s16x8_acc64 with an
  * int32 bias (may be NULL) and
- *   out = mrtq_rq_apply(rq[o], sum W X + bias[o], -32768, 32767)
- * i.e. clamp(mrtq_mul_q31_dbl(acc, m)) (ties toward +infinity, then away from
- * zero) for MRTQ_Q31_DBL, clamp(mrtq_mul_q31_rndnu(acc, m)) (one rounding,
- * ties toward +infinity) for MRTQ_Q31_RNDNU. Bit-exact with TFLite's reference
- * ConvPerChannel<int32_t> (the path TF 2.9's CONV_2D takes for an int16 input
- * with an int32 bias or none; older versions require an int64 bias;
- * DEPTHWISE_CONV_2D int16 has no such path) in
- * the default and TFLITE_SINGLE_ROUNDING builds respectively, within those
- * functions' TFLite domains (requant.h; m.shift up to 30 is taken, a left
- * shift beyond int32 saturates where TFLite overflows). Errors: those of _acc64 except the shift rule; K 2^22 + max|bias| >
- * 2^31 - 1 -> MRTQ_EOVERFLOW. */
+ *   out = mrtq_rq_apply(rq[o], wrap32(sum W X + bias[o]), -32768, 32767)
+ * the sum exact in int64, wrap32 taking it modulo 2^32 as an int32 (what
+ * TFLite's int32 accumulator holds, in any order of summation: its value when
+ * no partial sum leaves int32, its compiled code's two's-complement wrap
+ * otherwise); then clamp(mrtq_mul_q31_dbl(., m)) (ties toward +infinity, then
+ * away from zero) for MRTQ_Q31_DBL, clamp(mrtq_mul_q31_rndnu(., m)) (one
+ * rounding, ties toward +infinity) for MRTQ_Q31_RNDNU. Bit-exact with TFLite's
+ * reference ConvPerChannel<int32_t> (see the table above for when TFLite
+ * takes it; DEPTHWISE_CONV_2D int16 has no int32 path, on a depthwise shape
+ * this is TFLite's grouped CONV_2D) in the default and TFLITE_SINGLE_ROUNDING
+ * builds respectively, within those functions' TFLite domains (requant.h;
+ * m.shift up to 30 is taken; for shift > 0 a value beyond int32 saturates
+ * where TFLite's code wraps, as the header comment states). Errors: those of _acc64 except the multiplier
+ * rules (any m.mult / m.shift the descriptor checks pass) and the overflow
+ * rule, which is K > 2^40 -> MRTQ_EOVERFLOW. */
 MRTQ_API mrtq_status mrtq_conv2d_s16x8_acc32(const mrtq_conv2d_shape *s, const mrtq_rq *rq, size_t nrq,
                                              const mrtq_qoperand *x, const mrtq_qoperand *w, const int32_t *bias,
                                              int16_t *out);
@@ -116,7 +158,9 @@ MRTQ_API mrtq_status mrtq_fc_s16x8_acc32(size_t rows, size_t k, size_t o, const 
 /* TFLite's int16 BATCH_MATMUL: both operands int16 (TFLite requires the two
  * input types equal: this is 16x16, not 16x8), int64 accumulator, no bias, one
  * multiplier (s_a s_b / s_y), no zero points. For each bi < batch:
- *   out[bi][i][j] = clamp(mrtq_mul_q31_x64(sum_t A[bi][i][t] B[bi][t][j], rq->m), rq->qmin, rq->qmax)
+ *   out[bi][i][j] = clamp(R(sum_t A[bi][i][t] B[bi][t][j]), rq->qmin, rq->qmax)
+ * R the 64-bit multiply of mrtq_conv2d_s16x8_acc64, its result taken modulo
+ * 2^32 (= mrtq_mul_q31_x64 whenever that fits int32).
  * A[bi] m x k and B[bi] k x n row-major, out[bi] m x n; B is one matrix shared
  * by every batch when b_shared is non-zero (TFLite's broadcast of a right-hand
  * side with batch dimensions 1). TFLite transposes an adj_x / adj_y operand
@@ -130,7 +174,8 @@ MRTQ_API mrtq_status mrtq_fc_s16x8_acc32(size_t rows, size_t k, size_t o, const 
  * NULL, a type 0, a zero point non-zero or zp_ch set, rq failing the
  * descriptor checks, rq->zp non-zero, qmin / qmax outside int16 ->
  * MRTQ_EINVAL; a type not MRTQ_S16, rq->scheme not a Q31 scheme ->
- * MRTQ_EUNSUPPORTED; rq->m.shift > 7 -> MRTQ_ERANGE; k 2^30 >= 2^47 ->
+ * MRTQ_EUNSUPPORTED; rq->m.mult < 0, rq->m.shift outside [-31, 7] ->
+ * MRTQ_ERANGE; k 2^30 >= 2^47 ->
  * MRTQ_EOVERFLOW. */
 MRTQ_API mrtq_status mrtq_matmul_s16_acc64(size_t batch, size_t m, size_t k, size_t n, const mrtq_rq *rq,
                                            const mrtq_qoperand *a, const mrtq_qoperand *b, int b_shared,
@@ -150,11 +195,31 @@ MRTQ__PRIV mrtq_status mrtq__s16_rq_check(const mrtq_rq *rq, int pc, int acc64) 
   if (rq->zp != 0) return MRTQ__RQ_ERR(pc, MRTQ_EINVAL, "zp: must be 0 (TFLite 16x8 outputs have no zero point)");
   if (rq->qmin < -32768) return MRTQ__RQ_ERR(pc, MRTQ_EINVAL, "qmin: must be >= -32768 (TFLite 16x8 clamps within int16)");
   if (rq->qmax > 32767) return MRTQ__RQ_ERR(pc, MRTQ_EINVAL, "qmax: must be <= 32767 (TFLite 16x8 clamps within int16)");
+  if (acc64 && rq->m.mult < 0)
+    return MRTQ__RQ_ERR(pc, MRTQ_ERANGE,
+                        "m.mult: must be >= 0 with a 64-bit accumulator (TFLite's 64-bit multiply takes multipliers "
+                        "0..2^31 - 1)");
   if (acc64 && rq->m.shift > 7)
     return MRTQ__RQ_ERR(pc, MRTQ_ERANGE,
                         "m.shift: must be <= 7 with a 64-bit accumulator (TFLite's 64-bit multiply takes shifts -31..7: "
                         "scales below 128)");
+  if (acc64 && rq->m.shift < -31)
+    return MRTQ__RQ_ERR(pc, MRTQ_ERANGE,
+                        "m.shift: must be >= -31 with a 64-bit accumulator (TFLite's 64-bit multiply takes shifts "
+                        "-31..7; mrtq_rq_init gives (0, 0) for scales below 2^-32)");
   return MRTQ_OK;
+}
+
+/* TFLite's 64-bit multiply as its code computes it, its int64 result taken
+ * modulo 2^32 (the static_cast<int32_t> ending MultiplyByQuantizedMultiplier
+ * for int64_t): exact for |x| < 2^47, mult in [0, 2^31 - 1], shift in
+ * [-31, 7] (checked by the callers), where |x rm| < 2^62 and the rounding
+ * term is at most 2^45, so nothing leaves int64. */
+MRTQ__PRIV int32_t mrtq__s16_x64_wrap(int64_t x, mrtq_mult m) {
+  int64_t rm = m.mult < 0x7FFF0000 ? ((int64_t)m.mult + 32768) / 65536 : 32767; /* mult >= 0: / is floor */
+  int k = 15 - m.shift;                                                            /* 8..46 */
+  int64_t r = mrtq__asr64(x * rm + ((int64_t)1 << (k - 1)), k);
+  return mrtq__wrap32((uint32_t)((uint64_t)r & 0xffffffffu));
 }
 
 /* An int16 operand of a 16x8 kernel: x (mm 0) or a / b (mm 1, b when second). */
@@ -212,11 +277,12 @@ MRTQ__PRIV mrtq_status mrtq__s16x8_check(const mrtq_conv2d_shape *s, const mrtq_
   *k = (uint64_t)(s->c / s->groups) * s->kh * s->kw;
   if (acc64) {
     if (*k >= ((uint64_t)1 << 25) || (*k << 22) + bmax >= ((uint64_t)1 << 47))
-      return MRTQ__ERR(MRTQ_EOVERFLOW, "s: K 2^22 + |bias| must stay below 2^47, the domain of TFLite's 64-bit "
-                                       "multiply (K = (c / groups) kh kw)");
-  } else if (*k >= ((uint64_t)1 << 9) || (*k << 22) + bmax > (uint64_t)INT32_MAX) {
-    return MRTQ__ERR(MRTQ_EOVERFLOW, "s: K 2^22 + |bias| could overflow TFLite's int32 accumulator "
-                                     "(K = (c / groups) kh kw)");
+      return bmax ? MRTQ__ERR(MRTQ_EOVERFLOW, "s, bias: K 2^22 + max|bias| must stay below 2^47, the domain of "
+                                              "TFLite's 64-bit multiply (K = (c / groups) kh kw)")
+                  : MRTQ__ERR(MRTQ_EOVERFLOW, "s: K 2^22 must stay below 2^47, the domain of TFLite's 64-bit "
+                                              "multiply (K = (c / groups) kh kw <= 2^25 - 1)");
+  } else if (*k > ((uint64_t)1 << 40)) {
+    return MRTQ__ERR(MRTQ_EOVERFLOW, "s: K must be <= 2^40 (the exact int64 sum; K = (c / groups) kh kw)");
   }
   return MRTQ_OK;
 }
@@ -256,8 +322,8 @@ MRTQ__PRIV mrtq_status mrtq__conv2d_s16x8(const mrtq_conv2d_shape *s, const mrtq
       for (oy = 0; oy < ho; oy++)
         for (ox = 0; ox < wo; ox++) {
           int64_t acc = mrtq__s16x8_dot(s, x->data, (const int8_t *)w->data, n, o, oy, ox) + b;
-          int32_t y = acc64 ? mrtq__clamp64(mrtq_mul_q31_x64(acc, r->m), r->qmin, r->qmax)
-                            : mrtq_rq_apply(r, (int32_t)acc, -32768, 32767); /* |acc| < 2^31: checked */
+          int32_t y = acc64 ? mrtq__clamp64(mrtq__s16_x64_wrap(acc, r->m), r->qmin, r->qmax)
+                            : mrtq_rq_apply(r, mrtq__wrap32((uint32_t)((uint64_t)acc & 0xffffffffu)), -32768, 32767);
           out[mrtq__conv_out_at(s, ho, wo, n, o, oy, ox)] = (int16_t)y;
         }
   }
@@ -318,7 +384,7 @@ MRTQ_API mrtq_status mrtq_matmul_s16_acc64(size_t batch, size_t m, size_t k, siz
         int64_t acc = 0;
         for (t = 0; t < k; t++)
           acc += (int64_t)mrtq__load(a->data, ab + i * k + t, MRTQ_S16) * mrtq__load(b->data, bo + t * n + j, MRTQ_S16);
-        out[(bi * m + i) * n + j] = (int16_t)mrtq__clamp64(mrtq_mul_q31_x64(acc, rq->m), rq->qmin, rq->qmax);
+        out[(bi * m + i) * n + j] = (int16_t)mrtq__clamp64(mrtq__s16_x64_wrap(acc, rq->m), rq->qmin, rq->qmax);
       }
   }
   return MRTQ_OK;
