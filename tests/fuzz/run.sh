@@ -41,6 +41,7 @@ HARNESSES=(
   "array_scalar|fuzz_array.c|array|-DMRTQ_NO_SIMD"
   "scale|fuzz_scale.c|scale|"
   "conv|fuzz_conv.c|conv|"
+  "conv_s16|fuzz_conv_s16.c|conv_s16|"
   "pool|fuzz_pool.c|pool|"
   "eltwise|fuzz_eltwise.c|eltwise|"
   "shape|fuzz_shape.c|shape|"
