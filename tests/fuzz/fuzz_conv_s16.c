@@ -14,11 +14,12 @@
  * set of status codes of the rules an input breaks. An input breaking none
  * must succeed; any other must be refused with a code from that set, exactly
  * one reason and nothing written. A success must equal the direct oracle:
- * the exact int64 sum (int32 for _acc32, inside [-2^47, 2^47) for _acc64),
- * then TFLite's int64 MultiplyByQuantizedMultiplier restated in TFLite's own
- * form inside its domain (exact 128-bit arithmetic by division outside it)
- * for _acc64; gemmlowp's SRDHM + RDIVPOT (tests/oracle.h) or the single
- * rounding by division for _acc32; saturated to int32, clamped to [qmin,
+ * the exact int64 sum; for _acc64 (inside [-2^47, 2^47)) TFLite's int64
+ * MultiplyByQuantizedMultiplier restated in TFLite's own form, its result
+ * taken modulo 2^32 as TFLite's static_cast<int32_t> takes it (cross-checked
+ * against exact 128-bit arithmetic where no wrap happens); for _acc32 the sum
+ * modulo 2^32 (TFLite's int32 accumulator), then gemmlowp's SRDHM + RDIVPOT
+ * (tests/oracle.h) or the single rounding by division; clamped to [qmin,
  * qmax]. Every byte of the output extent is written (two runs with different
  * canaries agree) and nothing outside it. */
 #include "fuzz.h"
@@ -82,22 +83,28 @@ static int64_t tfl_x64(int64_t x, int32_t qm, int shift) {
   int64_t result = x * (int64_t)reduced + round;
   return result >> total_shift;
 }
-/* One output of a 64-bit-accumulator kernel. */
+/* One output of a 64-bit-accumulator kernel: an accepted call is inside
+ * TFLite's domain (mult >= 0, shift in [-31, 7], |acc| < 2^47), where TFLite's
+ * int64 result is exact and its static_cast<int32_t> keeps the low 32 bits. */
 static int32_t or_y64(int64_t acc, const mrtq_rq *r) {
-  int32_t y = or_x64_exact(acc, r->m.mult, r->m.shift);
-  if (r->m.mult >= 0 && r->m.shift >= -31 && r->m.shift <= 7 && acc >= -((int64_t)1 << 47) && acc < ((int64_t)1 << 47)) {
-    int64_t t = tfl_x64(acc, r->m.mult, r->m.shift);
-    if (t >= INT32_MIN && t <= INT32_MAX) FZ_EQ(y, t, "oracle: exact x64 against TFLite's statement (acc %lld)", (long long)acc);
-    else FZ_EQ(y, t > 0 ? INT32_MAX : INT32_MIN, "oracle: saturation of x64 (acc %lld)", (long long)acc);
-  }
+  int64_t t;
+  int32_t y;
+  FZ_CHECK(r->m.mult >= 0 && r->m.shift >= -31 && r->m.shift <= 7 && acc >= -((int64_t)1 << 47) &&
+               acc < ((int64_t)1 << 47),
+           "accepted outside TFLite's domain (acc %lld, mult %d, shift %d)", (long long)acc, (int)r->m.mult,
+           (int)r->m.shift);
+  t = tfl_x64(acc, r->m.mult, r->m.shift);
+  if (t >= INT32_MIN && t <= INT32_MAX) /* the exact statement agrees where no wrap happens */
+    FZ_EQ(or_x64_exact(acc, r->m.mult, r->m.shift), t, "oracle: exact x64 against TFLite's statement (acc %lld)",
+          (long long)acc);
+  y = (int32_t)(uint32_t)(uint64_t)t; /* modulo 2^32 (the conversion is gcc's and clang's documented wrap) */
   return y < r->qmin ? r->qmin : y > r->qmax ? r->qmax : y;
 }
-/* One output of an int32-accumulator kernel (zp 0, bounds within int16: accepted). */
+/* One output of an int32-accumulator kernel (zp 0, bounds within int16:
+ * accepted): TFLite's int32 accumulator holds the exact sum modulo 2^32. */
 static int32_t or_y32(int64_t acc, const mrtq_rq *r) {
-  int32_t y;
-  FZ_CHECK(acc >= INT32_MIN && acc <= INT32_MAX, "accepted, but the exact sum %lld leaves int32", (long long)acc);
-  y = r->scheme == MRTQ_Q31_DBL ? or_dbl((int32_t)acc, r->m.mult, r->m.shift)
-                                : or_rndnu((int32_t)acc, r->m.mult, r->m.shift);
+  int32_t a = (int32_t)(uint32_t)(uint64_t)acc, y;
+  y = r->scheme == MRTQ_Q31_DBL ? or_dbl(a, r->m.mult, r->m.shift) : or_rndnu(a, r->m.mult, r->m.shift);
   return y < r->qmin ? r->qmin : y > r->qmax ? r->qmax : y;
 }
 
@@ -145,7 +152,7 @@ static int32_t q31_mult(fz *f) {
 
 /* The codes of the 16x8 rules a descriptor breaks: the array functions'
  * descriptor checks, the scheme, zp, int16 bounds and, with a 64-bit
- * accumulator, m.shift <= 7. */
+ * accumulator, m.mult >= 0 and m.shift in [-31, 7]. */
 static unsigned rq_viol(const mrtq_rq *r, int acc64) {
   unsigned v = 0;
   switch ((int)r->scheme) {
@@ -165,7 +172,7 @@ static unsigned rq_viol(const mrtq_rq *r, int acc64) {
   if (r->qmin > r->qmax) v |= BIT(MRTQ_EINVAL);
   if (r->zp != 0) v |= BIT(MRTQ_EINVAL);
   if (r->qmin < -32768 || r->qmax > 32767) v |= BIT(MRTQ_EINVAL);
-  if (acc64 && r->m.shift > 7) v |= BIT(MRTQ_ERANGE);
+  if (acc64 && (r->m.shift > 7 || r->m.shift < -31 || r->m.mult < 0)) v |= BIT(MRTQ_ERANGE);
   return v;
 }
 
@@ -236,8 +243,9 @@ static void make_rq(fz *f, mrtq_rq *r) {
 
 /* Bias values for o channels (o <= NCH): small, with one channel at an edge:
  * the overflow bound minus K 2^22 plus -1, 0 or 1, an int32 / int64 edge or
- * anything. lim: 2^31 - 1 (_acc32: the largest allowed K 2^22 + |bias|) or
- * 2^47 - 1 (_acc64). */
+ * anything. lim: 2^31 - 1 (_acc32: sums that reach and cross int32, where
+ * TFLite's accumulator wraps) or 2^47 - 1 (_acc64: the largest allowed K 2^22
+ * + |bias|). */
 static void make_bias(fz *f, int64_t *b, size_t o, i128 k, int acc64) {
   size_t i, at = (size_t)fz_range(f, 0, o - 1);
   i128 lim = acc64 ? ((i128)1 << 47) - 1 : (i128)INT32_MAX, e;
@@ -393,8 +401,8 @@ static void check_conv(fz *f, int fc) {
   if (null_rq || null_out) viol |= BIT(MRTQ_EINVAL);
   if (valid && !vshape) { /* the accumulator bound */
     i128 bmax = with_bias ? abs_max(bias64, s.o) : 0;
-    if (acc64 ? K * ((i128)1 << 22) + bmax >= ((i128)1 << 47) : K * ((i128)1 << 22) + bmax > INT32_MAX)
-      viol |= BIT(MRTQ_EOVERFLOW);
+    if (acc64 ? K * ((i128)1 << 22) + bmax >= ((i128)1 << 47) : K > ((i128)1 << 40))
+      viol |= BIT(MRTQ_EOVERFLOW); /* _acc32: the exact int64 sum, taken modulo 2^32 */
   }
   runnable = small && !vshape;
   if (getenv("FZ_DEBUG"))
