@@ -391,8 +391,9 @@ MRTQ_API mrtq_status mrtq_fc_q8(size_t rows, size_t k, size_t o, const mrtq_rq *
   return mrtq_conv2d_q8(&s, rq, nrq, x, w, bias, dst_type, out);
 }
 
-MRTQ__PRIV mrtq_status mrtq__matmul_check(size_t batch, size_t m, size_t k, size_t n, const mrtq_qoperand *a,
-                                          const mrtq_qoperand *b, int b_shared, const int32_t *bias) {
+/* The sizes of a batched matrix multiplication (every matmul kernel's first
+ * check): each >= 1, every operand's element count within size_t. */
+MRTQ__PRIV mrtq_status mrtq__matmul_shape(size_t batch, size_t m, size_t k, size_t n, int b_shared) {
   size_t bb = b_shared ? 1 : batch;
   if (!batch) return MRTQ__ERR(MRTQ_ESHAPE, "batch: must be >= 1");
   if (!m) return MRTQ__ERR(MRTQ_ESHAPE, "m: must be >= 1");
@@ -402,6 +403,13 @@ MRTQ__PRIV mrtq_status mrtq__matmul_check(size_t batch, size_t m, size_t k, size
     return MRTQ__ERR(MRTQ_ESHAPE, "batch, m, k, n: A's or Y's element count overflows size_t");
   if (bb > SIZE_MAX / k || bb * k > SIZE_MAX / n)
     return MRTQ__ERR(MRTQ_ESHAPE, "batch, k, n: B's element count overflows size_t");
+  return MRTQ_OK;
+}
+
+MRTQ__PRIV mrtq_status mrtq__matmul_check(size_t batch, size_t m, size_t k, size_t n, const mrtq_qoperand *a,
+                                          const mrtq_qoperand *b, int b_shared, const int32_t *bias) {
+  mrtq_status st = mrtq__matmul_shape(batch, m, k, n, b_shared);
+  if (st != MRTQ_OK) return st;
   return mrtq__dot_check((uint64_t)k, a, b, n, bias, n, 1);
 }
 

@@ -359,16 +359,9 @@ MRTQ_API mrtq_status mrtq_fc_s16x8_acc32(size_t rows, size_t k, size_t o, const 
 MRTQ_API mrtq_status mrtq_matmul_s16_acc64(size_t batch, size_t m, size_t k, size_t n, const mrtq_rq *rq,
                                            const mrtq_qoperand *a, const mrtq_qoperand *b, int b_shared,
                                            int16_t *out) {
-  size_t bb = b_shared ? 1 : batch, bi, i, j, t;
-  mrtq_status st;
-  if (!batch) return MRTQ__ERR(MRTQ_ESHAPE, "batch: must be >= 1");
-  if (!m) return MRTQ__ERR(MRTQ_ESHAPE, "m: must be >= 1");
-  if (!k) return MRTQ__ERR(MRTQ_ESHAPE, "k: must be >= 1");
-  if (!n) return MRTQ__ERR(MRTQ_ESHAPE, "n: must be >= 1");
-  if (batch > SIZE_MAX / m || batch * m > SIZE_MAX / k || batch * m > SIZE_MAX / n)
-    return MRTQ__ERR(MRTQ_ESHAPE, "batch, m, k, n: A's or Y's element count overflows size_t");
-  if (bb > SIZE_MAX / k || bb * k > SIZE_MAX / n)
-    return MRTQ__ERR(MRTQ_ESHAPE, "batch, k, n: B's element count overflows size_t");
+  size_t bi, i, j, t;
+  mrtq_status st = mrtq__matmul_shape(batch, m, k, n, b_shared);
+  if (st != MRTQ_OK) return st;
   if ((st = mrtq__s16_x_check(a, 1, 0)) != MRTQ_OK) return st;
   if ((st = mrtq__s16_x_check(b, 1, 1)) != MRTQ_OK) return st;
   if (!rq) return MRTQ__ERR(MRTQ_EINVAL, "rq: NULL");

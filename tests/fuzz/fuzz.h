@@ -272,6 +272,17 @@ static inline void fz_reason_begin(void) { fz_why = NULL, fz_why_before = fz_why
     if ((st) == MRTQ_OK && fz_why_count != fz_why_before) FZ_FAIL("%s succeeded but reported a reason", what); \
   } while (0)
 
+/* A size in [lo, hi], sometimes 0 or huge (SIZE_MAX, SIZE_MAX / 2, 2^32, 2^62,
+ * 65536): shapes that must be refused or skipped as too big to run. */
+static inline size_t fz_dim(fz *f, size_t lo, size_t hi) {
+  uint8_t m = fz_u8(f);
+  if (m >= 250) return 0;
+  if (m >= 247) {
+    static const size_t big[] = {SIZE_MAX, SIZE_MAX / 2, (size_t)1 << 32, (size_t)1 << 62, 65536};
+    return big[fz_range(f, 0, 4)];
+  }
+  return (size_t)fz_range(f, lo, hi);
+}
 /* Product of sizes, or 0 when it would exceed lim. */
 static inline size_t fz_prod(const size_t *d, int nd, size_t lim) {
   size_t p = 1;

@@ -17,16 +17,6 @@
 
 #define WORK_MAX 200000u /* multiply-adds per call */
 
-static size_t dim(fz *f, size_t lo, size_t hi) {
-  uint8_t m = fz_u8(f);
-  if (m >= 250) return 0;
-  if (m >= 247) { /* huge */
-    static const size_t big[] = {SIZE_MAX, SIZE_MAX / 2, (size_t)1 << 32, (size_t)1 << 62, 65536};
-    return big[fz_range(f, 0, 4)];
-  }
-  return (size_t)fz_range(f, lo, hi);
-}
-
 static int32_t zp_for(fz *f, mrtq_dtype t) {
   if (fz_rare(f, 10)) return fz_i32(f);
   return t == MRTQ_U8 ? (int32_t)fz_range(f, 0, 255) : t == MRTQ_S4 ? (int32_t)fz_irange(f, -8, 7) : (int32_t)fz_irange(f, -128, 127);
@@ -123,13 +113,13 @@ static void check_conv(fz *f) {
   rqset r;
   mrtq_status st, st2, want_shape;
   memset(&s, 0, sizeof s);
-  s.n = dim(f, 1, 2), s.c = dim(f, 1, 8), s.h = dim(f, 1, 9), s.w = dim(f, 1, 9), s.o = dim(f, 1, 8);
-  s.kh = dim(f, 1, 4), s.kw = dim(f, 1, 4), s.stride_h = dim(f, 1, 3), s.stride_w = dim(f, 1, 3);
-  s.dil_h = dim(f, 1, 3), s.dil_w = dim(f, 1, 3);
+  s.n = fz_dim(f, 1, 2), s.c = fz_dim(f, 1, 8), s.h = fz_dim(f, 1, 9), s.w = fz_dim(f, 1, 9), s.o = fz_dim(f, 1, 8);
+  s.kh = fz_dim(f, 1, 4), s.kw = fz_dim(f, 1, 4), s.stride_h = fz_dim(f, 1, 3), s.stride_w = fz_dim(f, 1, 3);
+  s.dil_h = fz_dim(f, 1, 3), s.dil_w = fz_dim(f, 1, 3);
   s.pad_top = fz_range(f, 0, 3), s.pad_left = fz_range(f, 0, 3), s.pad_bottom = fz_range(f, 0, 3),
   s.pad_right = fz_range(f, 0, 3);
   if (fz_rare(f, 4)) s.pad_top = SIZE_MAX - fz_range(f, 0, 3);
-  s.groups = fz_u8(f) < 128 ? 1 : fz_bool(f) ? s.c : dim(f, 1, 8);
+  s.groups = fz_u8(f) < 128 ? 1 : fz_bool(f) ? s.c : fz_dim(f, 1, 8);
   s.layout = fz_rare(f, 4) ? (mrtq_layout)fz_irange(f, -1, 3) : fz_bool(f) ? MRTQ_NHWC : MRTQ_NCHW;
   /* the weights' layout: TFLite's depthwise filter where the shape is depthwise, sometimes on a dense shape
    * (refused) or outside the enum */
@@ -265,7 +255,7 @@ static void check_fc_matmul(fz *f) {
   int mm = fz_bool(f), q8out = fz_bool(f);
   mrtq_dtype dt = type_for(f);
   int ou = dt == MRTQ_U8, shared = fz_bool(f);
-  size_t batch = mm ? dim(f, 1, 3) : 1, m = dim(f, 1, 8), k = dim(f, 1, 24), n = dim(f, 1, 12), i, j, t, b;
+  size_t batch = mm ? fz_dim(f, 1, 3) : 1, m = fz_dim(f, 1, 8), k = fz_dim(f, 1, 24), n = fz_dim(f, 1, 12), i, j, t, b;
   size_t na, nb, ny;
   int valid = batch && m && k && n, pc;
   int32_t zpch[64], bias[64];

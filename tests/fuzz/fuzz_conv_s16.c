@@ -32,16 +32,6 @@
 #define NCH 64           /* per-channel arrays (bias, rq) only up to this many channels */
 #define BIT(c) (1u << (c))
 
-static size_t dim(fz *f, size_t lo, size_t hi) {
-  uint8_t m = fz_u8(f);
-  if (m >= 250) return 0;
-  if (m >= 247) { /* huge */
-    static const size_t big[] = {SIZE_MAX, SIZE_MAX / 2, (size_t)1 << 32, (size_t)1 << 62, 65536};
-    return big[fz_range(f, 0, 4)];
-  }
-  return (size_t)fz_range(f, lo, hi);
-}
-
 /* ---- the oracle's arithmetic ---- */
 
 /* Single rounding of x mult / 2^k, ties toward +infinity, k = base - shift
@@ -313,7 +303,7 @@ static void check_conv(fz *f, int fc) {
 
   memset(&s, 0, sizeof s);
   if (fc) { /* rows x k times o x k: the shape mrtq_fc_shape describes, restated */
-    s.n = dim(f, 1, 6), s.c = dim(f, 1, 40), s.o = dim(f, 1, 12);
+    s.n = fz_dim(f, 1, 6), s.c = fz_dim(f, 1, 40), s.o = fz_dim(f, 1, 12);
     if (fz_rare(f, 24)) { /* k at the bounds: 511 / 512 (int32), 2^25 - 1 / 2^25 (2^47), 65536 (runs) */
       static const size_t ks[] = {510, 511, 512, 513, ((size_t)1 << 25) - 1, (size_t)1 << 25, 65536, 131072};
       s.c = ks[fz_range(f, 0, 7)];
@@ -322,9 +312,9 @@ static void check_conv(fz *f, int fc) {
     s.layout = MRTQ_NCHW, s.w_layout = MRTQ_W_LIKE_X;
   } else {
     uint8_t g;
-    s.n = dim(f, 1, 2), s.c = dim(f, 1, 8), s.h = dim(f, 1, 9), s.w = dim(f, 1, 9), s.o = dim(f, 1, 8);
-    s.kh = dim(f, 1, 4), s.kw = dim(f, 1, 4), s.stride_h = dim(f, 1, 3), s.stride_w = dim(f, 1, 3);
-    s.dil_h = dim(f, 1, 3), s.dil_w = dim(f, 1, 3);
+    s.n = fz_dim(f, 1, 2), s.c = fz_dim(f, 1, 8), s.h = fz_dim(f, 1, 9), s.w = fz_dim(f, 1, 9), s.o = fz_dim(f, 1, 8);
+    s.kh = fz_dim(f, 1, 4), s.kw = fz_dim(f, 1, 4), s.stride_h = fz_dim(f, 1, 3), s.stride_w = fz_dim(f, 1, 3);
+    s.dil_h = fz_dim(f, 1, 3), s.dil_w = fz_dim(f, 1, 3);
     s.pad_top = fz_range(f, 0, 3), s.pad_left = fz_range(f, 0, 3), s.pad_bottom = fz_range(f, 0, 3),
     s.pad_right = fz_range(f, 0, 3);
     if (fz_rare(f, 4)) s.pad_top = SIZE_MAX - fz_range(f, 0, 3);
@@ -334,7 +324,7 @@ static void check_conv(fz *f, int fc) {
     else if (g < 200) { /* depthwise, o = c * multiplier */
       s.groups = s.c;
       if (s.c && s.c <= 64 && fz_u8(f) < 200) s.o = s.c * (size_t)fz_range(f, 1, 3);
-    } else s.groups = dim(f, 1, 8);
+    } else s.groups = fz_dim(f, 1, 8);
     s.layout = fz_rare(f, 4) ? (mrtq_layout)fz_irange(f, -1, 3) : fz_bool(f) ? MRTQ_NHWC : MRTQ_NCHW;
     s.w_layout = fz_rare(f, 4) ? (mrtq_wlayout)fz_irange(f, -1, 3)
                                : fz_bool(f) && (s.groups == s.c || fz_rare(f, 3)) ? MRTQ_W_TFLITE_DW : MRTQ_W_LIKE_X;
@@ -483,7 +473,7 @@ done:
 /* ---- batch matmul, int16 x int16 ---- */
 
 static void check_matmul(fz *f) {
-  size_t batch = dim(f, 1, 3), m = dim(f, 1, 8), k = dim(f, 1, 24), n = dim(f, 1, 12), bb, na, nb, ny, bi, i, j, t;
+  size_t batch = fz_dim(f, 1, 3), m = fz_dim(f, 1, 8), k = fz_dim(f, 1, 24), n = fz_dim(f, 1, 12), bb, na, nb, ny, bi, i, j, t;
   int shared = fz_bool(f), small, null_rq, null_out;
   unsigned viol = 0;
   i128 lim = (i128)SIZE_MAX;

@@ -8,15 +8,6 @@
 
 #include "mrtq/pool.h"
 
-static size_t dim(fz *f, size_t lo, size_t hi) {
-  uint8_t m = fz_u8(f);
-  if (m >= 250) return 0;
-  if (m >= 247) {
-    static const size_t big[] = {SIZE_MAX, SIZE_MAX / 2, (size_t)1 << 32, (size_t)1 << 62, 65536};
-    return big[fz_range(f, 0, 4)];
-  }
-  return (size_t)fz_range(f, lo, hi);
-}
 static int32_t q8(const uint8_t *p, size_t i, int u) { return u ? (int32_t)p[i] : (int32_t)(int8_t)p[i]; }
 /* element i of an int8 / uint8 / int16 (s16) array */
 static int32_t elt(const uint8_t *p, size_t i, int u, int s16) {
@@ -40,8 +31,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   mrtq_status st, st2;
   const char *name = mode == 0 ? "mrtq_maxpool2d" : mode == 1 ? "mrtq_avgpool2d_tflite" : "mrtq_avgpool2d_rq";
   memset(&p, 0, sizeof p);
-  p.n = dim(&f, 1, 2), p.c = dim(&f, 1, 5), p.h = dim(&f, 1, 12), p.w = dim(&f, 1, 12);
-  p.kh = dim(&f, 1, 5), p.kw = dim(&f, 1, 5), p.stride_h = dim(&f, 1, 4), p.stride_w = dim(&f, 1, 4);
+  p.n = fz_dim(&f, 1, 2), p.c = fz_dim(&f, 1, 5), p.h = fz_dim(&f, 1, 12), p.w = fz_dim(&f, 1, 12);
+  p.kh = fz_dim(&f, 1, 5), p.kw = fz_dim(&f, 1, 5), p.stride_h = fz_dim(&f, 1, 4), p.stride_w = fz_dim(&f, 1, 4);
   p.pad_top = fz_range(&f, 0, 4), p.pad_left = fz_range(&f, 0, 4), p.pad_bottom = fz_range(&f, 0, 4),
   p.pad_right = fz_range(&f, 0, 4);
   if (fz_rare(&f, 4)) p.pad_bottom = SIZE_MAX - fz_range(&f, 0, 3);
