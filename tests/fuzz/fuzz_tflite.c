@@ -15,16 +15,6 @@
 
 #include "mrtq.h"
 
-static size_t dim(fz *f, size_t lo, size_t hi) {
-  uint8_t m = fz_u8(f);
-  if (m >= 250) return 0;
-  if (m >= 246) {
-    static const size_t big[] = {SIZE_MAX, SIZE_MAX / 2, (size_t)1 << 32, (size_t)1 << 62, 65536};
-    return big[fz_range(f, 0, 4)];
-  }
-  return (size_t)fz_range(f, lo, hi);
-}
-
 static void check_act(fz *f) {
   float scale = fz_float(f);
   int act = fz_rare(f, 16) ? (int)fz_irange(f, -2, 9) : (int)fz_range(f, 0, 3);
@@ -57,7 +47,7 @@ static void check_act(fz *f) {
 
 static void check_pad(fz *f) {
   mrtq_tflite_padding pad = (mrtq_tflite_padding)(fz_rare(f, 8) ? (int)fz_irange(f, -1, 4) : (int)fz_range(f, 1, 2));
-  size_t in = dim(f, 1, 300), k = dim(f, 1, 12), stride = dim(f, 1, 6), dil = dim(f, 1, 5);
+  size_t in = fz_dim(f, 1, 300), k = fz_dim(f, 1, 12), stride = fz_dim(f, 1, 6), dil = fz_dim(f, 1, 5);
   size_t out = 7, before = 7, after = 7;
   mrtq_status st;
   FZ_CALL(st, mrtq_tflite_pad_axis(pad, in, k, stride, dil, &out, &before, &after), "mrtq_tflite_pad_axis");
@@ -159,7 +149,7 @@ static void check_weights(fz *f) {
   int8_t *q;
   mrtq_status st;
   axis = fz_rare(f, 8) ? (int)fz_irange(f, -1, 5) : (int)fz_range(f, 0, ndim > 0 ? (uint64_t)ndim - 1 : 0);
-  for (d = 0; d < 5; d++) shape[d] = dim(f, 1, 6);
+  for (d = 0; d < 5; d++) shape[d] = fz_dim(f, 1, 6);
   for (d = 0; d < ndim && d < 5; d++) {
     if (shape[d] == 0 || total > 4096 / (shape[d] ? shape[d] : 1)) ok = 0;
     total *= shape[d] ? shape[d] : 1;
