@@ -36,6 +36,8 @@
  *                        weights, im2col, an int8 GEMM (AVX512-VNNI when enabled), same bytes
  *     mrtq/tflite.h      porting helpers: a .tflite file's numbers as mrtq descriptors (fused
  *                        activation bounds, SAME / VALID pads, bias and per-channel weight quantization)
+ *     mrtq/lstm.h        TFLite Micro's integer LSTM (UNIDIRECTIONAL_SEQUENCE_LSTM): int8 or int16
+ *                        activations, int8 weights, int16 cell state
  *
  * CONFIGURATION MACROS (define before the first include)
  *   MRTQ_API   linkage of every public function. Default `static inline`
