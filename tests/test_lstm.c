@@ -218,7 +218,11 @@ static void t_nonlinear(void) {
 }
 
 static float rnd_unit(void) { return (float)(th_rand32() >> 8) / 16777216.0f; }
-static float rnd_scale(int lo, int hi) { return ldexpf(1.0f + rnd_unit(), (int)th_range(lo, hi)); }
+/* 2^[lo, hi] times [1, 2); one draw after the other, so every compiler sees the same sequence */
+static float rnd_scale(int lo, int hi) {
+  float m = 1.0f + rnd_unit();
+  return ldexpf(m, (int)th_range(lo, hi));
+}
 
 /* TFLite Micro's Prepare, restated (lstm_eval_common.cc). */
 static void o_prepare(o_model *M, const mrtq_tflite_lstm_scales *s) {
@@ -296,7 +300,10 @@ static long long run_case(int s16, int time_major, int kind, int sigmoid_cell, i
   if (!s16) sc.input_zp = (int32_t)th_range(-128, 127), sc.hidden_zp = (int32_t)th_range(-128, 127);
   else if (th_range(0, 3) == 0) sc.input_zp = (int32_t)th_range(-300, 300), sc.hidden_zp = (int32_t)th_range(-300, 300);
   sc.cell_clip = 0;
-  if (with_clip) sc.cell_clip = sc.cell * (kind == 3 ? (float)th_range(0, 600) + rnd_unit() : (float)th_range(1000, 40000));
+  if (with_clip) {
+    float whole = (float)(kind == 3 ? th_range(0, 600) : th_range(1000, 40000));
+    sc.cell_clip = sc.cell * (kind == 3 ? whole + rnd_unit() : whole);
+  }
   o_prepare(&M, &sc);
   M.zx = sc.input_zp, M.zh = sc.hidden_zp;
   EQ(mrtq_tflite_lstm_init(s16 ? MRTQ_S16 : MRTQ_S8, &sc, sigmoid_cell ? MRTQ_LSTM_SIGMOID : MRTQ_LSTM_TANH, &P),
