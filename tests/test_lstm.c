@@ -22,7 +22,9 @@
  * Compared: every output of every step, and the hidden and cell states after
  * every step (a step-by-step run), for both activation types, both layouts,
  * tanh and sigmoid cell gates, with and without the cell clip, plus saturating
- * gates and extreme scales; every refusal with its reason. */
+ * gates and extreme scales; every refusal with its reason. Also TFLite
+ * Micro's own unit-test model (float weights and float expected outputs,
+ * int8 and int16 quantization settings), within that test's tolerances. */
 #include <math.h>
 #include <stdlib.h>
 
@@ -480,6 +482,89 @@ static void t_edges_reached(void) {
   compared += 3;
 }
 
+/* TFLite Micro's own LSTM unit test (micro/kernels/unidirectional_sequence_lstm_test.cc
+   with testdata/lstm_test_data.cc, tflite-micro 90b983c2): a 2-batch, 3-step,
+   2-input, 2-cell model given in float, its expected outputs and final states
+   computed in float (independent of any integer code), and the int8 / int16
+   quantization settings of that test. Its tolerances (hidden 1e-2 for int8,
+   1e-3 for int16, cell 1e-2) are what TFLite Micro's integer kernel meets;
+   mrtq must meet them too. Weights and biases are quantized as that test does
+   (roundf(v / scale), clamped), the input and the states as round(v / scale) + zp. */
+static int32_t q_sym(float v, float scale, int32_t lo, int32_t hi) { return o_clamp((int64_t)roundf(v / scale), lo, hi); }
+
+static void t_tflm_vector(void) {
+  static const float wf[4] = {-10, -10, -20, -20}, bf[2] = {1, 2};   /* forget: input and recurrent weights alike */
+  static const float wi[4] = {10, 10, 20, 20}, bi[2] = {-1, -2};     /* input gate */
+  static const float w1[4] = {1, 1, 1, 1}, b0[2] = {0, 0};           /* cell and output gates */
+  static const float x[12] = {0.2f, 0.3f, 0.2f, 0.3f, 0.2f, 0.3f, -0.98f, 0.62f, 0.01f, 0.99f, 0.49f, -0.32f};
+  static const float want_out[12] = {0.26455893f, 0.26870455f, 0.47935803f, 0.47937014f, 0.58013272f, 0.58013278f,
+                                     -1.41184672e-3f, -1.43329117e-5f, 0.46887168f, 0.46891281f, 0.50054074f, 0.50054148f};
+  static const float want_cell[4] = {0.89740515f, 0.8974053f, 0.80327607f, 0.80327785f};
+  int s16;
+  long long n = 0;
+  T = mrtq__sigmoid_t16;
+  for (s16 = 0; s16 <= 1; s16++) {
+    const float *W[4] = {wi, wf, w1, w1}, *B[4] = {bi, bf, b0, b0};
+    const float wscale[4] = {0.15748031496062992f, 0.15748031496062992f, 0.007874015748031496f, 0.007874015748031496f};
+    float bscale[4];
+    mrtq_tflite_lstm_scales sc;
+    mrtq_tflite_lstm_params P;
+    mrtq_tflite_lstm_shape sh = {2, 2, 2, 3, 0};
+    mrtq_tflite_lstm_weights Wt;
+    int8_t wq[4][4];
+    int32_t b32[4][2];
+    int64_t b64[4][2];
+    int16_t in16[12], hid16[4], out16[12], cel[4] = {0, 0, 0, 0}, scratch[8];
+    int8_t in8[12], hid8[4], out8[12];
+    int g, i;
+    float tol = s16 ? 1e-3f : 1e-2f;
+    memset(&sc, 0, sizeof sc);
+    if (s16) {
+      sc.input = 3.0518044e-5f, sc.hidden = 2.1362956633198035e-05f;
+      bscale[0] = bscale[1] = 4.8059911474468205e-06f, bscale[2] = bscale[3] = 2.40299557372341e-07f;
+    } else {
+      sc.input = 0.00784313725490196f, sc.hidden = 0.004705882165580988f, sc.hidden_zp = -21;
+      bscale[0] = bscale[1] = 0.0012351397251814111f, bscale[2] = bscale[3] = 6.175698625907056e-5f;
+    }
+    sc.cell = 0.00024414062f, sc.cell_clip = 6;
+    for (g = 0; g < 4; g++) {
+      sc.w_in[g] = sc.w_rec[g] = wscale[g];
+      for (i = 0; i < 4; i++) wq[g][i] = (int8_t)q_sym(W[g][i], wscale[g], -128, 127);
+      for (i = 0; i < 2; i++) {
+        b32[g][i] = q_sym(B[g][i], bscale[g], INT32_MIN, INT32_MAX);
+        b64[g][i] = b32[g][i];
+      }
+      Wt.w_in[g] = Wt.w_rec[g] = wq[g];
+      Wt.bias[g] = s16 ? (const void *)b64[g] : (const void *)b32[g];
+    }
+    EQ(mrtq_tflite_lstm_init(s16 ? MRTQ_S16 : MRTQ_S8, &sc, MRTQ_LSTM_TANH, &P), MRTQ_OK);
+    EQ(P.cell_clip, 24576); /* 6 / 2^-12 */
+    for (i = 0; i < 12; i++) {
+      int32_t q = o_clamp((int64_t)roundf(x[i] / sc.input) + sc.input_zp, s16 ? -32768 : -128, s16 ? 32767 : 127);
+      if (s16) in16[i] = (int16_t)q;
+      else in8[i] = (int8_t)q;
+    }
+    for (i = 0; i < 4; i++) hid16[i] = 0, hid8[i] = (int8_t)sc.hidden_zp; /* the states start at 0.0 */
+    EQ(mrtq_tflite_lstm(&P, &sh, &Wt, s16 ? (const void *)in16 : (const void *)in8, scratch, sizeof scratch,
+                        s16 ? (void *)hid16 : (void *)hid8, cel, s16 ? (void *)out16 : (void *)out8),
+       MRTQ_OK);
+    for (i = 0; i < 12; i++) {
+      float got = (float)((s16 ? out16[i] : out8[i]) - sc.hidden_zp) * sc.hidden;
+      if (!(fabsf(got - want_out[i]) <= tol)) CHECK_EQ((long long)(got * 1e6f), (long long)(want_out[i] * 1e6f), " s16=%d out[%d] (x 1e6)", s16, i);
+      else CHECK(1);
+    }
+    for (i = 0; i < 4; i++) {
+      float gh = (float)((s16 ? hid16[i] : hid8[i]) - sc.hidden_zp) * sc.hidden;
+      float gc = (float)cel[i] * sc.cell;
+      CHECK(fabsf(gh - want_out[(i / 2) * 6 + 4 + i % 2]) <= tol); /* the final hidden state is the last output */
+      CHECK(fabsf(gc - want_cell[i]) <= 1e-2f);
+    }
+    n += 12 + 8;
+  }
+  compared += n;
+  printf("  TFLite Micro's unit-test vector: %lld outputs compared (within its tolerances)\n", n);
+}
+
 static void t_refusals(void) {
   mrtq_tflite_lstm_scales sc, bad;
   mrtq_tflite_lstm_params P, Q;
@@ -604,6 +689,7 @@ int main(void) {
   TH_RUN(t_lstm_s8);
   TH_RUN(t_lstm_s16);
   TH_RUN(t_edges_reached);
+  TH_RUN(t_tflm_vector);
   TH_RUN(t_refusals);
   printf("  test_lstm: %lld outputs compared\n", compared);
   return th_finish("test_lstm");
