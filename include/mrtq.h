@@ -134,6 +134,7 @@
 #include "mrtq/attr.h"
 #include "mrtq/fastconv.h"
 #include "mrtq/tflite.h"
+#include "mrtq/fxmath.h"
 #include "mrtq/lstm.h"
 
 #endif /* MRTQ_H */
