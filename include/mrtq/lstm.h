@@ -76,9 +76,11 @@
  * (integer_ops FullyConnected, Logistic, Tanh, MulElementwise as its
  * lstm_eval.cc calls them; MultiplyByQuantizedMultiplier of its default,
  * double-rounding build) wherever TFLite's C++ is defined: int32 fc
- * accumulators that do not overflow, x64 multipliers with shift <= 7 (int16
- * activations). Outside, mrtq keeps the total definitions above (wrap,
- * saturate). */
+ * accumulators that do not overflow, acc * 2^shift within int32 for a
+ * multiplier with shift > 0, x64 multipliers with shift <= 7 and results
+ * within int32 (int16 activations). Outside, mrtq keeps the total
+ * definitions above (the accumulators wrap; mrtq_mul_q31_dbl and
+ * mrtq_mul_q31_x64 saturate where TFLite's products wrap or truncate). */
 #ifndef MRTQ_LSTM_H
 #define MRTQ_LSTM_H
 
