@@ -132,5 +132,6 @@
 #include "mrtq/attr.h"
 #include "mrtq/fastconv.h"
 #include "mrtq/tflite.h"
+#include "mrtq/transpose_conv.h"
 
 #endif /* MRTQ_H */
