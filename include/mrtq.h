@@ -133,5 +133,6 @@
 #include "mrtq/fastconv.h"
 #include "mrtq/tflite.h"
 #include "mrtq/transpose_conv.h"
+#include "mrtq/batch_matmul.h"
 
 #endif /* MRTQ_H */
