@@ -42,8 +42,8 @@
  * input size (SAME or VALID, dilation 1).
  *
  * WHICH TFLITE RUNS WHAT (tensorflow/lite/kernels/transpose_conv.cc read at
- * commit 00f0938a (2021), TFLite Micro micro/kernels/transpose_conv.cc at
- * 90b983c2):
+ * commits 00f0938a and 91f256e5, TFLite Micro micro/kernels/transpose_conv.cc
+ * at 90b983c2):
  *   - int8 and uint8: the TF interpreter registers its optimized kernel by
  *     default (optimized_integer_ops::TransposeConvV2 / optimized_ops::
  *     TransposeConvV2: im2col-free GEMM of the filter [kh kw o][c] by the
@@ -61,10 +61,14 @@
  *   - int16 (16x8): both run the reference kernel with an int64 accumulator
  *     (TF: bias must be int64; Micro: an int16 bias is widened to int64, pass
  *     it widened).
- *   - fused activation: the TF interpreter of 00f0938a prepares the range
- *     with no activation (the type's range); TFLite Micro and newer TF
- *     interpreters apply the model's fused activation
- *     (mrtq_tflite_act_range): either way it is rq[co].qmin / qmax.
+ *   - fused activation: both TF interpreter versions read prepare the range
+ *     with kTfLiteActNone (the type's range); TFLite Micro applies the
+ *     model's fused activation (mrtq_tflite_act_range): either way it is
+ *     rq[co].qmin / qmax.
+ *   - a per-tensor int8 filter scale: 91f256e5 and TFLite Micro broadcast it
+ *     to every output channel (pass nrq 1); 00f0938a sizes its per-channel
+ *     arrays by the filter's scale count and so reads past them for
+ *     o > 1 (no defined result to match).
  *   - Prepare (kernel_util.cc PopulateConvolutionQuantizationParams): int8
  *     and int16 multipliers per channel from (double)s_x (double)s_w[co] /
  *     (double)s_y; uint8 is per tensor only, from (double)fl(s_x s_w) /
@@ -143,7 +147,8 @@ MRTQ_API mrtq_status mrtq_tflite_tconv_scratch_size(const mrtq_tflite_tconv_shap
  * below 2^-32 or 0 gives (0, 0): that channel outputs clamp(zp_y)), scale 0,
  * zp_y, qmin, qmax}. qmin / qmax: the output type's range, or the fused
  * activation's (mrtq_tflite_act_range). For TFLITE_SINGLE_ROUNDING builds set
- * each rq[c].scheme to MRTQ_Q31_RNDNU afterwards.
+ * each rq[c].scheme to MRTQ_Q31_RNDNU afterwards (8-bit only). MRTQ_S16: the
+ * 16x8 kernel then takes shifts up to 7 (r below 128) and refuses larger.
  * Errors (nothing written): s_w or rq NULL; nw 0, or not 1 with MRTQ_U8; s_x,
  * s_y NaN, infinite or <= 0; an s_w[c] NaN, infinite or < 0; zp_y, qmin or
  * qmax outside x_type, qmin > qmax, zp_y not 0 with MRTQ_S16 (TFLite 16x8
