@@ -385,6 +385,11 @@ static void test_refusals(void) {
                     "shape_a, shape_b: the output's element count overflows size_t");
     }
   }
+  if (sizeof(size_t) == 8) { /* a's copy alone: (2^31 - 1)^2 3 int16 elements are past 2^64 bytes */
+    size_t h1[3] = {(size_t)INT32_MAX, (size_t)INT32_MAX, 3}, h2[2] = {(size_t)INT32_MAX, 1};
+    CHECK_REFUSED(mrtq_tflite_batch_matmul_scratch_size(h1, 3, h2, 2, 1, 0, MRTQ_S16, &bytes), MRTQ_ESHAPE,
+                  "shape_a, shape_b: the scratch's byte count overflows size_t");
+  }
   /* scratch size */
   CHECK_REFUSED(mrtq_tflite_batch_matmul_scratch_size(sa, 3, sb, 3, 0, 0, MRTQ_S8, NULL), MRTQ_EINVAL, "bytes: NULL");
   CHECK_REFUSED(mrtq_tflite_batch_matmul_scratch_size(sa, 3, sb, 3, 0, 0, MRTQ_S32, &bytes), MRTQ_EUNSUPPORTED,

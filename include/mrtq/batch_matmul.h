@@ -128,7 +128,8 @@ MRTQ_API mrtq_status mrtq_tflite_batch_matmul_scratch_size(const size_t *shape_a
  * builds. k = 0 gives clamp(F(0) + zp) everywhere, as TFLite's loop.
  * Errors (nothing written): shapes as mrtq_tflite_batch_matmul_shape; p NULL,
  * p->type outside the enum, p->zp_a / p->zp_b outside the type (non-zero
- * for MRTQ_S16), p->rq failing the array functions' descriptor checks,
+ * for MRTQ_S16), p->rq failing the array functions' descriptor checks (the
+ * reason names it "rq->", as every descriptor check does),
  * p->rq.zp, qmin or qmax outside the type, a, b, scratch or out NULL while
  * it has elements -> MRTQ_EINVAL; p->type not MRTQ_S8 / MRTQ_S16,
  * p->rq.scheme not a Q31 scheme -> MRTQ_EUNSUPPORTED; MRTQ_S16:
