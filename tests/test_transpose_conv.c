@@ -188,6 +188,14 @@ static void fill_data(void *p, size_t n, mrtq_dtype t) {
   }
 }
 
+/* A float scale (1 + f / den) 2^e, the two random draws sequenced (the
+ * order of a call's arguments is unspecified: same values on every compiler). */
+static float rand_scale(int64_t den, int elo, int ehi) {
+  double f = 1.0 + (double)th_range(0, den - 1) / (double)den;
+  int e = (int)th_range(elo, ehi);
+  return (float)ldexp(f, e);
+}
+
 /* ---- random layers ---- */
 
 static void random_layers(mrtq_dtype t, int count) {
@@ -196,8 +204,8 @@ static void random_layers(mrtq_dtype t, int count) {
     tc_case k;
     mrtq_tflite_tconv_shape *s = &k.s;
     mrtq_rq rq[8];
-    float sw[8], sx = (float)ldexp(1.0 + (double)th_range(0, 1000) / 1000.0, (int)th_range(-9, -5));
-    float sy = (float)ldexp(1.0 + (double)th_range(0, 1000) / 1000.0, (int)th_range(-9, t == MRTQ_S16 ? 12 : 5));
+    float sw[8], sx = rand_scale(1001, -9, -5);
+    float sy = rand_scale(1001, -9, t == MRTQ_S16 ? 12 : 5);
     int64_t bias[8];
     size_t i, nx, nw;
     void *x, *w;
@@ -234,7 +242,7 @@ static void random_layers(mrtq_dtype t, int count) {
     k.zw = t == MRTQ_U8 ? (int32_t)th_range(0, 255) : 0;
     k.nrq = t == MRTQ_U8 || th_range(0, 3) == 0 || s->o == 0 ? 1 : s->o;
     for (i = 0; i < 8; i++) {
-      sw[i] = (float)ldexp(1.0 + (double)th_range(0, 1000) / 1000.0, (int)th_range(-10, -4));
+      sw[i] = rand_scale(1001, -10, -4);
       if (th_range(0, 15) == 0) sw[i] = 0.0f; /* a zero scale: (0, 0), output clamp(zp) */
       bias[i] = t == MRTQ_S16 ? th_range(-((int64_t)1 << 40), (int64_t)1 << 40) : th_range(-200000, 200000);
     }
@@ -256,9 +264,9 @@ static void random_layers(mrtq_dtype t, int count) {
   }
 }
 
-static void test_random_s8(void) { random_layers(MRTQ_S8, 6000); }
-static void test_random_u8(void) { random_layers(MRTQ_U8, 4000); }
-static void test_random_s16(void) { random_layers(MRTQ_S16, 4000); }
+static void test_random_s8(void) { random_layers(MRTQ_S8, 20000); }
+static void test_random_u8(void) { random_layers(MRTQ_U8, 12000); }
+static void test_random_s16(void) { random_layers(MRTQ_S16, 12000); }
 
 /* Edge multipliers and shifts over fixed data: every shift from -31 to 30
  * (8-bit) and -31 to 7 (16x8), the largest and smallest multipliers, ties. */
