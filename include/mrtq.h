@@ -136,5 +136,7 @@
 #include "mrtq/tflite.h"
 #include "mrtq/fxmath.h"
 #include "mrtq/lstm.h"
+#include "mrtq/transpose_conv.h"
+#include "mrtq/batch_matmul.h"
 
 #endif /* MRTQ_H */
