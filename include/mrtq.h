@@ -132,5 +132,7 @@
 #include "mrtq/attr.h"
 #include "mrtq/fastconv.h"
 #include "mrtq/tflite.h"
+#include "mrtq/svdf.h"
+#include "mrtq/reduce.h"
 
 #endif /* MRTQ_H */
