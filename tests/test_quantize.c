@@ -78,6 +78,7 @@ static void test_quantize_random(void) {
     int k = it % 11, micro = (who(k) & 2) && (!(who(k) & 1) || (it / 11) % 2);
     mrtq_dtype ti = pairs[k][0], to = pairs[k][1];
     mrtq_tflite_quantize_params p;
+    memset(&p, 0, sizeof p);
     float s_in = (float)ldexp(1.0 + (double)(th_rand32() % 1000000u) / 1e6, (int)th_range(-20, 0));
     float s_out = (float)ldexp(1.0 + (double)(th_rand32() % 1000000u) / 1e6, (int)th_range(-20, 0));
     int64_t lo, hi;
@@ -146,6 +147,7 @@ static void test_quantize_exhaustive(void) {
     for (a = 0; a < 4; a++)
       for (b = 0; b < 11; b++) {
         mrtq_tflite_quantize_params p;
+        memset(&p, 0, sizeof p);
         om m;
         int32_t x;
         int64_t lo, hi;
@@ -157,7 +159,7 @@ static void test_quantize_exhaustive(void) {
         if (p.in_type == MRTQ_S32) lo = -70000, hi = 70000;
         p.zp_in = (int32_t)(lo + (hi - lo) / 3), p.zp_out = p.out_type == MRTQ_U8 ? 17 : -5;
         for (x = (int32_t)lo; x <= (int32_t)hi; x++) {
-          uint8_t bi[4], bo[4];
+          uint8_t bi[4] = {0}, bo[4] = {0};
           mrtq__store(bi, 0, p.in_type, x);
           CHECK_EQ(mrtq_tflite_quantize(&p, bi, 1, bo), MRTQ_OK, "k %d", k);
           CHECK_EQ(mrtq__load(bo, 0, p.out_type), o_requant(x, m, p.zp_in, p.zp_out, p.in_type, p.out_type),
@@ -228,6 +230,7 @@ static void test_dequantize(void) {
 
 static void test_refusals(void) {
   mrtq_tflite_quantize_params p, q;
+  memset(&p, 0, sizeof p);
   int8_t b[4] = {0};
   float f[4];
   CHECK_REFUSED(mrtq_tflite_quantize_init(1, 0, MRTQ_S8, 1, 0, MRTQ_S8, NULL), MRTQ_EINVAL, "p: NULL");

@@ -99,10 +99,11 @@ static void test_general_random(void) {
   for (it = 0; it < 1500; it++) {
     mrtq_dtype t = ts[it % 3];
     size_t shape[5], total = 1, i, nout = 0, want_shape[5], got_shape[5], bytes = 0;
-    int ndim = (int)th_range(1, 5), naxes, d, red[5] = {0}, kd, want_nd, got_nd;
+    int ndim = (int)th_range(1, 5), naxes, d, red[5] = {0}, kd, want_nd, got_nd = 0;
     int32_t axes[7], x[1200], want[1200];
     int64_t lo, hi;
     mrtq_tflite_reduce_params p;
+    memset(&p, 0, sizeof p);
     float s_in = rnd_scale(-12, -2), s_out = rnd_scale(-12, -2);
     int32_t zi, zo;
     om m;
@@ -196,6 +197,7 @@ static void test_general_extremes(void) {
   int16_t out[16];
   for (it = 0; it < 400; it++) {
     mrtq_tflite_reduce_params p;
+    memset(&p, 0, sizeof p);
     mrtq_mult mm;
     om m;
     size_t shape[3], nout, i, total;
@@ -245,6 +247,7 @@ static void test_mean_hw(void) {
     size_t sh[4], i, b, c, h, w, n;
     int64_t lo, hi;
     mrtq_tflite_reduce_params p;
+    memset(&p, 0, sizeof p);
     om m;
     int32_t zi, zo;
     o_range(t, &lo, &hi);
@@ -289,6 +292,7 @@ static void test_mean_hw(void) {
 
 static void test_refusals(void) {
   mrtq_tflite_reduce_params p, q;
+  memset(&p, 0, sizeof p);
   mrtq_mult ok = {1 << 30, -2};
   size_t sh[3] = {2, 3, 4}, osh[3], bytes;
   int32_t ax[2] = {1, -1}, bad[1] = {3};

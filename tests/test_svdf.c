@@ -132,6 +132,7 @@ static void test_interpreter_random(void) {
   for (it = 0; it < 60; it++) {
     cfg c;
     mrtq_tflite_svdf_params p;
+    memset(&p, 0, sizeof p);
     float s_in = rnd_scale(-10, -4), s_wf = rnd_scale(-9, -5), s_wt = rnd_scale(-16, -10), s_out = rnd_scale(-8, -2);
     float s_state = rnd_scale(-16, -8);
     int32_t zi = (int32_t)th_range(-128, 127), zo = (int32_t)th_range(-128, 127);
@@ -159,6 +160,7 @@ static void test_micro_random(void) {
   for (it = 0; it < 80; it++) {
     cfg c;
     mrtq_tflite_svdf_params p;
+    memset(&p, 0, sizeof p);
     int s8 = it % 2;
     float s_in = rnd_scale(-10, -4), s_wf = rnd_scale(-9, -5), s_wt = rnd_scale(-12, -4), s_out = rnd_scale(-8, -2);
     float s_state = s8 ? rnd_scale(-9, -3) : rnd_scale(-16, -8);
@@ -190,6 +192,7 @@ static void test_extremes(void) {
   for (it = 0; it < 120; it++) {
     cfg c;
     mrtq_tflite_svdf_params p;
+    memset(&p, 0, sizeof p);
     int s8 = it % 3 == 0;
     memset(&c, 0, sizeof c);
     c.s8 = s8;
@@ -210,6 +213,7 @@ static void test_extremes(void) {
   {
     cfg c;
     mrtq_tflite_svdf_params p;
+    memset(&p, 0, sizeof p);
     mrtq_mult m = {1 << 30, -20};
     memset(&c, 0, sizeof c);
     c.B = 1, c.I = 4, c.rank = 1, c.F = 2, c.M = 200;
@@ -228,6 +232,7 @@ static void test_extremes(void) {
  * sum_j wt_j s_j + bias (values worked out by hand below). */
 static void test_hand(void) {
   mrtq_tflite_svdf_params p;
+  memset(&p, 0, sizeof p);
   mrtq_mult one = {1 << 30, 1};
   int8_t wf[2] = {1, 2}, x[2], out[1];
   int16_t wt[3] = {1, 10, 100}, st[3] = {7, 8, 9};
@@ -245,6 +250,7 @@ static void test_hand(void) {
 
 static void test_refusals(void) {
   mrtq_tflite_svdf_params p, q;
+  memset(&p, 0, sizeof p);
   mrtq_mult ok = {1 << 30, -3}, bad = {5, 0};
   int8_t x[4] = {0}, wf[4] = {0}, out[4] = {0};
   int16_t wt[8] = {0}, st[8] = {0};
