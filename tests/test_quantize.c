@@ -31,9 +31,14 @@ static om o_qm(double s) { /* TFLite QuantizeMultiplier */
   r.mult = (int32_t)qf, r.shift = e;
   return r;
 }
-static int32_t o_mbqm(int32_t x, om m) {
+static long long n_tie_srdhm, n_tie_rdivpot;
+static int32_t o_mbqm(int32_t x, om m) { /* MultiplyByQuantizedMultiplier(int32), counting exact ties */
   int ls = m.shift > 0 ? m.shift : 0, rs = m.shift > 0 ? 0 : -m.shift;
-  return o_rdivpot(o_srdhm(o_sat32((i128)x * o_pow2(ls)), m.mult), rs);
+  int32_t xs = o_sat32((i128)x * o_pow2(ls)), h;
+  if ((((int64_t)xs * m.mult) & 0x7fffffff) == 0x40000000) n_tie_srdhm++;
+  h = o_srdhm(xs, m.mult);
+  if (rs > 0 && rs < 32 && ((int64_t)h & (((int64_t)1 << rs) - 1)) == ((int64_t)1 << (rs - 1))) n_tie_rdivpot++;
+  return o_rdivpot(h, rs);
 }
 static void o_range(mrtq_dtype t, int64_t *lo, int64_t *hi) {
   switch (t) {
@@ -140,6 +145,7 @@ static void test_quantize_random(void) {
 
 /* Every int8 / uint8 / int16 input for fixed multipliers at the extremes. */
 static void test_quantize_exhaustive(void) {
+  long long t0 = n_tie_srdhm, t1 = n_tie_rdivpot;
   static const int32_t mults[] = {1 << 30, (1 << 30) + 1, 1518500250, INT32_MAX};
   static const int32_t shifts[] = {-31, -24, -15, -8, -1, 0, 1, 2, 8, 16, 30};
   int a, b, k;
@@ -156,7 +162,7 @@ static void test_quantize_exhaustive(void) {
         p.m.mult = mults[a], p.m.shift = shifts[b];
         m.mult = mults[a], m.shift = shifts[b];
         o_range(p.in_type, &lo, &hi);
-        if (p.in_type == MRTQ_S32) lo = -70000, hi = 70000;
+        if (p.in_type == MRTQ_S32) lo = -40000, hi = 40000;
         p.zp_in = (int32_t)(lo + (hi - lo) / 3), p.zp_out = p.out_type == MRTQ_U8 ? 17 : -5;
         for (x = (int32_t)lo; x <= (int32_t)hi; x++) {
           uint8_t bi[4] = {0}, bo[4] = {0};
@@ -167,6 +173,7 @@ static void test_quantize_exhaustive(void) {
           n_q++;
         }
       }
+  CHECK(n_tie_srdhm > t0 && n_tie_rdivpot > t1);
 }
 
 /* TFLite's dequantize: the double product rounded to float. */
@@ -285,7 +292,7 @@ int main(void) {
   TH_RUN(test_dequantize);
   TH_RUN(test_refusals);
   printf("  quantize: %lld outputs compared (%lld by the XOR shortcut, %lld saturated low, %lld high); dequantize: %lld "
-         "outputs compared\n",
-         n_q, n_xor, n_sat_lo, n_sat_hi, n_dq);
+         "outputs compared; exact ties %lld SRDHM, %lld RDIVPOT\n",
+         n_q, n_xor, n_sat_lo, n_sat_hi, n_dq, n_tie_srdhm, n_tie_rdivpot);
   return th_finish("test_quantize");
 }

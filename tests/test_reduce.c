@@ -31,9 +31,14 @@ static om o_qm(double s) {
   r.mult = (int32_t)qf, r.shift = e;
   return r;
 }
-static int32_t o_mbqm(int32_t x, om m) {
+static long long n_tie_srdhm, n_tie_rdivpot;
+static int32_t o_mbqm(int32_t x, om m) { /* MultiplyByQuantizedMultiplier(int32), counting exact ties */
   int ls = m.shift > 0 ? m.shift : 0, rs = m.shift > 0 ? 0 : -m.shift;
-  return o_rdivpot(o_srdhm(o_sat32((i128)x * o_pow2(ls)), m.mult), rs);
+  int32_t xs = o_sat32((i128)x * o_pow2(ls)), h;
+  if ((((int64_t)xs * m.mult) & 0x7fffffff) == 0x40000000) n_tie_srdhm++;
+  h = o_srdhm(xs, m.mult);
+  if (rs > 0 && rs < 32 && ((int64_t)h & (((int64_t)1 << rs) - 1)) == ((int64_t)1 << (rs - 1))) n_tie_rdivpot++;
+  return o_rdivpot(h, rs);
 }
 static void o_range(mrtq_dtype t, int64_t *lo, int64_t *hi) {
   *lo = t == MRTQ_S8 ? -128 : t == MRTQ_U8 ? 0 : -32768;
@@ -233,6 +238,7 @@ static void test_general_extremes(void) {
     }
   }
   CHECK(n_kclamp > 0);
+  CHECK(n_tie_srdhm > 0 && n_tie_rdivpot > 0);
   CHECK(n_sat_lo > 0 && n_sat_hi > 0);
 }
 
@@ -397,7 +403,7 @@ int main(void) {
   TH_RUN(test_mean_hw);
   TH_RUN(test_refusals);
   printf("  reduce: %lld MEAN, %lld SUM, %lld int16 interpreter SUM, %lld height-width MEAN outputs compared (%lld ties, "
-         "%lld saturated low, %lld high, %lld clamped k)\n",
-         n_mean, n_sum, n_sum16, n_hw, n_ties, n_sat_lo, n_sat_hi, n_kclamp);
+         "%lld saturated low, %lld high, %lld clamped k; exact ties %lld SRDHM, %lld RDIVPOT)\n",
+         n_mean, n_sum, n_sum16, n_hw, n_ties, n_sat_lo, n_sat_hi, n_kclamp, n_tie_srdhm, n_tie_rdivpot);
   return th_finish("test_reduce");
 }

@@ -13,7 +13,7 @@
 #include "mrtq.h"
 #include "oracle.h"
 
-static long long n_out, n_state, n_sat_feat, n_sat_out;
+static long long n_out, n_state, n_sat_feat_lo, n_sat_feat_hi, n_sat_out_lo, n_sat_out_hi;
 
 /* ---- the oracle ---- */
 typedef struct {
@@ -37,10 +37,14 @@ static double o_eff(float a, float b, float c) { /* Prepare: a * b / c in float,
   volatile float q = p / c;
   return (double)q;
 }
-static int32_t o_mbqm(int32_t x, om m) { /* MultiplyByQuantizedMultiplier(int32) */
+static long long n_tie_srdhm, n_tie_rdivpot;
+static int32_t o_mbqm(int32_t x, om m) { /* MultiplyByQuantizedMultiplier(int32), counting exact ties */
   int ls = m.shift > 0 ? m.shift : 0, rs = m.shift > 0 ? 0 : -m.shift;
-  int32_t xs = o_sat32((i128)x * o_pow2(ls));
-  return o_rdivpot(o_srdhm(xs, m.mult), rs);
+  int32_t xs = o_sat32((i128)x * o_pow2(ls)), h;
+  if ((((int64_t)xs * m.mult) & 0x7fffffff) == 0x40000000) n_tie_srdhm++;
+  h = o_srdhm(xs, m.mult);
+  if (rs > 0 && rs < 32 && ((int64_t)h & (((int64_t)1 << rs) - 1)) == ((int64_t)1 << (rs - 1))) n_tie_rdivpot++;
+  return o_rdivpot(h, rs);
 }
 static int32_t o_wrap32(int64_t v) { return (int32_t)(uint32_t)(uint64_t)v; }
 static int32_t o_clamp(int64_t v, int64_t lo, int64_t hi) { return (int32_t)(v < lo ? lo : v > hi ? hi : v); }
@@ -64,7 +68,8 @@ static void o_step(const cfg *c, const int8_t *x, const int8_t *wf, const int32_
       for (j = 0; j + 1 < c->M; j++) row[j] = row[j + 1];
       for (i = 0; i < c->I; i++) d += (int64_t)wf[f * c->I + i] * (x[b * c->I + i] - c->zi);
       v = o_mbqm(o_wrap32(d), c->m1);
-      if (v < tmin || v > tmax) n_sat_feat++;
+      if (v < tmin) n_sat_feat_lo++;
+      if (v > tmax) n_sat_feat_hi++;
       v = o_clamp(v, tmin, tmax) + c->zs;
       w = c->s8 ? (int32_t)(int8_t)(uint8_t)(v & 0xff) : (int32_t)(int16_t)(uint16_t)(v & 0xffff);
       row[c->M - 1] = w;
@@ -78,7 +83,8 @@ static void o_step(const cfg *c, const int8_t *x, const int8_t *wf, const int32_
         for (j = 0; j < c->M; j++) a += (int64_t)wt[fr * c->M + j] * (st[((size_t)b * c->F + fr) * c->M + j] - c->zs);
       }
       y = o_mbqm(o_wrap32(a), c->m2);
-      if ((int64_t)y + c->zo < -128 || (int64_t)y + c->zo > 127) n_sat_out++;
+      if ((int64_t)y + c->zo < -128) n_sat_out_lo++;
+      if ((int64_t)y + c->zo > 127) n_sat_out_hi++;
       out[b * U + u] = o_clamp((int64_t)y + c->zo, -128, 127);
     }
 }
@@ -222,8 +228,9 @@ static void test_extremes(void) {
     p.m1.shift = 15;
     run_cfg(&c, &p, 12, 0, 32767);
   }
-  CHECK(n_sat_feat > 0);
-  CHECK(n_sat_out > 0);
+  CHECK(n_sat_feat_lo > 0 && n_sat_feat_hi > 0);
+  CHECK(n_sat_out_lo > 0 && n_sat_out_hi > 0);
+  CHECK(n_tie_srdhm > 0 && n_tie_rdivpot > 0);
 }
 
 /* The state's evolution on a hand-checked case: rank 1, one filter, memory 3,
@@ -331,7 +338,8 @@ int main(void) {
   TH_RUN(test_micro_random);
   TH_RUN(test_extremes);
   TH_RUN(test_refusals);
-  printf("  svdf: %lld outputs and %lld state values compared (%lld feature, %lld output saturations)\n", n_out, n_state,
-         n_sat_feat, n_sat_out);
+  printf("  svdf: %lld outputs and %lld state values compared (feature saturations %lld low, %lld high; output %lld low, "
+         "%lld high; exact ties %lld SRDHM, %lld RDIVPOT)\n",
+         n_out, n_state, n_sat_feat_lo, n_sat_feat_hi, n_sat_out_lo, n_sat_out_hi, n_tie_srdhm, n_tie_rdivpot);
   return th_finish("test_svdf");
 }
