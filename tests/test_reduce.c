@@ -346,6 +346,14 @@ static void test_refusals(void) {
       CHECK_REFUSED(mrtq_tflite_reduce_scratch_size(big3, 2, a1, 1, &bytes), MRTQ_ERANGE, "shape: the scratch size overflows size_t");
     }
   }
+#if SIZE_MAX > INT64_MAX
+  {
+    size_t huge[1] = {SIZE_MAX / 2 + 2}; /* 2^63 + 1 elements: a count TFLite's int64 cannot hold */
+    int32_t a0[1] = {0};
+    CHECK_REFUSED(mrtq_tflite_reduce_scratch_size(huge, 1, a0, 1, &bytes), MRTQ_ERANGE,
+                  "shape: the reduced element count exceeds INT64_MAX");
+  }
+#endif
   CHECK_EQ(mrtq_tflite_reduce_scratch_size(sh, 3, ax, 2, &bytes), MRTQ_OK, "bytes");
   CHECK_EQ(bytes, 8, "2 outputs");
   CHECK_REFUSED(mrtq_tflite_mean(NULL, sh, 3, ax, 2, in, scr, out), MRTQ_EINVAL, "p: NULL");
