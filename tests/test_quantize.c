@@ -63,6 +63,13 @@ static int32_t o_requant(int32_t x, om m, int32_t zi, int32_t zo, mrtq_dtype ti,
   return (int32_t)(v < lo ? lo : v > hi ? hi : v);
 }
 
+/* m * 2^e with m drawn first, then e (two statements: the same stream on every compiler) */
+static float rnd_scale_m(uint32_t steps, int lo, int hi) {
+  double m = 1.0 + (double)(th_rand32() % steps) / (double)steps;
+  int e = (int)th_range(lo, hi);
+  return (float)ldexp(m, e);
+}
+
 static int64_t rnd_in(mrtq_dtype t) {
   int64_t lo, hi;
   o_range(t, &lo, &hi);
@@ -84,8 +91,8 @@ static void test_quantize_random(void) {
     mrtq_dtype ti = pairs[k][0], to = pairs[k][1];
     mrtq_tflite_quantize_params p;
     memset(&p, 0, sizeof p);
-    float s_in = (float)ldexp(1.0 + (double)(th_rand32() % 1000000u) / 1e6, (int)th_range(-20, 0));
-    float s_out = (float)ldexp(1.0 + (double)(th_rand32() % 1000000u) / 1e6, (int)th_range(-20, 0));
+    float s_in = rnd_scale_m(1000000u, -20, 0);
+    float s_out = rnd_scale_m(1000000u, -20, 0);
     int64_t lo, hi;
     int32_t zi, zo, x[64], y[64];
     om m;
@@ -202,9 +209,9 @@ static void test_dequantize(void) {
     switch (it % 10) {
       case 0: s = FLT_MAX / (float)th_range(1, 70000); break;         /* products beyond FLT_MAX */
       case 1: s = FLT_MIN * (float)ldexp(1.0, -(int)th_range(1, 23)); break; /* subnormal results */
-      case 2: s = -(float)ldexp(1.0 + (double)(th_rand32() % 1000u) / 1e3, (int)th_range(-30, 30)); break;
+      case 2: s = -rnd_scale_m(1000u, -30, 30); break;
       case 3: s = 0.0f; break;
-      default: s = (float)ldexp(1.0 + (double)(th_rand32() % 10000000u) / 1e7, (int)th_range(-30, 10)); break;
+      default: s = rnd_scale_m(10000000u, -30, 10); break;
     }
     zp = (int32_t)th_range(lo, hi);
     if (it % 7 == 0) zp = th_i32(); /* any int32: TFLite's int32 difference may overflow there */

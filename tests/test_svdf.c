@@ -89,7 +89,13 @@ static void o_step(const cfg *c, const int8_t *x, const int8_t *wf, const int32_
     }
 }
 
-static float rnd_scale(int lo, int hi) { return (float)ldexp(1.0 + (double)(th_rand32() % 1000000u) / 1e6, (int)th_range(lo, hi)); }
+/* m * 2^e with m drawn first, then e (two statements: the same stream on every compiler) */
+static float rnd_scale_m(uint32_t steps, int lo, int hi) {
+  double m = 1.0 + (double)(th_rand32() % steps) / (double)steps;
+  int e = (int)th_range(lo, hi);
+  return (float)ldexp(m, e);
+}
+static float rnd_scale(int lo, int hi) { return rnd_scale_m(1000000u, lo, hi); }
 
 /* Runs `steps` steps of one configuration through the library and the oracle. */
 static void run_cfg(const cfg *c, const mrtq_tflite_svdf_params *p, int steps, int with_bias, int32_t wrange) {
@@ -135,7 +141,7 @@ static void run_cfg(const cfg *c, const mrtq_tflite_svdf_params *p, int steps, i
 /* The TF interpreter's form: int16 state, zero point 0, scales from Prepare. */
 static void test_interpreter_random(void) {
   int it;
-  for (it = 0; it < 60; it++) {
+  for (it = 0; it < 200; it++) {
     cfg c;
     mrtq_tflite_svdf_params p;
     memset(&p, 0, sizeof p);
@@ -163,7 +169,7 @@ static void test_interpreter_random(void) {
 /* TFLite Micro's form: int8 or int16 state with a zero point. */
 static void test_micro_random(void) {
   int it;
-  for (it = 0; it < 80; it++) {
+  for (it = 0; it < 300; it++) {
     cfg c;
     mrtq_tflite_svdf_params p;
     memset(&p, 0, sizeof p);
