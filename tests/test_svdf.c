@@ -145,7 +145,7 @@ static void test_interpreter_random(void) {
     cfg c;
     mrtq_tflite_svdf_params p;
     memset(&p, 0, sizeof p);
-    float s_in = rnd_scale(-10, -4), s_wf = rnd_scale(-9, -5), s_wt = rnd_scale(-16, -10), s_out = rnd_scale(-8, -2);
+    float s_in = rnd_scale(-10, -4), s_wf = rnd_scale(-9, -5), s_wt = rnd_scale(-22, -13), s_out = rnd_scale(-8, -2);
     float s_state = rnd_scale(-16, -8);
     int32_t zi = (int32_t)th_range(-128, 127), zo = (int32_t)th_range(-128, 127);
     memset(&c, 0, sizeof c);
@@ -174,8 +174,8 @@ static void test_micro_random(void) {
     mrtq_tflite_svdf_params p;
     memset(&p, 0, sizeof p);
     int s8 = it % 2;
-    float s_in = rnd_scale(-10, -4), s_wf = rnd_scale(-9, -5), s_wt = rnd_scale(-12, -4), s_out = rnd_scale(-8, -2);
-    float s_state = s8 ? rnd_scale(-9, -3) : rnd_scale(-16, -8);
+    float s_in = rnd_scale(-10, -4), s_wf = rnd_scale(-9, -5), s_wt = s8 ? rnd_scale(-12, -6) : rnd_scale(-22, -13);
+    float s_out = rnd_scale(-8, -2), s_state = s8 ? rnd_scale(-9, -3) : rnd_scale(-16, -8);
     memset(&c, 0, sizeof c);
     c.s8 = s8;
     c.B = (int)th_range(1, 3), c.I = (int)th_range(1, 9), c.rank = (int)th_range(1, 3);
