@@ -133,6 +133,15 @@ static void test_quantize_random(void) {
     }
     CHECK_EQ(p.m.mult, m.mult, "mult it %d", it);
     CHECK_EQ(p.m.shift, m.shift, "shift it %d", it);
+    {
+      mrtq_tflite_quantize_params q;
+      mrtq_mult mm;
+      mm.mult = m.mult, mm.shift = m.shift;
+      memset(&q, 0x7f, sizeof q);
+      CHECK_EQ(mrtq_tflite_quantize_init_mult(mm, zi, ti, zo, to, &q), MRTQ_OK, "init_mult it %d", it);
+      CHECK(memcmp(&p, &q, sizeof p) == 0 || (p.m.mult == q.m.mult && p.m.shift == q.m.shift && p.zp_in == q.zp_in &&
+                                               p.zp_out == q.zp_out && p.in_type == q.in_type && p.out_type == q.out_type));
+    }
     if (m.mult == 0) n_flush++;
     for (i = 0; i < n; i++) {
       x[i] = (int32_t)rnd_in(ti);
@@ -268,6 +277,18 @@ static void test_refusals(void) {
   CHECK_REFUSED(mrtq_tflite_quantize_init(1, 0, MRTQ_S8, 1, 0, MRTQ_S4, &p), MRTQ_EUNSUPPORTED,
                 "in_type, out_type: not a pair the TF interpreter's QUANTIZE takes");
   CHECK(memcmp(&p, &q, sizeof p) == 0);
+  {
+    mrtq_mult one = {1 << 30, 1}, bad = {1 << 29, 0};
+    CHECK_REFUSED(mrtq_tflite_quantize_init_mult(one, 0, MRTQ_S8, 0, MRTQ_S8, NULL), MRTQ_EINVAL, "p: NULL");
+    CHECK_REFUSED(mrtq_tflite_quantize_init_mult(bad, 0, MRTQ_S8, 0, MRTQ_S8, &p), MRTQ_EINVAL,
+                  "m: mult 0 with shift 0, or mult in [2^30, 2^31 - 1] with shift in [-31, 30]");
+    CHECK_REFUSED(mrtq_tflite_quantize_init_mult(one, 0, (mrtq_dtype)7, 0, MRTQ_S8, &p), MRTQ_EINVAL, "in_type: not an mrtq_dtype");
+    CHECK_REFUSED(mrtq_tflite_quantize_init_mult(one, 0, MRTQ_S8, 0, (mrtq_dtype)0, &p), MRTQ_EINVAL, "out_type: not an mrtq_dtype");
+    CHECK_REFUSED(mrtq_tflite_quantize_init_mult(one, 0, MRTQ_U8, 0, MRTQ_S16, &p), MRTQ_EUNSUPPORTED,
+                  "in_type, out_type: not a pair either TFLite's QUANTIZE takes");
+    CHECK_REFUSED(mrtq_tflite_quantize_init_mult(one, 256, MRTQ_U8, 0, MRTQ_S8, &p), MRTQ_EINVAL, "zp_in: outside in_type");
+    CHECK_REFUSED(mrtq_tflite_quantize_init_mult(one, 0, MRTQ_U8, 128, MRTQ_S8, &p), MRTQ_EINVAL, "zp_out: outside out_type");
+  }
   CHECK_EQ(mrtq_tflite_quantize_init(0.5f, 0, MRTQ_S8, 1, 0, MRTQ_S8, &p), MRTQ_OK, "valid");
   CHECK_REFUSED(mrtq_tflite_quantize(NULL, b, 1, b), MRTQ_EINVAL, "p: NULL");
   CHECK_REFUSED(mrtq_tflite_quantize(&p, NULL, 1, b), MRTQ_EINVAL, "in: NULL (allowed only when n is 0)");

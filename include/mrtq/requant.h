@@ -458,6 +458,17 @@ MRTQ_API mrtq_status mrtq_tflite_quantize_init_micro(float s_in, int32_t zp_in, 
                                                      int32_t zp_out, mrtq_dtype out_type,
                                                      mrtq_tflite_quantize_params *p);
 
+/* The parameters from the numbers TFLite's OpData holds (output_multiplier
+ * and output_shift as m, the tensors' zero points), for either TFLite: m
+ * {0, 0} or mult in [2^30, 2^31 - 1] with shift in [-31, 30]; a pair one of
+ * the TFLites takes; zero points within their types. With the values
+ * mrtq_tflite_quantize_init(_micro) computes it gives the same struct.
+ * Errors (nothing written): p NULL, m outside its ranges, a type outside
+ * mrtq_dtype, a zero point outside its type -> MRTQ_EINVAL; a pair neither
+ * TFLite takes -> MRTQ_EUNSUPPORTED. */
+MRTQ_API mrtq_status mrtq_tflite_quantize_init_mult(mrtq_mult m, int32_t zp_in, mrtq_dtype in_type, int32_t zp_out,
+                                                    mrtq_dtype out_type, mrtq_tflite_quantize_params *p);
+
 /* out[i] = clamp(mul_q31_dbl(in[i] - p->zp_in, p->m) + p->zp_out, range of
  * p->out_type), in of p->in_type, out of p->out_type (int16 / int32 at any
  * alignment; in and out may be the same array when the types are the same
@@ -1303,6 +1314,21 @@ MRTQ_API mrtq_status mrtq_tflite_quantize_init_micro(float s_in, int32_t zp_in, 
                                                      int32_t zp_out, mrtq_dtype out_type,
                                                      mrtq_tflite_quantize_params *p) {
   return mrtq__tfl_q_init(s_in, zp_in, in_type, s_out, zp_out, out_type, 1, p);
+}
+
+MRTQ_API mrtq_status mrtq_tflite_quantize_init_mult(mrtq_mult m, int32_t zp_in, mrtq_dtype in_type, int32_t zp_out,
+                                                    mrtq_dtype out_type, mrtq_tflite_quantize_params *p) {
+  if (!p) return MRTQ__ERR(MRTQ_EINVAL, "p: NULL");
+  if (m.mult == 0 ? m.shift != 0 : (m.mult < (1 << 30) || m.shift < -31 || m.shift > 30))
+    return MRTQ__ERR(MRTQ_EINVAL, "m: mult 0 with shift 0, or mult in [2^30, 2^31 - 1] with shift in [-31, 30]");
+  if (!mrtq__dtype_ok(in_type)) return MRTQ__ERR(MRTQ_EINVAL, "in_type: not an mrtq_dtype");
+  if (!mrtq__dtype_ok(out_type)) return MRTQ__ERR(MRTQ_EINVAL, "out_type: not an mrtq_dtype");
+  if (!mrtq__tfl_q_pair(in_type, out_type))
+    return MRTQ__ERR(MRTQ_EUNSUPPORTED, "in_type, out_type: not a pair either TFLite's QUANTIZE takes");
+  if (!mrtq__in_type(zp_in, in_type)) return MRTQ__ERR(MRTQ_EINVAL, "zp_in: outside in_type");
+  if (!mrtq__in_type(zp_out, out_type)) return MRTQ__ERR(MRTQ_EINVAL, "zp_out: outside out_type");
+  p->m = m, p->zp_in = zp_in, p->zp_out = zp_out, p->in_type = in_type, p->out_type = out_type;
+  return MRTQ_OK;
 }
 
 MRTQ_API mrtq_status mrtq_tflite_quantize(const mrtq_tflite_quantize_params *p, const void *in, size_t n, void *out) {
