@@ -66,7 +66,8 @@ typedef struct mrtq_tflite_reduce_params {
 
 /* Parameters from TFLite's float tensor scales (finite, > 0):
  * m = Q31((double)s_in / (double)s_out) (mrtq_mult_q31 = QuantizeMultiplier).
- * MRTQ_S16 requires both zero points 0 (the TF interpreter's Prepare).
+ * MRTQ_S16 requires both zero points 0 (the TF interpreter's Prepare; TFLite
+ * Micro does not check, and mrtq refuses such a model for both).
  * Errors (nothing written): p NULL, a scale NaN, infinite or <= 0, a zero
  * point outside type, an MRTQ_S16 zero point not 0 -> MRTQ_EINVAL; type
  * another mrtq_dtype -> MRTQ_EUNSUPPORTED, outside the enum -> MRTQ_EINVAL;
