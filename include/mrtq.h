@@ -138,5 +138,7 @@
 #include "mrtq/lstm.h"
 #include "mrtq/transpose_conv.h"
 #include "mrtq/batch_matmul.h"
+#include "mrtq/svdf.h"
+#include "mrtq/reduce.h"
 
 #endif /* MRTQ_H */
