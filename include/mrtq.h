@@ -133,5 +133,6 @@
 #include "mrtq/fastconv.h"
 #include "mrtq/tflite.h"
 #include "mrtq/fxmath.h"
+#include "mrtq/softmax.h"
 
 #endif /* MRTQ_H */
