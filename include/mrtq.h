@@ -132,5 +132,7 @@
 #include "mrtq/attr.h"
 #include "mrtq/fastconv.h"
 #include "mrtq/tflite.h"
+#include "mrtq/fxmath.h"
+#include "mrtq/softmax.h"
 
 #endif /* MRTQ_H */
