@@ -25,7 +25,9 @@
  *                double-rounding requantization of s_in s_w[c] / s_out
  *                (mrtq_rq_init(MRTQ_Q31_DBL, ...))
  *   avg pool     mrtq_avgpool2d_tflite (output qparams = input qparams)
- *   softmax      TFLite's int8 softmax: output scale 1/256, zero point -128
+ *   softmax      mrtq_tflite_softmax (TFLite's reference int8 softmax, gemmlowp
+ *                fixed point; parameters from mrtq_tflite_softmax_init): the
+ *                output scale is 1/256, the zero point -128
  *
  * The data: five synthetic "keywords" (a silence and four spectro-temporal
  * shapes), three noisy, shifted copies of each. The model: seeded random
@@ -42,8 +44,10 @@
  * output a second way -- accumulators by a plain loop restating TFLite's
  * reference kernels, compared with mrtq_conv2d_s32 / mrtq_fc_s32, then the
  * requantization written out with mrtq_mult_q31 and mrtq_mul_q31_dbl -- and
- * requires the same bytes, and requires the int8 network's top class to be the
- * float network's on every built-in input. */
+ * requires the same bytes; the softmax once more from parameters derived a
+ * second way, and within about half a step of the exact softmax of the int8
+ * logits; and the int8 network's top class must be the float network's on
+ * every built-in input. */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -83,11 +87,13 @@ typedef struct layer {
 
 static layer L[NCONV], fc; /* fc: a 1 x 1 "convolution" over the pooled map */
 static mrtq_qparams qin;   /* the input's */
+static mrtq_tflite_softmax_params sm; /* beta 1, on the logits' scale */
+static const mrtq_qparams q_prob = {1.0f / 256, -128, -128, 127}; /* softmax output, fixed by TFLite */
 
 /* float network, every layer of every input (calibration needs them all) */
 static float fx[NIN][FR * CO], fa[NCONV][NIN][MAP], fpool[NIN][CH], flogit[NIN][NCLS], fprob[NIN][NCLS];
 /* int8 network */
-static int8_t qx[NIN][FR * CO], qa[NCONV][NIN][MAP], qpool[NIN][CH], qlogit[NIN][NCLS];
+static int8_t qx[NIN][FR * CO], qa[NCONV][NIN][MAP], qpool[NIN][CH], qlogit[NIN][NCLS], qprob[NIN][NCLS];
 static int label[NIN];
 static int failed;
 
@@ -304,13 +310,14 @@ static void quantize_layer(layer *l, const mrtq_qparams *in, mrtq_tflite_act act
 
 static void quantize_model(void) {
   int l;
-  qin = calibrate(fx[0], (size_t)NIN * FR * CO);
+  qin = calibrate((const float *)fx, (size_t)NIN * FR * CO);
   for (l = 0; l < NCONV; l++) {
-    L[l].q = calibrate(fa[l][0], (size_t)NIN * MAP);
+    L[l].q = calibrate((const float *)fa[l], (size_t)NIN * MAP);
     quantize_layer(&L[l], l ? &L[l - 1].q : &qin, MRTQ_TFLITE_ACT_RELU, 4);
   }
-  fc.q = calibrate(flogit[0], (size_t)NIN * NCLS);
+  fc.q = calibrate((const float *)flogit, (size_t)NIN * NCLS);
   quantize_layer(&fc, &L[NCONV - 1].q, MRTQ_TFLITE_ACT_NONE, 2); /* the pool keeps its input's qparams */
+  check(mrtq_tflite_softmax_init(fc.q.scale, 1.0f, &sm), "softmax");
 }
 
 /* ---- the int8 network ---- */
@@ -339,7 +346,7 @@ static void run_int8(int i) {
   check(mrtq_avgpool2d_tflite(&pool, qa[NCONV - 1][i], -128, 127, qpool[i]), "avg pool");
   x.data = qpool[i], w.data = fc.qw;
   check(mrtq_fc_q8(1, CH, NCLS, fc.rq, NCLS, &x, &w, fc.qb, MRTQ_S8, qlogit[i]), "fc");
-  /* softmax: TODO(softmax.h) */
+  check(mrtq_tflite_softmax(&sm, 1, NCLS, qlogit[i], MRTQ_S8, MRTQ_S8, qprob[i]), "softmax");
 }
 
 /* ---- the report ---- */
@@ -374,23 +381,24 @@ static void print_report(void) {
   printf("DS-CNN keyword spotting (ML-KWS-for-MCU shape, scaled down), int8 in TFLite's convention\n");
   printf("%d built-in inputs (%d per keyword); errors over all of them, in steps of the output scale\n\n", NIN, NPER);
   printf("  %-20s %-10s %10s %5s %8s %8s\n", "layer", "output", "scale", "zp", "max err", "mean err");
-  report("input (quantize)", "49x10x1", qx[0], fx[0], (size_t)NIN * FR * CO, &qin);
+  report("input (quantize)", "49x10x1", (const int8_t *)qx, (const float *)fx, (size_t)NIN * FR * CO, &qin);
   for (l = 0; l < NCONV; l++) {
     snprintf(shape, sizeof shape, "%zux%zux%zu", L[l].ho, L[l].wo, L[l].s.o);
-    report(L[l].name, shape, qa[l][0], fa[l][0], (size_t)NIN * MAP, &L[l].q);
+    report(L[l].name, shape, (const int8_t *)qa[l], (const float *)fa[l], (size_t)NIN * MAP, &L[l].q);
   }
-  report("avg pool 25x5", "1x1x24", qpool[0], fpool[0], (size_t)NIN * CH, &L[NCONV - 1].q);
-  report("fc (logits)", "5", qlogit[0], flogit[0], (size_t)NIN * NCLS, &fc.q);
+  report("avg pool 25x5", "1x1x24", (const int8_t *)qpool, (const float *)fpool, (size_t)NIN * CH, &L[NCONV - 1].q);
+  report("fc (logits)", "5", (const int8_t *)qlogit, (const float *)flogit, (size_t)NIN * NCLS, &fc.q);
+  report("softmax", "5", (const int8_t *)qprob, (const float *)fprob, (size_t)NIN * NCLS, &q_prob);
 
-  printf("\nlogits, float | int8 dequantized (one input per keyword):\n  %-8s", "input");
+  printf("\nclass probabilities, float | int8 (one input per keyword; int8: (q + 128) / 256):\n  %-8s", "input");
   for (c = 0; c < NCLS; c++) printf(" %15s", class_name[c]);
   printf("   top-1 float / int8\n");
   for (i = 0; i < NIN; i++) {
-    int tf = argmax_f(flogit[i]), tq = argmax_q(qlogit[i]);
+    int tf = argmax_f(fprob[i]), tq = argmax_q(qprob[i]);
     agree += tf == tq, right_f += tf == label[i], right_q += tq == label[i];
     if (i % NPER) continue;
     printf("  %-8s", class_name[label[i]]);
-    for (c = 0; c < NCLS; c++) printf("  %6.2f | %6.2f", flogit[i][c], (qlogit[i][c] - fc.q.zp) * (double)fc.q.scale);
+    for (c = 0; c < NCLS; c++) printf("   %5.3f | %5.3f", fprob[i][c], (qprob[i][c] + 128) / 256.0);
     printf("   %s / %s%s\n", class_name[tf], class_name[tq], tf == tq ? "" : " (differs)");
   }
   printf("top-1 of the int8 network equals the float network's on %d of %d inputs\n", agree, NIN);
@@ -495,10 +503,40 @@ static int run_check(void) {
       }
     expect(bad == 0, "avg pool: int8 output", n);
   }
+  { /* softmax: TFLite's Prepare restated (PreprocessSoftmaxScaling with 5
+     * integer bits, CalculateInputRadius), the kernel run from those numbers
+     * through mrtq_tflite_softmax_init_mult; and each stored probability q
+     * within half a step, plus 1/64 of a step for the fixed-point exp and
+     * reciprocal, of 256 p - 128, p the exact softmax of the int8 logits
+     * (127 where 256 p - 128 > 127: the clamp) */
+    double r = fc.q.scale * 67108864.0, dev = 0; /* beta 1, times 2^26 */
+    mrtq_mult m;
+    mrtq_tflite_softmax_params p2;
+    int8_t y[NCLS];
+    long long n = 0, bad = 0;
+    check(mrtq_mult_q31(r < 2147483647.0 ? r : 2147483647.0, &m), "softmax multiplier");
+    check(mrtq_tflite_softmax_init_mult(m.mult, m.shift, -(int32_t)floor(31.0 * 67108864.0 / ldexp(1.0, m.shift)), &p2),
+          "softmax parameters");
+    for (i = 0; i < NIN; i++) {
+      double z[NCLS], mx = -1e300, sum = 0;
+      check(mrtq_tflite_softmax(&p2, 1, NCLS, qlogit[i], MRTQ_S8, MRTQ_S8, y), "softmax");
+      for (c = 0; c < NCLS; c++) z[c] = (qlogit[i][c] - fc.q.zp) * (double)fc.q.scale, mx = z[c] > mx ? z[c] : mx;
+      for (c = 0; c < NCLS; c++) sum += exp(z[c] - mx);
+      for (c = 0; c < NCLS; c++, n++) {
+        double v = 256 * exp(z[c] - mx) / sum - 128, e = fabs(qprob[i][c] - (v < 127 ? v : 127));
+        bad += y[c] != qprob[i][c] || e > 0.5 + 1.0 / 64;
+        dev = e > dev ? e : dev;
+      }
+    }
+    printf("  softmax: largest distance to the exact softmax of the int8 logits: %.3f steps\n", dev);
+    expect(bad == 0, "softmax: int8 output", n);
+  }
   { /* the decision: the int8 network's top class is the float network's,
      * and that is the input's keyword */
     long long bad = 0;
-    for (i = 0; i < NIN; i++) bad += argmax_q(qlogit[i]) != argmax_f(flogit[i]) || argmax_f(flogit[i]) != label[i];
+    for (i = 0; i < NIN; i++)
+      bad += argmax_q(qlogit[i]) != argmax_f(flogit[i]) || argmax_q(qprob[i]) != argmax_f(fprob[i]) ||
+             argmax_f(fprob[i]) != label[i];
     expect(bad == 0, "top-1: int8 == float == keyword", NIN);
   }
   printf("test_example_kws: %d passed, %d failed\n", cases_passed, cases_failed);
