@@ -98,8 +98,10 @@ static float fx[NIN][FR * CO], fa[NCONV][NIN][MAP], fpool[NIN][CH], flogit[NIN][
 static int8_t qx[NIN][FR * CO], qa[NCONV][NIN][MAP], qpool[NIN][CH], qlogit[NIN][NCLS], qprob[NIN][NCLS];
 static int label[NIN];
 static int failed;
+static long long calls; /* mrtq calls made through check() */
 
 static void check(mrtq_status st, const char *what) {
+  calls++;
   if (st != MRTQ_OK) {
     printf("%s: %s\n", what, mrtq_status_str(st));
     failed = 1;
@@ -412,8 +414,8 @@ static void print_report(void) {
 
 static int cases_passed, cases_failed;
 
-static void expect(int ok, const char *what, long long compared) {
-  printf("  %-34s %s (%lld outputs compared)\n", what, ok ? "ok" : "FAILED", compared);
+static void expect(int ok, const char *what, long long compared, const char *unit) {
+  printf("  %-34s %s (%lld %s)\n", what, ok ? "ok" : "FAILED", compared, unit);
   if (ok) cases_passed++;
   else cases_failed++;
 }
@@ -487,9 +489,9 @@ static int run_check(void) {
           }
     }
     snprintf(what, sizeof what, "%s: accumulators", ly->name);
-    expect(bad_acc == 0, what, n);
+    expect(bad_acc == 0, what, n, "outputs compared");
     snprintf(what, sizeof what, "%s: int8 output", ly->name);
-    expect(bad_out == 0, what, n);
+    expect(bad_out == 0, what, n, "outputs compared");
   }
   { /* TFLite's average pooling (reference/integer_ops/pooling.h) over the
      * whole map: the sum of the stored values over its count, rounded half
@@ -504,7 +506,7 @@ static int run_check(void) {
         bad += qpool[i][c] != (v < -128 ? -128 : v > 127 ? 127 : v);
         n++;
       }
-    expect(bad == 0, "avg pool: int8 output", n);
+    expect(bad == 0, "avg pool: int8 output", n, "outputs compared");
   }
   { /* softmax: TFLite's Prepare restated (PreprocessSoftmaxScaling with 5
      * integer bits, CalculateInputRadius), the kernel run from those numbers
@@ -532,7 +534,7 @@ static int run_check(void) {
       }
     }
     printf("  softmax: largest distance to the exact softmax of the int8 logits: %.3f steps\n", dev);
-    expect(bad == 0, "softmax: int8 output", n);
+    expect(bad == 0, "softmax: int8 output", n, "outputs compared");
   }
   { /* the decision: the int8 network's top class is the float network's,
      * and that is the input's keyword */
@@ -540,8 +542,9 @@ static int run_check(void) {
     for (i = 0; i < NIN; i++)
       bad += argmax_q(qlogit[i]) != argmax_f(flogit[i]) || argmax_q(qprob[i]) != argmax_f(fprob[i]) ||
              argmax_f(fprob[i]) != label[i];
-    expect(bad == 0, "top-1: int8 == float == keyword", NIN);
+    expect(bad == 0, "top-1: int8 == float == keyword", NIN, "inputs compared");
   }
+  expect(!failed, "every mrtq call returned MRTQ_OK", calls, "calls");
   printf("test_example_kws: %d passed, %d failed\n", cases_passed, cases_failed);
   return cases_failed != 0;
 }
