@@ -140,5 +140,6 @@
 #include "mrtq/batch_matmul.h"
 #include "mrtq/svdf.h"
 #include "mrtq/reduce.h"
+#include "mrtq/softmax.h"
 
 #endif /* MRTQ_H */
