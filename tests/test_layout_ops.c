@@ -346,6 +346,67 @@ static void bilinear_check(int64_t N, int64_t H, int64_t W, int64_t C, int64_t O
     }
 }
 
+/* reference_ops::ResizeBilinear<uint8_t> restated in C float arithmetic, each
+ * operation stored to a volatile float (rounded to binary32) */
+static void bilinear_u8_check(int64_t N, int64_t H, int64_t W, int64_t C, int64_t OH, int64_t OW, int align, int hpc,
+                              long long *n) {
+  static uint8_t x[8192], out[16384];
+  mrtq_tflite_resize_params p;
+  size_t shape[4];
+  int64_t b, y, xx, c;
+  volatile float sh, sw;
+  shape[0] = (size_t)N, shape[1] = (size_t)H, shape[2] = (size_t)W, shape[3] = (size_t)C;
+  fill_rand(x, (size_t)(N * H * W * C), MRTQ_U8);
+  CHECK_EQ(mrtq_tflite_resize_init(align, hpc, &p), MRTQ_OK, "init");
+  CHECK_EQ(mrtq_tflite_resize_bilinear(&p, shape, (size_t)OH, (size_t)OW, x, MRTQ_U8, out), MRTQ_OK, "u8");
+  sh = align && OH > 1 ? (float)(H - 1) / (float)(OH - 1) : (float)H / (float)OH;
+  sw = align && OW > 1 ? (float)(W - 1) / (float)(OW - 1) : (float)W / (float)OW;
+  for (b = 0; b < N; b++)
+    for (y = 0; y < OH; y++) {
+      volatile float ty = hpc ? ((float)y + 0.5f) * sh : (float)y * sh, dy, ey;
+      int64_t y0, y1;
+      if (hpc) ty = ty - 0.5f;
+      y0 = (int64_t)floorf(ty), y1 = (int64_t)ceilf(ty);
+      if (y0 < 0) y0 = 0;
+      if (y1 > H - 1) y1 = H - 1;
+      dy = ty - (float)y0, ey = 1.0f - dy;
+      for (xx = 0; xx < OW; xx++) {
+        volatile float tx = hpc ? ((float)xx + 0.5f) * sw : (float)xx * sw, dx, ex;
+        int64_t x0, x1;
+        if (hpc) tx = tx - 0.5f;
+        x0 = (int64_t)floorf(tx), x1 = (int64_t)ceilf(tx);
+        if (x0 < 0) x0 = 0;
+        if (x1 > W - 1) x1 = W - 1;
+        dx = tx - (float)x0, ex = 1.0f - dx;
+        for (c = 0; c < C; c++) {
+          volatile float v, w;
+#define PXU(yy_, xx_) (float)x[(size_t)(((b * H + (yy_)) * W + (xx_)) * C + c)]
+          v = PXU(y0, x0) * ey, v = v * ex;
+          w = PXU(y1, x0) * dy, w = w * ex, v = v + w;
+          w = PXU(y0, x1) * ey, w = w * dx, v = v + w;
+          w = PXU(y1, x1) * dy, w = w * dx, v = v + w;
+          v = v + 0.5f;
+#undef PXU
+          CHECK_EQ(out[(size_t)(((b * OH + y) * OW + xx) * C + c)], (int)v, "u8 %lldx%lld->%lldx%lld ac %d hpc %d",
+                   (long long)H, (long long)W, (long long)OH, (long long)OW, align, hpc);
+          (*n)++;
+        }
+      }
+    }
+}
+
+static void test_resize_bilinear_u8(void) {
+  long long n = 0, calls = 0;
+  int trial;
+  for (trial = 0; trial < 1500; trial++) {
+    int mode = trial % 3;
+    bilinear_u8_check(th_range(1, 2), th_range(1, 12), th_range(1, 12), th_range(1, 4), th_range(1, 24), th_range(1, 24),
+                      mode == 1, mode == 2, &n);
+    calls++;
+  }
+  printf("  RESIZE_BILINEAR uint8 (float reference): %lld outputs compared (%lld calls)\n", n, calls);
+}
+
 static void test_resize_bilinear(void) {
   long long n = 0, calls = 0;
   int trial;
@@ -413,8 +474,15 @@ static void test_resize_bilinear_edges(void) {
                 "out_w: must be >= 1 (TFLite's RESIZE_BILINEAR refuses a size <= 0)");
   CHECK_REFUSED(mrtq_tflite_resize_bilinear(&p, s, 3, 3, x, (mrtq_dtype)0, out), MRTQ_EINVAL,
                 "type: not an mrtq_dtype (0: a zero-initialised operand)");
-  CHECK_REFUSED(mrtq_tflite_resize_bilinear(&p, s, 3, 3, x, MRTQ_U8, out), MRTQ_EUNSUPPORTED,
-                "type: must be MRTQ_S8 or MRTQ_S16 (TFLite's integer bilinear kernel; its uint8 path is float)");
+  CHECK_REFUSED(mrtq_tflite_resize_bilinear(&p, s, 3, 3, x, MRTQ_S32, out), MRTQ_EUNSUPPORTED,
+                "type: must be MRTQ_S8, MRTQ_U8 or MRTQ_S16 (TFLite's RESIZE_BILINEAR types)");
+  CHECK_REFUSED(mrtq_tflite_resize_bilinear_rndnu(&p, s, 3, 3, x, MRTQ_S4, out), MRTQ_EUNSUPPORTED,
+                "type: must be MRTQ_S8, MRTQ_U8 or MRTQ_S16 (TFLite's RESIZE_BILINEAR types)");
+  /* uint8 (float): 1 row to 16777211, fl(1 / 16777211) * 16777210 rounds to 1.0: TFLite would read row 1 */
+  CHECK_REFUSED(mrtq_tflite_resize_bilinear(&p, one, 16777211, 1, x, MRTQ_U8, out), MRTQ_ERANGE,
+                "out_h: TFLite's float position of the last row is past the input (it would read outside x)");
+  CHECK_REFUSED(mrtq_tflite_resize_bilinear(&p, one, 1, 16777211, x, MRTQ_U8, out), MRTQ_ERANGE,
+                "out_w: TFLite's float position of the last column is past the input (it would read outside x)");
   CHECK_REFUSED(mrtq_tflite_resize_bilinear(&p, huge, 3, 3, x, MRTQ_S8, out), MRTQ_ESHAPE,
                 "in_shape, out_h, out_w: an element count overflows size_t");
   CHECK_REFUSED(mrtq_tflite_resize_bilinear(&p, bytes, 1, 1, x, MRTQ_S16, out), MRTQ_ESHAPE,
@@ -549,6 +617,7 @@ int main(void) {
   TH_RUN(test_transpose);
   TH_RUN(test_transpose_edges);
   TH_RUN(test_resize_bilinear);
+  TH_RUN(test_resize_bilinear_u8);
   TH_RUN(test_resize_bilinear_edges);
   TH_RUN(test_resize_nearest);
   TH_RUN(test_resize_nearest_edges);

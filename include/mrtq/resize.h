@@ -1,6 +1,7 @@
 /* mrtq/resize.h -- TFLite's RESIZE_BILINEAR and RESIZE_NEAREST_NEIGHBOR on
  * quantized NHWC tensors: the 10-bit fixed-point bilinear interpolation of
- * reference_ops::ResizeBilinearInteger (int8, int16) and the float index
+ * reference_ops::ResizeBilinearInteger (int8, int16), the float
+ * interpolation of reference_ops::ResizeBilinear (uint8) and the float index
  * computation of reference_ops::ResizeNearestNeighbor (any element type),
  * each bit-exact with TFLite's reference kernel. Semantics: docs/kernels.md
  * section 4.18; upstream files: docs/anchors.md section 2.16. */
@@ -29,7 +30,7 @@ typedef struct mrtq_tflite_resize_params {
  * does not refuse it), RESIZE_BILINEAR refuses it. */
 MRTQ_API mrtq_status mrtq_tflite_resize_init(int align_corners, int half_pixel_centers, mrtq_tflite_resize_params *p);
 
-/* TFLite's RESIZE_BILINEAR on int8 / int16, as reference_ops::
+/* TFLite's RESIZE_BILINEAR. int8 / int16 as reference_ops::
  * ResizeBilinearInteger computes it (tensorflow/lite/kernels/internal/
  * reference/resize_bilinear.h, tflite-micro 90b983c2; run by the TF
  * interpreter's resize_bilinear.cc for int8 in both its reference and its
@@ -40,6 +41,8 @@ MRTQ_API mrtq_status mrtq_tflite_resize_init(int align_corners, int half_pixel_c
  *   s = (1024 * H + out_h / 2) / out_h               (10-bit scale, rounded)
  *       or, with align_corners and out_h > 1,
  *   s = (1024 * (H - 1) + (out_h - 1) / 2) / (out_h - 1)
+ *       i.e. 1024 H / out_h (or 1024 (H - 1) / (out_h - 1)) rounded to
+ *       nearest, a tie rounded up (ties occur only for an even divisor)
  *   t(y) = y * s                                      (position, 10-bit)
  *       or, with half_pixel_centers,  t(y) = y * s + s / 2 - 512
  *   y0 = max(t / 1024, 0),  y1 = min((t + 1023) / 1024, H - 1)
@@ -64,21 +67,47 @@ MRTQ_API mrtq_status mrtq_tflite_resize_init(int align_corners, int half_pixel_c
  * so are the shapes at which TFLite reads past the input: y0 > H - 1, which
  * happens when s rounds up far enough (e.g. H = 1, out_h = 1500: s = 1, y0 = 1
  * at y = 1499). x and out must not overlap.
+ *
+ * MRTQ_U8: TFLite has no integer kernel for uint8. The TF interpreter's
+ * reference kernel runs reference_ops::ResizeBilinear<uint8_t>, in float,
+ * and so does mrtq for MRTQ_U8: per axis, in IEEE binary32 (each operation
+ * rounded to nearest-even; mrtq emulates each exactly in double, so neither
+ * FLT_EVAL_METHOD nor contraction changes it)
+ *   scale = fl(H / out_h), or fl((H - 1) / (out_h - 1)) with align_corners
+ *           and out_h > 1 (sizes converted to float first),
+ *   t = fl(y scale), or fl(fl(fl(y + 0.5) scale) - 0.5) with
+ *       half_pixel_centers,
+ *   y0 = max(floor(t), 0), y1 = min(ceil(t), H - 1), dy = fl(t - y0),
+ * and per element, left to right, each product and sum rounded,
+ *   v = x00 fl(1 - dy) fl(1 - dx) + x10 dy fl(1 - dx) + x01 fl(1 - dy) dx
+ *       + x11 dy dx + 0.5,   out = trunc(v)   (x10 = x[y1][x0], ...)
+ * i.e. round half up up to float error. A TFLite built with fused
+ * multiply-adds (contraction on a target with FMA, e.g. GCC's C++ default on
+ * aarch64) may give other bytes; x86-64 builds without FMA give these. Shapes
+ * whose float position of the last row / column floors past the input are
+ * refused (MRTQ_ERANGE), as in the integer kernel.
+ * Not this function: the TF interpreter's default (optimized) uint8 kernel,
+ * optimized_ops::ResizeBilinear, which multiplies the weights first
+ * (ResizeBilinearGenericSmallChannel) or, for an exact x8 upscale with
+ * half_pixel_centers and C % 8 == 0, runs an 8.8 fixed-point kernel
+ * (ResizeBilinear888Uint8); docs/kernels.md section 4.18.
  * Errors (nothing written): p, in_shape NULL, x or out NULL with a non-empty
  * output, a flag of p other than 0 or 1, both flags 1 (TFLite's Prepare
  * refuses align_corners with half_pixel_centers), out_h or out_w 0 or above
  * INT32_MAX, an in_shape[i] above INT32_MAX, type outside the enum ->
- * MRTQ_EINVAL; type not MRTQ_S8 / MRTQ_S16 -> MRTQ_EUNSUPPORTED (TFLite
- * interpolates uint8 in float, not with this kernel); H or W 0 with a
- * non-empty output, element counts overflowing size_t -> MRTQ_ESHAPE; the
- * int32 overflows and the reads past the input above -> MRTQ_ERANGE. */
+ * MRTQ_EINVAL; type not MRTQ_S8 / MRTQ_U8 / MRTQ_S16 -> MRTQ_EUNSUPPORTED
+ * (TFLite's RESIZE_BILINEAR types); H or W 0 with a non-empty output,
+ * element counts overflowing size_t -> MRTQ_ESHAPE; the int32 overflows and
+ * the reads past the input above -> MRTQ_ERANGE. */
 MRTQ_API mrtq_status mrtq_tflite_resize_bilinear(const mrtq_tflite_resize_params *p, const size_t *in_shape,
                                                  size_t out_h, size_t out_w, const void *x, mrtq_dtype type,
                                                  void *out);
 /* The same in TFLite's TFLITE_SINGLE_ROUNDING build: out = floor((acc +
  * 2^19) / 2^20), one rounding with ties toward +inf (it differs from the
  * default only on exact ties below zero, e.g. acc = -3 * 2^19: -1 here, -2 in
- * the default). Same arguments, ranges and errors. */
+ * the default). Same arguments, ranges and errors; MRTQ_U8 (the float
+ * kernel, which that build does not change) gives the same bytes as
+ * mrtq_tflite_resize_bilinear. */
 MRTQ_API mrtq_status mrtq_tflite_resize_bilinear_rndnu(const mrtq_tflite_resize_params *p, const size_t *in_shape,
                                                        size_t out_h, size_t out_w, const void *x, mrtq_dtype type,
                                                        void *out);
@@ -196,6 +225,75 @@ MRTQ__PRIV void mrtq__rb_at(int64_t v, int64_t s, int hpc, int64_t in, int64_t *
   *lo = l, *hi = h, *f = t - 1024 * l;
 }
 
+/* IEEE binary32 operations, each correctly rounded: the double result of an
+ * operation on two floats, rounded once to float, is the correctly rounded
+ * float result (53 >= 2 * 24 + 2), whatever FLT_EVAL_METHOD is, and no
+ * compiler may fuse two of them. */
+MRTQ__PRIV float mrtq__f32_div(float a, float b) { return (float)((double)a / (double)b); }
+MRTQ__PRIV float mrtq__f32_mul(float a, float b) { return (float)((double)a * (double)b); }
+MRTQ__PRIV float mrtq__f32_add(float a, float b) { return (float)((double)a + (double)b); }
+MRTQ__PRIV float mrtq__f32_sub(float a, float b) { return (float)((double)a - (double)b); }
+
+/* TFLite's float scale of one axis: fl(in / out), or fl((in - 1) / (out - 1))
+ * with align_corners and out > 1 (each size converted to float first). */
+MRTQ__PRIV float mrtq__rs_scale(int64_t in, int64_t outn, int align) {
+  return align && outn > 1 ? mrtq__f32_div((float)(in - 1), (float)(outn - 1)) : mrtq__f32_div((float)in, (float)outn);
+}
+
+/* reference_ops::ComputeInterpolationValues in binary32: the position
+ * (fl(fl(fl(v + 1/2) scale) - 1/2) with half_pixel_centers, else fl(v
+ * scale)), lo = max(floor, 0), hi = min(ceil, in - 1). */
+MRTQ__PRIV float mrtq__rbf_at(int64_t v, float scale, int hpc, int64_t in, int64_t *lo, int64_t *hi) {
+  float t = hpc ? mrtq__f32_sub(mrtq__f32_mul(mrtq__f32_add((float)v, 0.5f), scale), 0.5f) : mrtq__f32_mul((float)v, scale);
+  double d = (double)t;
+  int64_t f = (int64_t)d, c;      /* |t| < 2^32: exact in int64 */
+  if ((double)f > d) f--;         /* floor */
+  c = (double)f < d ? f + 1 : f;  /* ceil */
+  *lo = f < 0 ? 0 : f;
+  *hi = c > in - 1 ? in - 1 : c;
+  return t;
+}
+
+/* TFLite's reference_ops::ResizeBilinear<uint8_t> (the float kernel the TF
+ * interpreter's reference RESIZE_BILINEAR runs on uint8): per element, in
+ * binary32, left to right,
+ *   v = x00 (1 - dy)(1 - dx) + x10 dy (1 - dx) + x01 (1 - dy) dx + x11 dy dx + 1/2
+ * (dy = t - y0, each product rounded, then each sum), out = trunc(v). */
+MRTQ__PRIV mrtq_status mrtq__resize_bilinear_f32(const mrtq_tflite_resize_params *p, size_t N, size_t H, size_t W, size_t C,
+                                                 size_t out_h, size_t out_w, const uint8_t *x, uint8_t *out) {
+  float sh = mrtq__rs_scale((int64_t)H, (int64_t)out_h, p->align_corners);
+  float sw = mrtq__rs_scale((int64_t)W, (int64_t)out_w, p->align_corners);
+  int64_t y0, y1, x0, x1;
+  size_t n, yy, xx, c;
+  /* floor of the last position past the input: TFLite would read outside x */
+  (void)mrtq__rbf_at((int64_t)out_h - 1, sh, p->half_pixel_centers, (int64_t)H, &y0, &y1);
+  if (y0 > (int64_t)H - 1)
+    return MRTQ__ERR(MRTQ_ERANGE, "out_h: TFLite's float position of the last row is past the input (it would read outside x)");
+  (void)mrtq__rbf_at((int64_t)out_w - 1, sw, p->half_pixel_centers, (int64_t)W, &x0, &x1);
+  if (x0 > (int64_t)W - 1)
+    return MRTQ__ERR(MRTQ_ERANGE, "out_w: TFLite's float position of the last column is past the input (it would read outside x)");
+  for (n = 0; n < N; n++)
+    for (yy = 0; yy < out_h; yy++) {
+      float ty = mrtq__rbf_at((int64_t)yy, sh, p->half_pixel_centers, (int64_t)H, &y0, &y1);
+      float dy = mrtq__f32_sub(ty, (float)y0), ey = mrtq__f32_sub(1.0f, dy);
+      for (xx = 0; xx < out_w; xx++) {
+        float tx = mrtq__rbf_at((int64_t)xx, sw, p->half_pixel_centers, (int64_t)W, &x0, &x1);
+        float dx = mrtq__f32_sub(tx, (float)x0), ex = mrtq__f32_sub(1.0f, dx);
+        const uint8_t *r0 = x + (n * H + (size_t)y0) * W * C, *r1 = x + (n * H + (size_t)y1) * W * C;
+        for (c = 0; c < C; c++) {
+          float v = mrtq__f32_mul(mrtq__f32_mul((float)r0[(size_t)x0 * C + c], ey), ex);
+          v = mrtq__f32_add(v, mrtq__f32_mul(mrtq__f32_mul((float)r1[(size_t)x0 * C + c], dy), ex));
+          v = mrtq__f32_add(v, mrtq__f32_mul(mrtq__f32_mul((float)r0[(size_t)x1 * C + c], ey), dx));
+          v = mrtq__f32_add(v, mrtq__f32_mul(mrtq__f32_mul((float)r1[(size_t)x1 * C + c], dy), dx));
+          v = mrtq__f32_add(v, 0.5f);
+          /* a weighted mean of bytes plus 1/2: in (0, 256), so the truncation is defined */
+          *out++ = (uint8_t)(v <= 0.0f ? 0 : v >= 255.0f ? 255 : (int)v);
+        }
+      }
+    }
+  return MRTQ_OK;
+}
+
 MRTQ__PRIV mrtq_status mrtq__resize_bilinear(const mrtq_tflite_resize_params *p, const size_t *in_shape, size_t out_h,
                                              size_t out_w, const void *x, mrtq_dtype type, void *out, int rndnu) {
   int empty;
@@ -207,10 +305,11 @@ MRTQ__PRIV mrtq_status mrtq__resize_bilinear(const mrtq_tflite_resize_params *p,
     return MRTQ__ERR(MRTQ_EINVAL, "p->half_pixel_centers: must be 0 with p->align_corners (TFLite's RESIZE_BILINEAR refuses both)");
   if (out_h == 0) return MRTQ__ERR(MRTQ_EINVAL, "out_h: must be >= 1 (TFLite's RESIZE_BILINEAR refuses a size <= 0)");
   if (out_w == 0) return MRTQ__ERR(MRTQ_EINVAL, "out_w: must be >= 1 (TFLite's RESIZE_BILINEAR refuses a size <= 0)");
-  if (type != MRTQ_S8 && type != MRTQ_S16)
-    return MRTQ__ERR(MRTQ_EUNSUPPORTED, "type: must be MRTQ_S8 or MRTQ_S16 (TFLite's integer bilinear kernel; its uint8 path is float)");
+  if (type != MRTQ_S8 && type != MRTQ_U8 && type != MRTQ_S16)
+    return MRTQ__ERR(MRTQ_EUNSUPPORTED, "type: must be MRTQ_S8, MRTQ_U8 or MRTQ_S16 (TFLite's RESIZE_BILINEAR types)");
   if (empty) return MRTQ_OK;
   N = in_shape[0], H = in_shape[1], W = in_shape[2], C = in_shape[3];
+  if (type == MRTQ_U8) return mrtq__resize_bilinear_f32(p, N, H, W, C, out_h, out_w, (const uint8_t *)x, (uint8_t *)out);
   if ((st = mrtq__rb_scale((int64_t)H, (int64_t)out_h, p->align_corners, p->half_pixel_centers, &sh)) != MRTQ_OK) return st;
   if ((st = mrtq__rb_scale((int64_t)W, (int64_t)out_w, p->align_corners, p->half_pixel_centers, &sw)) != MRTQ_OK) return st;
   /* positions grow with the coordinate: the last one has the largest lo */
@@ -255,20 +354,12 @@ MRTQ_API mrtq_status mrtq_tflite_resize_bilinear_rndnu(const mrtq_tflite_resize_
 
 /* ---- nearest neighbour ---- */
 
-/* IEEE binary32 operations, each correctly rounded: the double result of an
- * operation on two floats, rounded once to float, is the correctly rounded
- * float result (53 >= 2 * 24 + 2), whatever FLT_EVAL_METHOD is. */
-MRTQ__PRIV float mrtq__f32_div(float a, float b) { return (float)((double)a / (double)b); }
-MRTQ__PRIV float mrtq__f32_mul(float a, float b) { return (float)((double)a * (double)b); }
-MRTQ__PRIV float mrtq__f32_add(float a, float b) { return (float)((double)a + (double)b); }
-
 /* reference_ops::GetNearestNeighbor for output coordinate v. Every value here
  * is >= 0 (t is a product of non-negative floats), so floor is truncation and
  * TfLiteRound (half away from zero) is floor(t + 1/2), both exact in double
  * (t < 2^31 has at most 24 significant bits). */
 MRTQ__PRIV size_t mrtq__rn_at(int64_t v, int64_t in, int64_t outn, int align, int hpc) {
-  float scale = align && outn > 1 ? mrtq__f32_div((float)(in - 1), (float)(outn - 1))
-                                  : mrtq__f32_div((float)in, (float)outn);
+  float scale = mrtq__rs_scale(in, outn, align);
   float t = mrtq__f32_mul(mrtq__f32_add((float)v, hpc ? 0.5f : 0.0f), scale);
   double r = align ? (double)t + 0.5 : (double)t;
   int64_t i = (int64_t)r; /* r >= 0: truncation is floor */
