@@ -1063,7 +1063,7 @@ MRTQ_API mrtq_status mrtq_clamp_q(const void *x, size_t n, int32_t qlo, int32_t 
  * or 1) and give an empty output; the rest is mrtq_bcast's. */
 MRTQ__PRIV mrtq_status mrtq__tfl_minmax(int is_max, const size_t *shape_a, int nda, const size_t *shape_b, int ndb,
                                         const void *a, const void *b, mrtq_dtype type, void *out) {
-  size_t sa[MRTQ_MAX_DIMS], sb[MRTQ_MAX_DIMS], i;
+  size_t sa[MRTQ_MAX_DIMS] = {0}, sb[MRTQ_MAX_DIMS] = {0}, i;
   int d, nd, empty = 0;
   mrtq_bcast bc;
   mrtq_status st;

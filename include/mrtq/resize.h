@@ -55,8 +55,10 @@ MRTQ_API mrtq_status mrtq_tflite_resize_init(int align_corners, int half_pixel_c
  *         ((acc + (acc > 0 ? 2^19 : -2^19)) / 2^20, truncating).
  * out is a weighted mean of the (at most four) inputs, so it never leaves
  * their range: no saturation is needed. Where s is exact (1024 H a multiple
- * of out_h, and so on) the positions are the real ones and out is the
- * bilinear interpolation of the stored values rounded half away from zero.
+ * of out_h, or 1024 (H - 1) of out_h - 1 with align_corners; with
+ * half_pixel_centers s also even) the positions are the real ones and out is
+ * the bilinear interpolation of the stored values rounded half away from
+ * zero.
  * Quantization: TFLite gives the output the input's scale and zero point;
  * the stored values are interpolated as they are (the zero point cancels
  * because the weights sum to 2^20).
