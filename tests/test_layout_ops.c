@@ -55,7 +55,7 @@ static void fill_rand(void *p, size_t n, mrtq_dtype t) {
 
 static void test_minmax(void) {
   static int32_t a[4096], b[4096], out[8192];
-  long long n = 0, trials = 0;
+  long long n = 0, trials = 0, empty_calls = 0;
   int trial, pat_seen[6] = {0};
   for (trial = 0; trial < 3000; trial++) {
     mrtq_dtype t = all_types[trial % 4];
@@ -73,16 +73,21 @@ static void test_minmax(void) {
       size_t s = (size_t)th_range(2, 5);
       int ia = d - (nd - nda), ib = d - (nd - ndb);
       size_t x = pat == 1 || pat == 3 ? 1 : s, y = pat == 2 || pat == 3 ? 1 : s;
+      if (th_rand32() % 24u == 0) { /* an empty dimension: 0 against 0 or 1 (either side) */
+        x = 0, y = th_rand32() & 1u;
+        if (th_rand32() & 1u) y = x, x = 1 - (th_rand32() & 1u);
+      }
       if (ia >= 0) sa[ia] = x; else pat = 4;
       if (ib >= 0) sb[ib] = y; else pat = 5;
       pat_seen[pat]++;
-      so[d] = ia >= 0 && ib >= 0 ? (x > y ? x : y) : ia >= 0 ? x : y;
+      so[d] = ia >= 0 && ib >= 0 ? (x == 0 || y == 0 ? 0 : x > y ? x : y) : ia >= 0 ? x : y;
     }
     for (d = 0; d < nda; d++) na *= sa[d];
     for (d = 0; d < ndb; d++) nb *= sb[d];
     for (d = 0; d < nd; d++) no *= so[d];
     if (na > 4096 || nb > 4096 || no * 4 > sizeof out) continue;
     fill_rand(a, na, t), fill_rand(b, nb, t);
+    memset(out, 0x77, 16);
     if (th_rand32() % 4u == 0) memcpy(b, a, (na < nb ? na : nb) * tsize(t)); /* some equal pairs */
     st = is_max ? mrtq_tflite_maximum(sa, nda, sb, ndb, a, b, t, out) : mrtq_tflite_minimum(sa, nda, sb, ndb, a, b, t, out);
     CHECK_EQ(st, MRTQ_OK, "trial %d", trial);
@@ -99,9 +104,15 @@ static void test_minmax(void) {
       CHECK_EQ(get_el(out, i, t), want, "trial %d type %d element %zu", trial, (int)t, i);
       n++;
     }
+    if (no == 0) {
+      CHECK_EQ(((uint8_t *)out)[0], 0x77, "trial %d: an empty output writes nothing", trial);
+      empty_calls++;
+    }
   }
+  CHECK(empty_calls > 0);
   for (trial = 0; trial < 6; trial++) CHECK(pat_seen[trial] > 0);
-  printf("  MAXIMUM / MINIMUM: %lld outputs compared (%lld calls, all 4 types)\n", n, trials);
+  printf("  MAXIMUM / MINIMUM: %lld outputs compared (%lld calls, all 4 types; %lld with an empty output)\n", n, trials,
+         empty_calls);
 }
 
 static void test_minmax_empty_and_refusals(void) {
@@ -183,7 +194,7 @@ static void transpose_check(const size_t *shape, int nd, const int32_t *perm, mr
 
 static void test_transpose(void) {
   static const mrtq_dtype types[5] = {MRTQ_S8, MRTQ_U8, MRTQ_S16, MRTQ_S32, MRTQ_S4};
-  long long n = 0, perms = 0;
+  long long n = 0, perms = 0, empty = 0;
   int nd, k, rep, trial;
   char what[64];
   for (nd = 1; nd <= 4; nd++) { /* every permutation of rank <= 4, random shapes (1s included), every type */
@@ -196,6 +207,7 @@ static void test_transpose(void) {
         kth_perm(nd, k, perm);
         for (d = 0; d < nd; d++) {
           shape[d] = (size_t)th_range(1, nd <= 2 ? 9 : 5);
+          if (th_rand32() % 16u == 0) shape[d] = 0, empty++; /* an empty tensor: nothing written */
           if (th_rand32() % 3u == 0) perm[d] -= nd; /* TFLite's negative axes */
         }
         snprintf(what, sizeof what, "rank %d perm #%d rep %d", nd, k, rep);
@@ -217,8 +229,9 @@ static void test_transpose(void) {
     transpose_check(shape, r, perm, types[trial % 5], &n, what);
     perms++;
   }
-  printf("  TRANSPOSE: %lld outputs compared (%lld calls; all 33 permutations of rank 1-4, random ones of rank 5-6)\n", n,
-         perms);
+  CHECK(empty > 0);
+  printf("  TRANSPOSE: %lld outputs compared (%lld calls, %lld empty; all 33 permutations of rank 1-4, random ones of rank 5-6)\n",
+         n, perms, empty);
 }
 
 static void test_transpose_edges(void) {
@@ -400,8 +413,9 @@ static void test_resize_bilinear_u8(void) {
   int trial;
   for (trial = 0; trial < 1500; trial++) {
     int mode = trial % 3;
-    bilinear_u8_check(th_range(1, 2), th_range(1, 12), th_range(1, 12), th_range(1, 4), th_range(1, 24), th_range(1, 24),
-                      mode == 1, mode == 2, &n);
+    int64_t N = th_range(1, 2), H = th_range(1, 12), W = th_range(1, 12), C = th_range(1, 4); /* drawn in order */
+    int64_t OH = th_range(1, 24), OW = th_range(1, 24);
+    bilinear_u8_check(N, H, W, C, OH, OW, mode == 1, mode == 2, &n);
     calls++;
   }
   printf("  RESIZE_BILINEAR uint8 (float reference): %lld outputs compared (%lld calls)\n", n, calls);
@@ -568,7 +582,8 @@ static void test_resize_nearest(void) {
     int64_t H = th_range(1, 12), W = th_range(1, 12), OH = th_range(1, 25), OW = th_range(1, 25);
     if (trial % 7 == 0) OH = 1;
     if (trial % 11 == 0) H = 1;
-    nearest_check(th_range(1, 2), H, W, th_range(1, 3), OH, OW, align, hpc, all_types[trial % 4], &n);
+    int64_t N = th_range(1, 2), C = th_range(1, 3); /* drawn in order: the same shapes on every compiler */
+    nearest_check(N, H, W, C, OH, OW, align, hpc, all_types[trial % 4], &n);
     calls++;
   }
   {
