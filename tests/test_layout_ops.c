@@ -421,6 +421,106 @@ static void test_resize_bilinear_u8(void) {
   printf("  RESIZE_BILINEAR uint8 (float reference): %lld outputs compared (%lld calls)\n", n, calls);
 }
 
+/* The TF interpreter's default (optimized) kernel: int8 / int16 the same bytes
+ * as the reference; uint8 (1) ResizeBilinearGenericSmallChannel restated with
+ * volatile floats (weights first, corners (y0,x0), (y0,x1), (y1,x0), (y1,x1)),
+ * (2) on exact x8 upscales with half-pixel centres and C % 8 == 0, the real
+ * interpolation rounded half up, in exact rationals. */
+static long long opt_vs_ref_u8, opt_u8_n;
+static int opt_vs_ref_max;
+
+static void bilinear_opt_check(int64_t N, int64_t H, int64_t W, int64_t C, int64_t OH, int64_t OW, int align, int hpc,
+                               mrtq_dtype t, long long *n) {
+  static uint8_t x[2 * 12 * 12 * 16 * 2], ref[2 * 96 * 96 * 16 * 2], opt[2 * 96 * 96 * 16 * 2];
+  mrtq_tflite_resize_params p;
+  size_t shape[4], i, cnt = (size_t)(N * OH * OW * C);
+  int64_t b, y, xx, c;
+  int is888 = t == MRTQ_U8 && hpc && !align && OH == 8 * H && OW == 8 * W && C % 8 == 0;
+  volatile float sh, sw;
+  shape[0] = (size_t)N, shape[1] = (size_t)H, shape[2] = (size_t)W, shape[3] = (size_t)C;
+  fill_rand(x, (size_t)(N * H * W * C), t);
+  CHECK_EQ(mrtq_tflite_resize_init(align, hpc, &p), MRTQ_OK, "init");
+  CHECK_EQ(mrtq_tflite_resize_bilinear(&p, shape, (size_t)OH, (size_t)OW, x, t, ref), MRTQ_OK, "ref");
+  CHECK_EQ(mrtq_tflite_resize_bilinear_opt(&p, shape, (size_t)OH, (size_t)OW, x, t, opt), MRTQ_OK, "opt");
+  if (t != MRTQ_U8) {
+    for (i = 0; i < cnt * tsize(t); i++) CHECK_EQ(opt[i], ref[i], "opt int type %d byte %zu", (int)t, i);
+    *n += (long long)cnt;
+    return;
+  }
+  for (i = 0; i < cnt; i++) {
+    int d = opt[i] > ref[i] ? opt[i] - ref[i] : ref[i] - opt[i];
+    opt_vs_ref_u8 += d != 0;
+    if (d > opt_vs_ref_max) opt_vs_ref_max = d;
+  }
+  opt_u8_n += (long long)cnt;
+  sh = align && OH > 1 ? (float)(H - 1) / (float)(OH - 1) : (float)H / (float)OH;
+  sw = align && OW > 1 ? (float)(W - 1) / (float)(OW - 1) : (float)W / (float)OW;
+  for (b = 0; b < N; b++)
+    for (y = 0; y < OH; y++)
+      for (xx = 0; xx < OW; xx++)
+        for (c = 0; c < C; c++) {
+          int64_t want;
+#define PXO(yy_, xx_) x[(size_t)(((b * H + (yy_)) * W + (xx_)) * C + c)]
+          if (is888) { /* position (2o + 1 - 8) / 16 per axis, clamped to the edge */
+            int64_t ty = 2 * y + 1 - 8, tx = 2 * xx + 1 - 8, y0, y1, x0, x1, fy, fx, num;
+            if (ty < 0) ty = 0;
+            if (ty > 16 * (H - 1)) ty = 16 * (H - 1);
+            if (tx < 0) tx = 0;
+            if (tx > 16 * (W - 1)) tx = 16 * (W - 1);
+            y0 = ty / 16, fy = ty % 16, y1 = fy ? y0 + 1 : y0;
+            x0 = tx / 16, fx = tx % 16, x1 = fx ? x0 + 1 : x0;
+            num = (16 - fy) * ((16 - fx) * PXO(y0, x0) + fx * PXO(y0, x1)) + fy * ((16 - fx) * PXO(y1, x0) + fx * PXO(y1, x1));
+            want = (2 * num + 256) / 512; /* floor(num / 256 + 1/2) */
+          } else {
+            volatile float ty = hpc ? ((float)y + 0.5f) * sh : (float)y * sh, tx, dy, ey, dx, ex, w00, w01, w10, w11, v, u;
+            int64_t y0, y1, x0, x1;
+            if (hpc) ty = ty - 0.5f;
+            tx = hpc ? ((float)xx + 0.5f) * sw : (float)xx * sw;
+            if (hpc) tx = tx - 0.5f;
+            y0 = (int64_t)floorf(ty), y1 = (int64_t)ceilf(ty), x0 = (int64_t)floorf(tx), x1 = (int64_t)ceilf(tx);
+            if (y0 < 0) y0 = 0;
+            if (x0 < 0) x0 = 0;
+            if (y1 > H - 1) y1 = H - 1;
+            if (x1 > W - 1) x1 = W - 1;
+            dy = ty - (float)y0, ey = 1.0f - dy, dx = tx - (float)x0, ex = 1.0f - dx;
+            w00 = ey * ex, w01 = ey * dx, w10 = dy * ex, w11 = dy * dx;
+            v = (float)PXO(y0, x0) * w00, u = (float)PXO(y0, x1) * w01, v = v + u;
+            u = (float)PXO(y1, x0) * w10, v = v + u;
+            u = (float)PXO(y1, x1) * w11, v = v + u;
+            v = v + 0.5f;
+            want = (int64_t)v;
+          }
+#undef PXO
+          CHECK_EQ(opt[(size_t)(((b * OH + y) * OW + xx) * C + c)], want, "opt u8%s %lldx%lld->%lldx%lld ac %d hpc %d",
+                   is888 ? " (x8)" : "", (long long)H, (long long)W, (long long)OH, (long long)OW, align, hpc);
+          (*n)++;
+        }
+}
+
+static void test_resize_bilinear_opt(void) {
+  long long n = 0, n888 = 0, calls = 0;
+  int trial;
+  for (trial = 0; trial < 1200; trial++) {
+    int mode = trial % 3, align = mode == 1, hpc = mode == 2;
+    mrtq_dtype t = trial % 4 == 3 ? (trial % 8 == 3 ? MRTQ_S8 : MRTQ_S16) : MRTQ_U8;
+    int64_t N = th_range(1, 2), H = th_range(1, 12), W = th_range(1, 12), C = th_range(1, 4);
+    int64_t OH = th_range(1, 24), OW = th_range(1, 24);
+    bilinear_opt_check(N, H, W, C, OH, OW, align, hpc, t, &n);
+    calls++;
+  }
+  for (trial = 0; trial < 200; trial++) { /* the x8 fixed-point kernel, and its near misses (C not a multiple of 8) */
+    int64_t N = th_range(1, 2), H = th_range(1, 6), W = th_range(1, 6), C = 8 * th_range(1, 2) - (trial % 4 == 3);
+    long long before = n;
+    bilinear_opt_check(N, H, W, C, 8 * H, 8 * W, 0, 1, MRTQ_U8, &n);
+    if (C % 8 == 0) n888 += n - before;
+    calls++;
+  }
+  CHECK(opt_vs_ref_u8 > 0);
+  printf("  RESIZE_BILINEAR optimized kernel: %lld outputs compared (%lld calls, %lld on the x8 fixed-point path); "
+         "uint8: %lld of %lld bytes differ from the reference kernel, by at most %d\n",
+         n, calls, n888, opt_vs_ref_u8, opt_u8_n, opt_vs_ref_max);
+}
+
 static void test_resize_bilinear(void) {
   long long n = 0, calls = 0;
   int trial;
@@ -633,6 +733,7 @@ int main(void) {
   TH_RUN(test_transpose_edges);
   TH_RUN(test_resize_bilinear);
   TH_RUN(test_resize_bilinear_u8);
+  TH_RUN(test_resize_bilinear_opt);
   TH_RUN(test_resize_bilinear_edges);
   TH_RUN(test_resize_nearest);
   TH_RUN(test_resize_nearest_edges);

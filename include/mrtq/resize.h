@@ -88,11 +88,8 @@ MRTQ_API mrtq_status mrtq_tflite_resize_init(int align_corners, int half_pixel_c
  * aarch64) may give other bytes; x86-64 builds without FMA give these. Shapes
  * whose float position of the last row / column floors past the input are
  * refused (MRTQ_ERANGE), as in the integer kernel.
- * Not this function: the TF interpreter's default (optimized) uint8 kernel,
- * optimized_ops::ResizeBilinear, which multiplies the weights first
- * (ResizeBilinearGenericSmallChannel) or, for an exact x8 upscale with
- * half_pixel_centers and C % 8 == 0, runs an 8.8 fixed-point kernel
- * (ResizeBilinear888Uint8); docs/kernels.md section 4.18.
+ * The TF interpreter's default (optimized) kernel computes uint8 otherwise:
+ * mrtq_tflite_resize_bilinear_opt.
  * Errors (nothing written): p, in_shape NULL, x or out NULL with a non-empty
  * output, a flag of p other than 0 or 1, both flags 1 (TFLite's Prepare
  * refuses align_corners with half_pixel_centers), out_h or out_w 0 or above
@@ -113,6 +110,31 @@ MRTQ_API mrtq_status mrtq_tflite_resize_bilinear(const mrtq_tflite_resize_params
 MRTQ_API mrtq_status mrtq_tflite_resize_bilinear_rndnu(const mrtq_tflite_resize_params *p, const size_t *in_shape,
                                                        size_t out_h, size_t out_w, const void *x, mrtq_dtype type,
                                                        void *out);
+/* The TF interpreter's default RESIZE_BILINEAR kernel (resize_bilinear.cc's
+ * kOptimized, what Register_RESIZE_BILINEAR returns), which differs from its
+ * reference kernel for uint8 only: optimized_ops::ResizeBilinear
+ * (tensorflow/lite/kernels/internal/optimized/resize_bilinear.h, TF 2.x).
+ *   MRTQ_S8, MRTQ_S16: ResizeBilinearInteger, as mrtq_tflite_resize_bilinear.
+ *   MRTQ_U8, an exact x8 upscale with half_pixel_centers (out_h = 8 H,
+ *     out_w = 8 W, align_corners 0, C a multiple of 8):
+ *     ResizeBilinear888Uint8, an incremental 8.8 fixed-point kernel that is
+ *     exact: out = floor(v + 1/2) with v the real bilinear interpolation at
+ *     the half-pixel positions (weights (2k + 1) / 16), i.e. rounded half up;
+ *     positions outside the input clamp to its edge, as in the reference.
+ *   MRTQ_U8 otherwise: ResizeBilinearGenericSmallChannel, the float kernel
+ *     with the same positions (scale, t, y0, y1, dy as in the uint8 form of
+ *     mrtq_tflite_resize_bilinear) but the weights multiplied first and the
+ *     corners taken in another order, each operation in binary32:
+ *       w00 = fl(fl(1 - dy) fl(1 - dx)), w01 = fl(fl(1 - dy) dx),
+ *       w10 = fl(dy fl(1 - dx)), w11 = fl(dy dx),
+ *       v = x00 w00 + x01 w01 + x10 w10 + x11 w11 + 0.5 (left to right),
+ *       out = trunc(v)   (x01 = x[y0][x1], x10 = x[y1][x0]).
+ *     Another association than the reference's, so some bytes differ (the
+ *     count is in tests/test_layout_ops.c's output); the same FMA caveat.
+ * Same arguments, ranges and errors as mrtq_tflite_resize_bilinear. */
+MRTQ_API mrtq_status mrtq_tflite_resize_bilinear_opt(const mrtq_tflite_resize_params *p, const size_t *in_shape,
+                                                     size_t out_h, size_t out_w, const void *x, mrtq_dtype type,
+                                                     void *out);
 
 /* TFLite's RESIZE_NEAREST_NEIGHBOR as reference_ops::ResizeNearestNeighbor
  * computes it (tensorflow/lite/kernels/internal/reference/
@@ -262,7 +284,7 @@ MRTQ__PRIV float mrtq__rbf_at(int64_t v, float scale, int hpc, int64_t in, int64
  *   v = x00 (1 - dy)(1 - dx) + x10 dy (1 - dx) + x01 (1 - dy) dx + x11 dy dx + 1/2
  * (dy = t - y0, each product rounded, then each sum), out = trunc(v). */
 MRTQ__PRIV mrtq_status mrtq__resize_bilinear_f32(const mrtq_tflite_resize_params *p, size_t N, size_t H, size_t W, size_t C,
-                                                 size_t out_h, size_t out_w, const uint8_t *x, uint8_t *out) {
+                                                 size_t out_h, size_t out_w, const uint8_t *x, uint8_t *out, int opt) {
   float sh = mrtq__rs_scale((int64_t)H, (int64_t)out_h, p->align_corners);
   float sw = mrtq__rs_scale((int64_t)W, (int64_t)out_w, p->align_corners);
   int64_t y0, y1, x0, x1;
@@ -282,11 +304,21 @@ MRTQ__PRIV mrtq_status mrtq__resize_bilinear_f32(const mrtq_tflite_resize_params
         float tx = mrtq__rbf_at((int64_t)xx, sw, p->half_pixel_centers, (int64_t)W, &x0, &x1);
         float dx = mrtq__f32_sub(tx, (float)x0), ex = mrtq__f32_sub(1.0f, dx);
         const uint8_t *r0 = x + (n * H + (size_t)y0) * W * C, *r1 = x + (n * H + (size_t)y1) * W * C;
+        /* the optimized kernel's weights, products first */
+        float w00 = mrtq__f32_mul(ey, ex), w01 = mrtq__f32_mul(ey, dx), w10 = mrtq__f32_mul(dy, ex), w11 = mrtq__f32_mul(dy, dx);
         for (c = 0; c < C; c++) {
-          float v = mrtq__f32_mul(mrtq__f32_mul((float)r0[(size_t)x0 * C + c], ey), ex);
-          v = mrtq__f32_add(v, mrtq__f32_mul(mrtq__f32_mul((float)r1[(size_t)x0 * C + c], dy), ex));
-          v = mrtq__f32_add(v, mrtq__f32_mul(mrtq__f32_mul((float)r0[(size_t)x1 * C + c], ey), dx));
-          v = mrtq__f32_add(v, mrtq__f32_mul(mrtq__f32_mul((float)r1[(size_t)x1 * C + c], dy), dx));
+          float v00 = (float)r0[(size_t)x0 * C + c], v10 = (float)r1[(size_t)x0 * C + c];
+          float v01 = (float)r0[(size_t)x1 * C + c], v11 = (float)r1[(size_t)x1 * C + c], v;
+          if (opt) { /* ResizeBilinearGenericSmallChannel: (y0,x0), (y0,x1), (y1,x0), (y1,x1) */
+            v = mrtq__f32_add(mrtq__f32_mul(v00, w00), mrtq__f32_mul(v01, w01));
+            v = mrtq__f32_add(v, mrtq__f32_mul(v10, w10));
+            v = mrtq__f32_add(v, mrtq__f32_mul(v11, w11));
+          } else { /* ResizeBilinear<uint8_t>: (y0,x0), (y1,x0), (y0,x1), (y1,x1), value times each weight */
+            v = mrtq__f32_mul(mrtq__f32_mul(v00, ey), ex);
+            v = mrtq__f32_add(v, mrtq__f32_mul(mrtq__f32_mul(v10, dy), ex));
+            v = mrtq__f32_add(v, mrtq__f32_mul(mrtq__f32_mul(v01, ey), dx));
+            v = mrtq__f32_add(v, mrtq__f32_mul(mrtq__f32_mul(v11, dy), dx));
+          }
           v = mrtq__f32_add(v, 0.5f);
           /* a weighted mean of bytes plus 1/2: in (0, 256), so the truncation is defined */
           *out++ = (uint8_t)(v <= 0.0f ? 0 : v >= 255.0f ? 255 : (int)v);
@@ -296,8 +328,43 @@ MRTQ__PRIV mrtq_status mrtq__resize_bilinear_f32(const mrtq_tflite_resize_params
   return MRTQ_OK;
 }
 
+/* ResizeBilinear888Uint8 (x8 upscale, half-pixel centres, C % 8 == 0): its
+ * 8.8 accumulators are exact, so each output is floor(v + 1/2) of the real
+ * interpolation v. Restated directly: along an axis, output o of the 8 per
+ * input pixel has position (o + 1/2) / 8 - 1/2, i.e. pixel lo = floor and
+ * fraction k / 16 with k odd; clamped to the edge outside [0, n - 1]. */
+MRTQ__PRIV void mrtq__rb888_at(size_t o, size_t n, size_t *lo, size_t *hi, int64_t *k) {
+  int64_t t = 2 * (int64_t)o + 1 - 8; /* position in 1/16 */
+  if (t <= 0) {
+    *lo = *hi = 0, *k = 0;
+  } else if (t >= 16 * ((int64_t)n - 1)) {
+    *lo = *hi = n - 1, *k = 0;
+  } else {
+    *lo = (size_t)(t / 16), *hi = *lo + 1, *k = t % 16;
+  }
+}
+
+MRTQ__PRIV void mrtq__resize_bilinear_888(size_t N, size_t H, size_t W, size_t C, const uint8_t *x, uint8_t *out) {
+  size_t n, yy, xx, c, y0, y1, x0, x1;
+  int64_t ky, kx;
+  for (n = 0; n < N; n++)
+    for (yy = 0; yy < 8 * H; yy++) {
+      mrtq__rb888_at(yy, H, &y0, &y1, &ky);
+      for (xx = 0; xx < 8 * W; xx++) {
+        const uint8_t *r0 = x + (n * H + y0) * W * C, *r1 = x + (n * H + y1) * W * C;
+        mrtq__rb888_at(xx, W, &x0, &x1, &kx);
+        for (c = 0; c < C; c++) {
+          int64_t acc = (int64_t)r0[x0 * C + c] * (16 - ky) * (16 - kx) + (int64_t)r1[x0 * C + c] * ky * (16 - kx) +
+                        (int64_t)r0[x1 * C + c] * (16 - ky) * kx + (int64_t)r1[x1 * C + c] * ky * kx;
+          *out++ = (uint8_t)((acc + 128) >> 8); /* floor(acc / 256 + 1/2), acc >= 0 */
+        }
+      }
+    }
+}
+
 MRTQ__PRIV mrtq_status mrtq__resize_bilinear(const mrtq_tflite_resize_params *p, const size_t *in_shape, size_t out_h,
-                                             size_t out_w, const void *x, mrtq_dtype type, void *out, int rndnu) {
+                                             size_t out_w, const void *x, mrtq_dtype type, void *out, int rndnu,
+                                             int opt) {
   int empty;
   size_t eb, n, c, yy, xx, N, H, W, C, o = 0;
   int64_t sh, sw, y0, y1, fy, x0, x1, fx;
@@ -311,7 +378,12 @@ MRTQ__PRIV mrtq_status mrtq__resize_bilinear(const mrtq_tflite_resize_params *p,
     return MRTQ__ERR(MRTQ_EUNSUPPORTED, "type: must be MRTQ_S8, MRTQ_U8 or MRTQ_S16 (TFLite's RESIZE_BILINEAR types)");
   if (empty) return MRTQ_OK;
   N = in_shape[0], H = in_shape[1], W = in_shape[2], C = in_shape[3];
-  if (type == MRTQ_U8) return mrtq__resize_bilinear_f32(p, N, H, W, C, out_h, out_w, (const uint8_t *)x, (uint8_t *)out);
+  if (type == MRTQ_U8 && opt && p->half_pixel_centers && out_h == 8 * H && out_w == 8 * W && C % 8 == 0) {
+    mrtq__resize_bilinear_888(N, H, W, C, (const uint8_t *)x, (uint8_t *)out);
+    return MRTQ_OK;
+  }
+  if (type == MRTQ_U8)
+    return mrtq__resize_bilinear_f32(p, N, H, W, C, out_h, out_w, (const uint8_t *)x, (uint8_t *)out, opt);
   if ((st = mrtq__rb_scale((int64_t)H, (int64_t)out_h, p->align_corners, p->half_pixel_centers, &sh)) != MRTQ_OK) return st;
   if ((st = mrtq__rb_scale((int64_t)W, (int64_t)out_w, p->align_corners, p->half_pixel_centers, &sw)) != MRTQ_OK) return st;
   /* positions grow with the coordinate: the last one has the largest lo */
@@ -345,13 +417,19 @@ MRTQ__PRIV mrtq_status mrtq__resize_bilinear(const mrtq_tflite_resize_params *p,
 MRTQ_API mrtq_status mrtq_tflite_resize_bilinear(const mrtq_tflite_resize_params *p, const size_t *in_shape,
                                                  size_t out_h, size_t out_w, const void *x, mrtq_dtype type,
                                                  void *out) {
-  return mrtq__resize_bilinear(p, in_shape, out_h, out_w, x, type, out, 0);
+  return mrtq__resize_bilinear(p, in_shape, out_h, out_w, x, type, out, 0, 0);
 }
 
 MRTQ_API mrtq_status mrtq_tflite_resize_bilinear_rndnu(const mrtq_tflite_resize_params *p, const size_t *in_shape,
                                                        size_t out_h, size_t out_w, const void *x, mrtq_dtype type,
                                                        void *out) {
-  return mrtq__resize_bilinear(p, in_shape, out_h, out_w, x, type, out, 1);
+  return mrtq__resize_bilinear(p, in_shape, out_h, out_w, x, type, out, 1, 0);
+}
+
+MRTQ_API mrtq_status mrtq_tflite_resize_bilinear_opt(const mrtq_tflite_resize_params *p, const size_t *in_shape,
+                                                     size_t out_h, size_t out_w, const void *x, mrtq_dtype type,
+                                                     void *out) {
+  return mrtq__resize_bilinear(p, in_shape, out_h, out_w, x, type, out, 0, 1);
 }
 
 /* ---- nearest neighbour ---- */
