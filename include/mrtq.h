@@ -37,6 +37,8 @@
  *                        weights, im2col, an int8 GEMM (AVX512-VNNI when enabled), same bytes
  *     mrtq/tflite.h      porting helpers: a .tflite file's numbers as mrtq descriptors (fused
  *                        activation bounds, SAME / VALID pads, bias and per-channel weight quantization)
+ *     mrtq/lstm.h        TFLite Micro's integer LSTM (UNIDIRECTIONAL_SEQUENCE_LSTM): int8 or int16
+ *                        activations, int8 weights, int16 cell state
  *     mrtq/resize.h      TFLite's RESIZE_BILINEAR (10-bit fixed point) and RESIZE_NEAREST_NEIGHBOR
  *
  * CONFIGURATION MACROS (define before the first include)
@@ -134,6 +136,12 @@
 #include "mrtq/attr.h"
 #include "mrtq/fastconv.h"
 #include "mrtq/tflite.h"
+#include "mrtq/fxmath.h"
+#include "mrtq/lstm.h"
+#include "mrtq/transpose_conv.h"
+#include "mrtq/batch_matmul.h"
+#include "mrtq/svdf.h"
+#include "mrtq/reduce.h"
 #include "mrtq/resize.h"
 
 #endif /* MRTQ_H */

@@ -7,7 +7,7 @@ src=$(cd "$(dirname "$0")/.." && pwd)
 out=${1:-$src/build/neon}
 mkdir -p "$out"
 status=0
-for t in test_common test_array test_fixedpoint test_requant test_scale test_vta_isa test_vta_sim test_vta_rq test_vta_conv test_eltwise test_pool test_shape test_precision test_conv test_matmul test_mrt test_conv_tflite test_attr test_fastconv test_tflite test_conv_s16 test_int4 test_eltwise16 test_layout_ops test_dispatch; do
+for t in test_common test_array test_fixedpoint test_requant test_scale test_vta_isa test_vta_sim test_vta_rq test_vta_conv test_eltwise test_pool test_shape test_precision test_conv test_matmul test_mrt test_conv_tflite test_attr test_fastconv test_tflite test_conv_s16 test_int4 test_eltwise16 test_dispatch test_fxmath test_lstm test_transpose_conv test_batch_matmul test_svdf test_quantize test_reduce test_layout_ops; do
   if ! aarch64-linux-gnu-gcc -std=c11 -Wall -Wextra -Wpedantic -Werror -O2 -static -DMRTQ_TEST_PATH='"neon"' \
       -I"$src/include" "$src/tests/$t.c" -lm -o "$out/$t"; then
     echo "$t-aarch64: 0 passed, 1 failed"

@@ -356,10 +356,27 @@ MRTQ_API mrtq_status mrtq_fc_s16x8_acc32(size_t rows, size_t k, size_t o, const 
   return mrtq__conv2d_s16x8(&s, rq, nrq, x, w, NULL, bias, 0, out);
 }
 
+/* One int16 matrix product (the core of mrtq_matmul_s16_acc64 and TFLite's
+ * BATCH_MATMUL in mrtq/batch_matmul.h): a m x k and b k x n row-major int16
+ * (any alignment), out m x n, per element clamp(wrap32(R(sum_t a b)), qmin,
+ * qmax) with R TFLite's 64-bit multiply, stored at any alignment (the
+ * caller checked rq and k). */
+MRTQ__PRIV void mrtq__matmul_s16_one(size_t m, size_t k, size_t n, const mrtq_rq *rq, const void *a, const void *b,
+                                     void *out) {
+  size_t i, j, t;
+  for (i = 0; i < m; i++)
+    for (j = 0; j < n; j++) {
+      int64_t acc = 0;
+      for (t = 0; t < k; t++)
+        acc += (int64_t)mrtq__load(a, i * k + t, MRTQ_S16) * mrtq__load(b, t * n + j, MRTQ_S16);
+      mrtq__store(out, i * n + j, MRTQ_S16, mrtq__clamp64(mrtq__s16_x64_wrap(acc, rq->m), rq->qmin, rq->qmax));
+    }
+}
+
 MRTQ_API mrtq_status mrtq_matmul_s16_acc64(size_t batch, size_t m, size_t k, size_t n, const mrtq_rq *rq,
                                            const mrtq_qoperand *a, const mrtq_qoperand *b, int b_shared,
                                            int16_t *out) {
-  size_t bi, i, j, t;
+  size_t bi;
   mrtq_status st = mrtq__matmul_shape(batch, m, k, n, b_shared);
   if (st != MRTQ_OK) return st;
   if ((st = mrtq__s16_x_check(a, 1, 0)) != MRTQ_OK) return st;
@@ -370,16 +387,9 @@ MRTQ_API mrtq_status mrtq_matmul_s16_acc64(size_t batch, size_t m, size_t k, siz
   if (k > 131071) /* k 2^30 < 2^47 */
     return MRTQ__ERR(MRTQ_EOVERFLOW, "k: k 2^30 must stay below 2^47, the domain of TFLite's 64-bit multiply "
                                      "(k <= 131071)");
-  for (bi = 0; bi < batch; bi++) {
-    size_t ab = bi * m * k, bo = b_shared ? 0 : bi * k * n;
-    for (i = 0; i < m; i++)
-      for (j = 0; j < n; j++) {
-        int64_t acc = 0;
-        for (t = 0; t < k; t++)
-          acc += (int64_t)mrtq__load(a->data, ab + i * k + t, MRTQ_S16) * mrtq__load(b->data, bo + t * n + j, MRTQ_S16);
-        out[(bi * m + i) * n + j] = (int16_t)mrtq__clamp64(mrtq__s16_x64_wrap(acc, rq->m), rq->qmin, rq->qmax);
-      }
-  }
+  for (bi = 0; bi < batch; bi++)
+    mrtq__matmul_s16_one(m, k, n, rq, (const uint8_t *)a->data + 2 * (bi * m * k),
+                         (const uint8_t *)b->data + 2 * (b_shared ? 0 : bi * k * n), out + bi * m * n);
   return MRTQ_OK;
 }
 

@@ -413,6 +413,93 @@ MRTQ_API mrtq_status mrtq_dequantize_s8_f32_inner(const float *scale, const int3
 MRTQ_API mrtq_status mrtq_dequantize_u8_f32_inner(const float *scale, const int32_t *zp, const uint8_t *q,
                                                   size_t rows, size_t channels, float *out);
 
+/* ---- TFLite QUANTIZE between integer types, DEQUANTIZE to float ----
+ * TFLite's QUANTIZE with an integer input is a requantization
+ * (reference_ops::Requantize, kernels/internal/reference/requantize.h):
+ *   out = clamp(mul_q31_dbl(x - zp_in, m) + zp_out, out_type's range),
+ *   m = Q31((double)s_in / (double)s_out)  (QuantizeMultiplier on the float
+ *   scales widened to double: the same in the TF interpreter's quantize.cc
+ *   and TFLite Micro's quantize_common.cc).
+ * mul_q31_dbl rounds to nearest twice: ties toward +infinity (SRDHM), then
+ * ties away from zero (the rounding right shift). TFLite's shortcut for equal
+ * scales (m = {2^30, 1}) between int8 and uint8 with zero points 128 apart,
+ * out = x XOR 0x80, gives the same bytes as the formula (with m = {2^30, 1}
+ * the multiply is exact: out = x - zp_in + zp_out = x +- 128), so mrtq has no
+ * separate path. Which type pairs each TFLite accepts (in -> out):
+ *   both              S16 -> S8, S16 -> S16, S16 -> S32, S32 -> S8, S32 -> S16,
+ *                     S8 -> S8, S8 -> U8, U8 -> S8
+ *   TF interpreter    U8 -> U8; S16 -> S16 only with both zero points 0
+ *   (quantize.cc, tensorflow/tensorflow f841af26)
+ *   TFLite Micro      S8 -> S16, S8 -> S32; S16 -> S16 with any zero points
+ *   (quantize_common.cc, tflite-micro 90b983c2) */
+typedef struct mrtq_tflite_quantize_params {
+  mrtq_mult m;                /* Q31(s_in / s_out): mult 0 or in [2^30, 2^31 - 1], shift in [-31, 30] */
+  int32_t zp_in, zp_out;      /* values of in_type / out_type */
+  mrtq_dtype in_type, out_type; /* a pair from the table above */
+} mrtq_tflite_quantize_params;
+
+/* The TF interpreter's QUANTIZE (quantize.cc Prepare) for an integer input:
+ * the pair (in_type, out_type) one of the interpreter's (table above), zero
+ * points within their types (MRTQ_S32: any int32), S16 -> S16 with both zero
+ * points 0; s_in, s_out TFLite's float scales, finite and > 0.
+ * Errors (nothing written): p NULL, a scale NaN, infinite or <= 0, a type
+ * outside mrtq_dtype, a zero point outside its type, S16 -> S16 with a zero
+ * point not 0 -> MRTQ_EINVAL; a pair the interpreter does not take ->
+ * MRTQ_EUNSUPPORTED; s_in / s_out >= 2^30 - 2^-2 (shift > 30: TFLite's
+ * 1 << shift overflows) -> MRTQ_ERANGE. A ratio below 2^-32 flushes to {0, 0}
+ * (out = clamp(zp_out)) as in TFLite. */
+MRTQ_API mrtq_status mrtq_tflite_quantize_init(float s_in, int32_t zp_in, mrtq_dtype in_type, float s_out,
+                                               int32_t zp_out, mrtq_dtype out_type, mrtq_tflite_quantize_params *p);
+
+/* TFLite Micro's QUANTIZE (quantize_common.cc PrepareQuantizeReference): the
+ * same multiplier; the pairs Micro takes (table above; S16 -> S16 with any
+ * zero points). Errors as mrtq_tflite_quantize_init. */
+MRTQ_API mrtq_status mrtq_tflite_quantize_init_micro(float s_in, int32_t zp_in, mrtq_dtype in_type, float s_out,
+                                                     int32_t zp_out, mrtq_dtype out_type,
+                                                     mrtq_tflite_quantize_params *p);
+
+/* The parameters from the numbers TFLite's OpData holds (output_multiplier
+ * and output_shift as m, the tensors' zero points), for either TFLite: m
+ * {0, 0} or mult in [2^30, 2^31 - 1] with shift in [-31, 30]; a pair one of
+ * the TFLites takes; zero points within their types. With the values
+ * mrtq_tflite_quantize_init(_micro) computes it gives the same struct.
+ * Errors (nothing written): p NULL, m outside its ranges, a type outside
+ * mrtq_dtype, a zero point outside its type -> MRTQ_EINVAL; a pair neither
+ * TFLite takes -> MRTQ_EUNSUPPORTED. */
+MRTQ_API mrtq_status mrtq_tflite_quantize_init_mult(mrtq_mult m, int32_t zp_in, mrtq_dtype in_type, int32_t zp_out,
+                                                    mrtq_dtype out_type, mrtq_tflite_quantize_params *p);
+
+/* out[i] = clamp(mul_q31_dbl(in[i] - p->zp_in, p->m) + p->zp_out, range of
+ * p->out_type), in of p->in_type, out of p->out_type (int16 / int32 at any
+ * alignment; in and out may be the same array when the types are the same
+ * size). Bit-exact with TFLite's reference Requantize where TFLite is defined;
+ * outside it (an int32 input whose difference x - zp_in leaves int32, a
+ * left shift of the difference that overflows int32, a sum beyond int32 --
+ * undefined behaviour in TFLite) mrtq saturates each step to int32.
+ * Errors (nothing written): p NULL, in or out NULL while n > 0, a struct
+ * outside the constructors' rules (types a pair of either table, zero points
+ * in their types, the multiplier's ranges) -> MRTQ_EINVAL naming the field;
+ * a pair neither TFLite takes -> MRTQ_EUNSUPPORTED. */
+MRTQ_API mrtq_status mrtq_tflite_quantize(const mrtq_tflite_quantize_params *p, const void *in, size_t n, void *out);
+
+/* TFLite's DEQUANTIZE of type MRTQ_S8, MRTQ_U8 or MRTQ_S16 to float
+ * (reference_ops::Dequantize / reference_integer_ops::Dequantize: the scale
+ * held as a double, the difference as an int32):
+ *   out[i] = (float)((double)scale * (double)(q[i] - zp))
+ * The product is exact in double (24 + 17 bits), so the result is the exact
+ * product rounded once to float, ties to even (the same value as
+ * mrtq_dequantize_f32 whenever |q - zp| <= 2^24). The same in the TF
+ * interpreter (dequantize.h) and TFLite Micro (dequantize.cc, 90b983c2). zp
+ * may be any int32: the difference is exact in 64 bits (TFLite's int32
+ * difference overflows, undefined, for |q - zp| >= 2^31); a product beyond
+ * float's range gives +-FLT_MAX or +-infinity as round to nearest does.
+ * Errors (nothing written): q or out NULL while n > 0, scale NaN or infinite
+ * -> MRTQ_EINVAL; type another mrtq_dtype -> MRTQ_EUNSUPPORTED (TFLite's
+ * DEQUANTIZE takes int8, uint8, int16 and float16), outside the enum ->
+ * MRTQ_EINVAL. */
+MRTQ_API mrtq_status mrtq_tflite_dequantize(float scale, int32_t zp, const void *q, mrtq_dtype type, size_t n,
+                                            float *out);
+
 /* ======================= bodies ======================= */
 #if MRTQ__BODIES
 
@@ -1179,6 +1266,118 @@ MRTQ_API mrtq_status mrtq_dequantize_u8_f32_inner(const float *scale, const int3
   MRTQ__Q_INNER(mrtq_dequantize_f32(q[c], scale[c], zp[c]), q, 1)
 }
 #undef MRTQ__Q_INNER
+
+/* ---- TFLite QUANTIZE / DEQUANTIZE ---- */
+
+/* Which TFLite takes the pair (in, out): bit 1 the TF interpreter, bit 2
+ * TFLite Micro, 0 neither (S16 -> S16's zero-point rule is checked apart). */
+MRTQ__PRIV int mrtq__tfl_q_pair(mrtq_dtype in, mrtq_dtype out) {
+  switch (in) {
+    case MRTQ_S16: return out == MRTQ_S8 || out == MRTQ_S16 || out == MRTQ_S32 ? 3 : 0;
+    case MRTQ_S32: return out == MRTQ_S8 || out == MRTQ_S16 ? 3 : 0;
+    case MRTQ_S8: return out == MRTQ_S8 || out == MRTQ_U8 ? 3 : out == MRTQ_S16 || out == MRTQ_S32 ? 2 : 0;
+    case MRTQ_U8: return out == MRTQ_S8 ? 3 : out == MRTQ_U8 ? 1 : 0;
+    default: return 0;
+  }
+}
+
+/* Both constructors; micro selects the pair table. */
+MRTQ__PRIV mrtq_status mrtq__tfl_q_init(float s_in, int32_t zp_in, mrtq_dtype in_type, float s_out, int32_t zp_out,
+                                        mrtq_dtype out_type, int micro, mrtq_tflite_quantize_params *p) {
+  mrtq_tflite_quantize_params r;
+  if (!p) return MRTQ__ERR(MRTQ_EINVAL, "p: NULL");
+  if (mrtq__nonfinite_f32(s_in) || !(s_in > 0)) return MRTQ__ERR(MRTQ_EINVAL, "s_in: NaN, infinite or <= 0");
+  if (mrtq__nonfinite_f32(s_out) || !(s_out > 0)) return MRTQ__ERR(MRTQ_EINVAL, "s_out: NaN, infinite or <= 0");
+  if (!mrtq__dtype_ok(in_type)) return MRTQ__ERR(MRTQ_EINVAL, "in_type: not an mrtq_dtype");
+  if (!mrtq__dtype_ok(out_type)) return MRTQ__ERR(MRTQ_EINVAL, "out_type: not an mrtq_dtype");
+  if (!(mrtq__tfl_q_pair(in_type, out_type) & (micro ? 2 : 1)))
+    return micro ? MRTQ__ERR(MRTQ_EUNSUPPORTED, "in_type, out_type: not a pair TFLite Micro's QUANTIZE takes")
+                 : MRTQ__ERR(MRTQ_EUNSUPPORTED, "in_type, out_type: not a pair the TF interpreter's QUANTIZE takes");
+  if (!mrtq__in_type(zp_in, in_type)) return MRTQ__ERR(MRTQ_EINVAL, "zp_in: outside in_type");
+  if (!mrtq__in_type(zp_out, out_type)) return MRTQ__ERR(MRTQ_EINVAL, "zp_out: outside out_type");
+  if (!micro && in_type == MRTQ_S16 && out_type == MRTQ_S16 && (zp_in != 0 || zp_out != 0))
+    return MRTQ__ERR(MRTQ_EINVAL, "zp_in, zp_out: must be 0 for int16 -> int16 (the TF interpreter's quantize.cc)");
+  memset(&r, 0, sizeof r);
+  (void)mrtq_mult_q31((double)s_in / (double)s_out, &r.m); /* finite, > 0 */
+  if (r.m.shift > 30) return MRTQ__ERR(MRTQ_ERANGE, "s_in, s_out: s_in / s_out must be < 2^30 (TFLite's 1 << shift)");
+  r.zp_in = zp_in, r.zp_out = zp_out, r.in_type = in_type, r.out_type = out_type;
+  *p = r;
+  return MRTQ_OK;
+}
+
+MRTQ_API mrtq_status mrtq_tflite_quantize_init(float s_in, int32_t zp_in, mrtq_dtype in_type, float s_out,
+                                               int32_t zp_out, mrtq_dtype out_type, mrtq_tflite_quantize_params *p) {
+  return mrtq__tfl_q_init(s_in, zp_in, in_type, s_out, zp_out, out_type, 0, p);
+}
+
+MRTQ_API mrtq_status mrtq_tflite_quantize_init_micro(float s_in, int32_t zp_in, mrtq_dtype in_type, float s_out,
+                                                     int32_t zp_out, mrtq_dtype out_type,
+                                                     mrtq_tflite_quantize_params *p) {
+  return mrtq__tfl_q_init(s_in, zp_in, in_type, s_out, zp_out, out_type, 1, p);
+}
+
+MRTQ_API mrtq_status mrtq_tflite_quantize_init_mult(mrtq_mult m, int32_t zp_in, mrtq_dtype in_type, int32_t zp_out,
+                                                    mrtq_dtype out_type, mrtq_tflite_quantize_params *p) {
+  if (!p) return MRTQ__ERR(MRTQ_EINVAL, "p: NULL");
+  if (m.mult == 0 ? m.shift != 0 : (m.mult < (1 << 30) || m.shift < -31 || m.shift > 30))
+    return MRTQ__ERR(MRTQ_EINVAL, "m: mult 0 with shift 0, or mult in [2^30, 2^31 - 1] with shift in [-31, 30]");
+  if (!mrtq__dtype_ok(in_type)) return MRTQ__ERR(MRTQ_EINVAL, "in_type: not an mrtq_dtype");
+  if (!mrtq__dtype_ok(out_type)) return MRTQ__ERR(MRTQ_EINVAL, "out_type: not an mrtq_dtype");
+  if (!mrtq__tfl_q_pair(in_type, out_type))
+    return MRTQ__ERR(MRTQ_EUNSUPPORTED, "in_type, out_type: not a pair either TFLite's QUANTIZE takes");
+  if (!mrtq__in_type(zp_in, in_type)) return MRTQ__ERR(MRTQ_EINVAL, "zp_in: outside in_type");
+  if (!mrtq__in_type(zp_out, out_type)) return MRTQ__ERR(MRTQ_EINVAL, "zp_out: outside out_type");
+  p->m = m, p->zp_in = zp_in, p->zp_out = zp_out, p->in_type = in_type, p->out_type = out_type;
+  return MRTQ_OK;
+}
+
+MRTQ_API mrtq_status mrtq_tflite_quantize(const mrtq_tflite_quantize_params *p, const void *in, size_t n, void *out) {
+  size_t i;
+  int32_t lo = 0, hi = 0;
+  if (!p) return MRTQ__ERR(MRTQ_EINVAL, "p: NULL");
+  if (!mrtq__dtype_ok(p->in_type) || !mrtq__dtype_ok(p->out_type))
+    return MRTQ__ERR(MRTQ_EINVAL, "p->in_type, p->out_type: not an mrtq_dtype (0: a zero-initialised struct)");
+  if (!mrtq__tfl_q_pair(p->in_type, p->out_type))
+    return MRTQ__ERR(MRTQ_EUNSUPPORTED, "p->in_type, p->out_type: not a pair either TFLite's QUANTIZE takes");
+  if (!mrtq__in_type(p->zp_in, p->in_type)) return MRTQ__ERR(MRTQ_EINVAL, "p->zp_in: outside p->in_type");
+  if (!mrtq__in_type(p->zp_out, p->out_type)) return MRTQ__ERR(MRTQ_EINVAL, "p->zp_out: outside p->out_type");
+  if (p->m.mult == 0 ? p->m.shift != 0 : (p->m.mult < (1 << 30) || p->m.shift < -31 || p->m.shift > 30))
+    return MRTQ__ERR(MRTQ_EINVAL, "p->m: mult 0 with shift 0, or mult in [2^30, 2^31 - 1] with shift in [-31, 30]");
+  if (n && !in) return MRTQ__ERR(MRTQ_EINVAL, "in: NULL (allowed only when n is 0)");
+  if (n && !out) return MRTQ__ERR(MRTQ_EINVAL, "out: NULL (allowed only when n is 0)");
+  (void)mrtq_dtype_range(p->out_type, &lo, &hi);
+  for (i = 0; i < n; i++) {
+    int32_t d = mrtq__sat32((int64_t)mrtq__load(in, i, p->in_type) - p->zp_in);
+    mrtq__store(out, i, p->out_type, mrtq__clamp64((int64_t)mrtq_mul_q31_dbl(d, p->m) + p->zp_out, lo, hi));
+  }
+  return MRTQ_OK;
+}
+
+MRTQ_API mrtq_status mrtq_tflite_dequantize(float scale, int32_t zp, const void *q, mrtq_dtype type, size_t n,
+                                            float *out) {
+  size_t i;
+  if (type != MRTQ_S8 && type != MRTQ_U8 && type != MRTQ_S16)
+    return mrtq__dtype_ok(type) ? MRTQ__ERR(MRTQ_EUNSUPPORTED, "type: must be MRTQ_S8, MRTQ_U8 or MRTQ_S16")
+                                : MRTQ__ERR(MRTQ_EINVAL, "type: not an mrtq_dtype");
+  if (mrtq__nonfinite_f32(scale)) return MRTQ__ERR(MRTQ_EINVAL, "scale: NaN or infinite");
+  if (n && !q) return MRTQ__ERR(MRTQ_EINVAL, "q: NULL (allowed only when n is 0)");
+  if (n && !out) return MRTQ__ERR(MRTQ_EINVAL, "out: NULL (allowed only when n is 0)");
+  for (i = 0; i < n; i++) {
+    double v = (double)scale * (double)((int64_t)mrtq__load(q, i, type) - zp); /* |v| < 2^162: finite */
+    double a = v < 0 ? -v : v;
+    float f;
+    if (a >= 3.4028235677973366e+38) { /* FLT_MAX + half an ulp and up: to nearest is infinity */
+      uint32_t inf = 0x7f800000u;
+      memcpy(&f, &inf, sizeof f);
+    } else if (a > 3.4028234663852886e+38) { /* above FLT_MAX, below the midpoint: FLT_MAX */
+      f = 3.4028234663852886e+38f;
+    } else {
+      f = (float)a;
+    }
+    out[i] = v < 0 ? -f : f;
+  }
+  return MRTQ_OK;
+}
 
 #endif /* MRTQ__BODIES */
 
