@@ -25,9 +25,10 @@
  *     mrtq/requant.h     the requantization families, quantize/dequantize,
  *                        and their array forms (mrtq_rq, SIMD twins)
  *     mrtq/scale.h       qparams from ranges (MRT, ONNX, TFLite), calibration
- *     mrtq/eltwise.h     NumPy broadcasting; TFLite ADD/MUL, XNNPACK ADD; MRT add/sub/mul, merge
+ *     mrtq/eltwise.h     NumPy broadcasting; TFLite ADD/MUL/MAXIMUM/MINIMUM, XNNPACK ADD; MRT add/sub/mul, merge
  *     mrtq/pool.h        max pooling, TFLite and MRT average pooling
- *     mrtq/shape.h       padding, slicing (lazy split), concatenation with rescaling, flatten
+ *     mrtq/shape.h       padding, slicing (lazy split), concatenation with rescaling, flatten,
+ *                        TFLite's TRANSPOSE (up to 6 dims)
  *     mrtq/precision.h   precision inference: output bit-widths, overflow-free K
  *     mrtq/conv.h        reference conv2d (groups, depthwise, NCHW/NHWC), FC and batched matmul, expansion form
  *     mrtq/conv_s16.h    TFLite's 16x8 conv / depthwise / FC (int16 x int8) and int16 batch matmul, int64 or int32 accumulator
@@ -38,6 +39,7 @@
  *                        activation bounds, SAME / VALID pads, bias and per-channel weight quantization)
  *     mrtq/lstm.h        TFLite Micro's integer LSTM (UNIDIRECTIONAL_SEQUENCE_LSTM): int8 or int16
  *                        activations, int8 weights, int16 cell state
+ *     mrtq/resize.h      TFLite's RESIZE_BILINEAR (10-bit fixed point) and RESIZE_NEAREST_NEIGHBOR
  *
  * CONFIGURATION MACROS (define before the first include)
  *   MRTQ_API   linkage of every public function. Default `static inline`
@@ -141,5 +143,6 @@
 #include "mrtq/svdf.h"
 #include "mrtq/reduce.h"
 #include "mrtq/softmax.h"
+#include "mrtq/resize.h"
 
 #endif /* MRTQ_H */

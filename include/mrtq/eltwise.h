@@ -3,6 +3,7 @@
  * bit-exact with TFLite's reference kernels (tensorflow/lite/kernels/internal/
  * reference/add.h, integer_ops/add.h and mul.h, default build: double
  * rounding), with parameters from scales or from TFLite's precomputed values;
+ * TFLite's MAXIMUM / MINIMUM with broadcasting;
  * XNNPACK's ADD / SUBTRACT scheme; MRT's broadcast_add / sub / mul and lazy
  * merge by add on int32 expansion tensors with per-input rescaling. */
 #ifndef MRTQ_ELTWISE_H
@@ -265,6 +266,34 @@ MRTQ_API int32_t mrtq_xnn_add_one(const mrtq_xnn_add_params *p, int32_t a, int32
  * mrtq_tflite_add. */
 MRTQ_API mrtq_status mrtq_xnn_add(const size_t *shape_a, int nda, const size_t *shape_b, int ndb,
                                   const mrtq_xnn_add_params *p, const void *a, const void *b, void *out);
+
+/* ---- TFLite MAXIMUM / MINIMUM ----
+ * out = max(a, b) or min(a, b) of the stored values, element by element over
+ * the broadcast of shape_a and shape_b (NumPy rules, as mrtq_bcast_init, but
+ * a zero dimension is allowed: paired with 0 or 1 it gives an empty output,
+ * nothing is written and a, b, out may then be NULL; paired with any other
+ * size it is refused). a, b and out are arrays of `type` (MRTQ_S8, MRTQ_U8,
+ * MRTQ_S16 or MRTQ_S32; int16 / int32 at any alignment). No arithmetic: the
+ * result is always one of the two inputs, so there is no rounding and no
+ * saturation. Bit-exact with TFLite's reference_ops::MaximumMinimumBroadcastSlow
+ * (tensorflow/lite/kernels/internal/reference/maximum_minimum.h, tflite-micro
+ * 90b983c2), which the TF interpreter's maximum_minimum.cc and TFLite Micro's
+ * maximum_minimum.cc run for every integer type (the interpreter's int8
+ * broadcast fast path selects the same values).
+ * Quantization: TFLite's Prepare checks only that both inputs have the same
+ * type (it does not compare scales or zero points); a max / min of stored
+ * values is the max / min of the real values only when a, b and out share one
+ * scale and zero point, which TFLite's converter guarantees and mrtq cannot
+ * see (it takes no scales).
+ * Errors (nothing written): nda or ndb outside [0, MRTQ_MAX_DIMS], a shape
+ * NULL with a rank > 0, a, b or out NULL with a non-empty output ->
+ * MRTQ_EINVAL; type MRTQ_S4 -> MRTQ_EUNSUPPORTED (TFLite has no int4
+ * MAXIMUM / MINIMUM), outside the enum -> MRTQ_EINVAL; sizes that are
+ * neither equal nor 1, an element count overflowing size_t -> MRTQ_ESHAPE. */
+MRTQ_API mrtq_status mrtq_tflite_maximum(const size_t *shape_a, int nda, const size_t *shape_b, int ndb, const void *a,
+                                         const void *b, mrtq_dtype type, void *out);
+MRTQ_API mrtq_status mrtq_tflite_minimum(const size_t *shape_a, int nda, const size_t *shape_b, int ndb, const void *a,
+                                         const void *b, mrtq_dtype type, void *out);
 
 /* ---- MRT operators on expansion tensors ----
  * In MRT's formalization an operator's int32 output (its "expansion", real
@@ -1027,6 +1056,59 @@ MRTQ_API mrtq_status mrtq_clamp_q(const void *x, size_t n, int32_t qlo, int32_t 
     }
   }
   return MRTQ_OK;
+}
+
+/* TFLite MAXIMUM (is_max 1) / MINIMUM (0). Shapes with a zero dimension are
+ * checked pairwise here (TFLite's CalculateShapeForBroadcast: 0 pairs with 0
+ * or 1) and give an empty output; the rest is mrtq_bcast's. */
+MRTQ__PRIV mrtq_status mrtq__tfl_minmax(int is_max, const size_t *shape_a, int nda, const size_t *shape_b, int ndb,
+                                        const void *a, const void *b, mrtq_dtype type, void *out) {
+  size_t sa[MRTQ_MAX_DIMS] = {0}, sb[MRTQ_MAX_DIMS] = {0}, i;
+  int d, nd, empty = 0;
+  mrtq_bcast bc;
+  mrtq_status st;
+  if (nda < 0 || nda > MRTQ_MAX_DIMS) return MRTQ__ERR(MRTQ_EINVAL, "nda: must be in [0, MRTQ_MAX_DIMS]");
+  if (ndb < 0 || ndb > MRTQ_MAX_DIMS) return MRTQ__ERR(MRTQ_EINVAL, "ndb: must be in [0, MRTQ_MAX_DIMS]");
+  if (nda && !shape_a) return MRTQ__ERR(MRTQ_EINVAL, "shape_a: NULL with nda > 0");
+  if (ndb && !shape_b) return MRTQ__ERR(MRTQ_EINVAL, "shape_b: NULL with ndb > 0");
+  if (!mrtq__dtype_ok(type)) return MRTQ__ERR(MRTQ_EINVAL, "type: not an mrtq_dtype (0: a zero-initialised operand)");
+  if (type == MRTQ_S4)
+    return MRTQ__ERR(MRTQ_EUNSUPPORTED, "type: must be MRTQ_S8, MRTQ_U8, MRTQ_S16 or MRTQ_S32 (TFLite has no int4 MAXIMUM / MINIMUM)");
+  nd = nda > ndb ? nda : ndb;
+  for (d = 0; d < nd; d++) { /* aligned at the last dimension */
+    int ia = d - (nd - nda), ib = d - (nd - ndb);
+    size_t x = ia >= 0 ? shape_a[ia] : 1, y = ib >= 0 ? shape_b[ib] : 1;
+    if (x == 0 || y == 0) {
+      if ((x > 1 && y == 0) || (y > 1 && x == 0))
+        return MRTQ__ERR(MRTQ_ESHAPE, "shape_a, shape_b: sizes differ and neither is 1");
+      empty = 1, x = 1, y = 1; /* the rest is checked on the non-empty pairs */
+    }
+    if (ia >= 0) sa[ia] = x;
+    if (ib >= 0) sb[ib] = y;
+  }
+  if ((st = mrtq__bcast(sa, nda, sb, ndb, &bc, 0)) != MRTQ_OK) return st;
+  if (empty) return MRTQ_OK;
+  if (!a) return MRTQ__ERR(MRTQ_EINVAL, "a: NULL");
+  if (!b) return MRTQ__ERR(MRTQ_EINVAL, "b: NULL");
+  if (!out) return MRTQ__ERR(MRTQ_EINVAL, "out: NULL");
+  for (i = 0; i < bc.n; i++) {
+    size_t ia, ib;
+    int32_t x, y;
+    mrtq__bcast_at(&bc, i, &ia, &ib);
+    x = mrtq__load(a, ia, type), y = mrtq__load(b, ib, type);
+    mrtq__store(out, i, type, is_max ? (x > y ? x : y) : (x < y ? x : y));
+  }
+  return MRTQ_OK;
+}
+
+MRTQ_API mrtq_status mrtq_tflite_maximum(const size_t *shape_a, int nda, const size_t *shape_b, int ndb, const void *a,
+                                         const void *b, mrtq_dtype type, void *out) {
+  return mrtq__tfl_minmax(1, shape_a, nda, shape_b, ndb, a, b, type, out);
+}
+
+MRTQ_API mrtq_status mrtq_tflite_minimum(const size_t *shape_a, int nda, const size_t *shape_b, int ndb, const void *a,
+                                         const void *b, mrtq_dtype type, void *out) {
+  return mrtq__tfl_minmax(0, shape_a, nda, shape_b, ndb, a, b, type, out);
 }
 
 #endif /* MRTQ__BODIES */

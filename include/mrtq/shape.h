@@ -3,7 +3,8 @@
  * with per-input rescaling of 8-bit tensors and of int32 expansion tensors
  * (MRT's lazy merge by concat, with both choices of the common scale), and
  * flatten (a reshape: row-major data is unchanged; mrtq_flatten_shape gives
- * the 2-D shape). */
+ * the 2-D shape), and TFLite's TRANSPOSE (a permutation of up to 6
+ * dimensions). */
 #ifndef MRTQ_SHAPE_H
 #define MRTQ_SHAPE_H
 
@@ -83,6 +84,33 @@ MRTQ_API mrtq_status mrtq_flatten_shape(const size_t *shape, int ndim, int axis,
  * overflowing size_t -> MRTQ_ESHAPE; X - zp outside int32 -> MRTQ_EOVERFLOW.
  * Nothing is written on error. */
 MRTQ_API mrtq_status mrtq_mrt_concat(const mrtq_etensor *parts, size_t n, int axis, int32_t *out);
+
+/* TFLite's TRANSPOSE: out is x with its dimensions permuted, out's dimension
+ * i being x's dimension p(i), where p(i) = perm[i], or perm[i] + ndim for a
+ * negative perm[i] (TFLite accepts [-ndim, ndim)):
+ *   out shape[i] = shape[p(i)],
+ *   out[c_0, ..., c_{ndim-1}] = x[j] with j's coordinate along dimension p(i) = c_i.
+ * Row-major; any element type: MRTQ_S8, MRTQ_U8, MRTQ_S16, MRTQ_S32 (at any
+ * alignment) and MRTQ_S4 (packed as mrtq_s4_pack; TFLite's transpose.cc since
+ * it took int4 unpacks, transposes and repacks, writing the unused high nibble
+ * of an odd count as 0, which mrtq does too). No arithmetic: bit-exact with
+ * TFLite's reference_ops::Transpose (tensorflow/lite/kernels/internal/reference/
+ * transpose.h, tflite-micro 90b983c2), which both the TF interpreter
+ * (kernels/transpose.cc) and TFLite Micro run. Quantization is unchanged: the
+ * TF interpreter's transpose.cc refuses an 8-/16-/4-bit output whose scale or
+ * zero point differs from the input's; mrtq takes no scales (out keeps x's).
+ * An empty tensor (a dimension 0) writes nothing (x and out may then be NULL),
+ * as TFLite returns at once on a zero FlatSize. x and out must not overlap.
+ * Errors (nothing written): shape or perm NULL, x or out NULL with a non-empty
+ * tensor, ndim outside [1, MRTQ_TRANSPOSE_MAX_DIMS] (6, TFLite's
+ * kTransposeMaxDimensions; its 0-d case would write outside its stride array),
+ * a perm[i] outside [-ndim, ndim), perm not a permutation after the +ndim
+ * (TFLite does not check this and reads outside x for a repeated axis), type
+ * outside the enum -> MRTQ_EINVAL; an element count overflowing size_t ->
+ * MRTQ_ESHAPE. */
+#define MRTQ_TRANSPOSE_MAX_DIMS 6
+MRTQ_API mrtq_status mrtq_transpose(const size_t *shape, int ndim, const int32_t *perm, const void *x, mrtq_dtype type,
+                                    void *out);
 
 /* ======================= bodies ======================= */
 #if MRTQ__BODIES
@@ -285,6 +313,49 @@ MRTQ_API mrtq_status mrtq_mrt_concat(const mrtq_etensor *parts, size_t n, int ax
       size_t run = parts[k].shape[axis] * inner;
       for (i = 0; i < run; i++) *out++ = mrtq__ev(&parts[k], o * run + i);
     }
+  return MRTQ_OK;
+}
+
+MRTQ_API mrtq_status mrtq_transpose(const size_t *shape, int ndim, const int32_t *perm, const void *x, mrtq_dtype type,
+                                    void *out) {
+  size_t ostride[MRTQ_TRANSPOSE_MAX_DIMS], istride[MRTQ_TRANSPOSE_MAX_DIMS], oshape[MRTQ_TRANSPOSE_MAX_DIMS];
+  size_t coord[MRTQ_TRANSPOSE_MAX_DIMS], n = 1, i, at;
+  int p[MRTQ_TRANSPOSE_MAX_DIMS], seen[MRTQ_TRANSPOSE_MAX_DIMS], d, empty = 0;
+  if (!shape) return MRTQ__ERR(MRTQ_EINVAL, "shape: NULL");
+  if (ndim < 1 || ndim > MRTQ_TRANSPOSE_MAX_DIMS)
+    return MRTQ__ERR(MRTQ_EINVAL, "ndim: must be in [1, MRTQ_TRANSPOSE_MAX_DIMS] (6, TFLite's limit)");
+  if (!perm) return MRTQ__ERR(MRTQ_EINVAL, "perm: NULL");
+  if (!mrtq__dtype_ok(type)) return MRTQ__ERR(MRTQ_EINVAL, "type: not an mrtq_dtype (0: a zero-initialised operand)");
+  for (d = 0; d < ndim; d++) seen[d] = 0;
+  for (d = 0; d < ndim; d++) {
+    if (perm[d] < -ndim || perm[d] >= ndim) return MRTQ__ERR(MRTQ_EINVAL, "perm[i]: must be in [-ndim, ndim)");
+    p[d] = perm[d] < 0 ? perm[d] + ndim : perm[d];
+    if (seen[p[d]]++) return MRTQ__ERR(MRTQ_EINVAL, "perm: not a permutation (an axis named twice)");
+  }
+  for (d = ndim - 1; d >= 0; d--) { /* row-major strides of x; overflow check on the non-zero sizes */
+    istride[d] = n;
+    if (shape[d] == 0) empty = 1;
+    else if (n > SIZE_MAX / shape[d]) return MRTQ__ERR(MRTQ_ESHAPE, "shape: the element count overflows size_t");
+    else n *= shape[d];
+  }
+  if (empty) return MRTQ_OK;
+  if (type != MRTQ_S4 && n > SIZE_MAX / (size_t)(mrtq_dtype_bits(type) / 8))
+    return MRTQ__ERR(MRTQ_ESHAPE, "shape: the byte count overflows size_t");
+  if (!x) return MRTQ__ERR(MRTQ_EINVAL, "x: NULL");
+  if (!out) return MRTQ__ERR(MRTQ_EINVAL, "out: NULL");
+  for (d = 0; d < ndim; d++) oshape[d] = shape[p[d]], ostride[d] = istride[p[d]], coord[d] = 0;
+  /* out in its own order; `at` follows the matching element of x */
+  for (i = 0, at = 0; i < n; i++) {
+    if (type == MRTQ_S8 || type == MRTQ_U8) ((uint8_t *)out)[i] = ((const uint8_t *)x)[at];
+    else mrtq__store(out, i, type, mrtq__load(x, at, type));
+    for (d = ndim - 1; d >= 0; d--) { /* next output coordinate */
+      at += ostride[d];
+      if (++coord[d] < oshape[d]) break;
+      at -= ostride[d] * oshape[d];
+      coord[d] = 0;
+    }
+  }
+  if (type == MRTQ_S4 && (n & 1)) ((uint8_t *)out)[n / 2] &= 0x0F; /* TFLite's packer: the unused nibble 0 */
   return MRTQ_OK;
 }
 
