@@ -37,8 +37,16 @@
  *                        weights, im2col, an int8 GEMM (AVX512-VNNI when enabled), same bytes
  *     mrtq/tflite.h      porting helpers: a .tflite file's numbers as mrtq descriptors (fused
  *                        activation bounds, SAME / VALID pads, bias and per-channel weight quantization)
+ *     mrtq/fxmath.h      gemmlowp's fixed-point exp / logistic / tanh, integer bits at run time
+ *     mrtq/activation.h  TFLite's RELU / RELU6 / RELU_N1_TO_1 operators, LEAKY_RELU, PRELU,
+ *                        HARD_SWISH, LOGISTIC and TANH (fixed point, float table, int16)
  *     mrtq/lstm.h        TFLite Micro's integer LSTM (UNIDIRECTIONAL_SEQUENCE_LSTM): int8 or int16
  *                        activations, int8 weights, int16 cell state
+ *     mrtq/transpose_conv.h  TFLite's TRANSPOSE_CONV (int8, uint8, 16x8)
+ *     mrtq/batch_matmul.h    TFLite's BATCH_MATMUL (adj_x / adj_y, batch broadcasting)
+ *     mrtq/svdf.h        TFLite's integer SVDF (both TFLites' state types)
+ *     mrtq/reduce.h      TFLite's quantized MEAN and SUM
+ *     mrtq/softmax.h     TFLite's SOFTMAX: gemmlowp reference, int16 tables, the interpreter's float table
  *     mrtq/resize.h      TFLite's RESIZE_BILINEAR (10-bit fixed point) and RESIZE_NEAREST_NEIGHBOR
  *
  * CONFIGURATION MACROS (define before the first include)
@@ -137,6 +145,7 @@
 #include "mrtq/fastconv.h"
 #include "mrtq/tflite.h"
 #include "mrtq/fxmath.h"
+#include "mrtq/activation.h"
 #include "mrtq/lstm.h"
 #include "mrtq/transpose_conv.h"
 #include "mrtq/batch_matmul.h"

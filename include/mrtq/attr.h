@@ -206,6 +206,12 @@ MRTQ__PRIV float mrtq__f32(float x) {
   return t;
 }
 
+/* x as a double value of its own (no contraction into a following add). */
+MRTQ__PRIV double mrtq__f64(double x) {
+  volatile double t = x;
+  return t;
+}
+
 /* RNE and saturation of f to [lo, hi] (the int8 or uint8 range), as oneDNN
  * 2.6 stores (measured): +-inf saturate; NaN gives 127 for int8 and 0 for
  * uint8 in its JIT kernels and its sum primitive (ref 0: their saturation

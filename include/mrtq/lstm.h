@@ -1,7 +1,8 @@
 /* mrtq/lstm.h -- TFLite's integer LSTM (UNIDIRECTIONAL_SEQUENCE_LSTM) as
  * TFLite Micro's reference kernel computes it, with int8 or int16
  * activations, int8 weights and an int16 cell state (a kernel header of layer
- * 6; includes mrtq/requant.h). Normative math: docs/kernels.md section 4.22;
+ * 6; includes mrtq/activation.h, whose int16 LOGISTIC / TANH kernels are its
+ * gates, and mrtq/requant.h). Normative math: docs/kernels.md section 4.22;
  * upstream files and versions: docs/anchors.md section 2.18.
  *
  * WHICH TFLITE. Two TFLite runtimes run integer LSTMs, and they compute
@@ -64,7 +65,7 @@
  *                         v >= 0: floor((r - 2^23 + 128) / 256), v < 0:
  *                         floor((2^23 - r + 127) / 256); in [-32767, 32767]
  *   T                   TFLite's 256-entry sigmoid_table_uint16
- *                         (internal/common.h), copied: T[k] is within 1.11
+ *                         (internal/common.h; mrtq/activation.h): T[k] is within 1.11
  *                         of 65536 / (1 + e^(-k/24)) (not its rounding: the
  *                         entries are tuned for the interpolation),
  *                         T[0] = 32768, T[255] = 65535
@@ -84,6 +85,7 @@
 #ifndef MRTQ_LSTM_H
 #define MRTQ_LSTM_H
 
+#include "activation.h"
 #include "requant.h"
 
 #ifdef __cplusplus
@@ -210,45 +212,9 @@ MRTQ_API mrtq_status mrtq_tflite_lstm(const mrtq_tflite_lstm_params *p, const mr
 /* ======================= bodies ======================= */
 #if MRTQ__BODIES
 
-/* TFLite's sigmoid_table_uint16 (internal/common.h, tflite-micro
- * 90b983c2b3f1), the data of the scheme: T[k] ~ 65536 / (1 + exp(-k / 24)). */
-static const uint16_t mrtq__sigmoid_t16[256] = {
-    32768, 33451, 34133, 34813, 35493, 36169, 36843, 37513, 38180, 38841, 39498, 40149, 40794, 41432, 42064, 42688,
-    43304, 43912, 44511, 45102, 45683, 46255, 46817, 47369, 47911, 48443, 48964, 49475, 49975, 50464, 50942, 51409,
-    51865, 52311, 52745, 53169, 53581, 53983, 54374, 54755, 55125, 55485, 55834, 56174, 56503, 56823, 57133, 57433,
-    57724, 58007, 58280, 58544, 58800, 59048, 59288, 59519, 59743, 59959, 60168, 60370, 60565, 60753, 60935, 61110,
-    61279, 61441, 61599, 61750, 61896, 62036, 62172, 62302, 62428, 62549, 62666, 62778, 62886, 62990, 63090, 63186,
-    63279, 63368, 63454, 63536, 63615, 63691, 63765, 63835, 63903, 63968, 64030, 64090, 64148, 64204, 64257, 64308,
-    64357, 64405, 64450, 64494, 64536, 64576, 64614, 64652, 64687, 64721, 64754, 64786, 64816, 64845, 64873, 64900,
-    64926, 64950, 64974, 64997, 65019, 65039, 65060, 65079, 65097, 65115, 65132, 65149, 65164, 65179, 65194, 65208,
-    65221, 65234, 65246, 65258, 65269, 65280, 65291, 65301, 65310, 65319, 65328, 65337, 65345, 65352, 65360, 65367,
-    65374, 65381, 65387, 65393, 65399, 65404, 65410, 65415, 65420, 65425, 65429, 65433, 65438, 65442, 65445, 65449,
-    65453, 65456, 65459, 65462, 65465, 65468, 65471, 65474, 65476, 65479, 65481, 65483, 65485, 65488, 65489, 65491,
-    65493, 65495, 65497, 65498, 65500, 65501, 65503, 65504, 65505, 65507, 65508, 65509, 65510, 65511, 65512, 65513,
-    65514, 65515, 65516, 65517, 65517, 65518, 65519, 65520, 65520, 65521, 65522, 65522, 65523, 65523, 65524, 65524,
-    65525, 65525, 65526, 65526, 65526, 65527, 65527, 65528, 65528, 65528, 65529, 65529, 65529, 65529, 65530, 65530,
-    65530, 65530, 65531, 65531, 65531, 65531, 65531, 65532, 65532, 65532, 65532, 65532, 65532, 65533, 65533, 65533,
-    65533, 65533, 65533, 65533, 65533, 65534, 65534, 65534, 65534, 65534, 65534, 65534, 65534, 65534, 65534, 65535};
-
-/* The interpolated table at a = |v|, frac_bits 9 (logistic) or 8 (tanh):
- * r = 2^fb T[i] + f (T[i+1] - T[i]), i = a >> fb, f = a mod 2^fb;
- * i >= 255 gives `top`. Exact in uint32 (r < 2^25). */
-MRTQ__PRIV uint32_t mrtq__lstm_interp(uint64_t a, int fb, uint32_t top) {
-  uint64_t i = a >> fb;
-  uint32_t ta, tb, f;
-  if (i >= 255) return top;
-  ta = mrtq__sigmoid_t16[i], tb = mrtq__sigmoid_t16[i + 1], f = (uint32_t)(a & ((1u << fb) - 1u));
-  return (ta << fb) + f * (tb - ta);
-}
-
 /* sigmoid16(z) of the header comment: TFLite's int16 Logistic with input
  * multiplier 0 and shift 0 (so the input is 3z). */
-MRTQ__PRIV int16_t mrtq__lstm_sigmoid16(int32_t z) {
-  int32_t v = 3 * z; /* |3z| <= 98304 */
-  uint32_t r = mrtq__lstm_interp((uint64_t)(v < 0 ? -(int64_t)v : v), 9, 32767u << 10);
-  r = v >= 0 ? (r + 512u) >> 10 : ((1u << 25) - r + 511u) >> 10;
-  return (int16_t)r; /* r <= 32767 */
-}
+MRTQ__PRIV int16_t mrtq__lstm_sigmoid16(int32_t z) { return mrtq__act_logistic16(3 * (int64_t)z); }
 
 /* tanh16(z, power) of the header comment: TFLite's int16 Tanh with the input
  * shift 12 + power that lstm_eval.cc's Tanh wrapper derives, power in
@@ -257,9 +223,7 @@ MRTQ__PRIV int16_t mrtq__lstm_sigmoid16(int32_t z) {
 MRTQ__PRIV int16_t mrtq__lstm_tanh16(int32_t z, int32_t power) {
   int32_t s = 12 + power;
   int64_t v = s >= 0 ? (int64_t)z * 3 * ((int64_t)1 << s) : mrtq__asr64((int64_t)z * 3 + ((int64_t)1 << (-s - 1)), -s);
-  int64_t r = (int64_t)mrtq__lstm_interp((uint64_t)(v < 0 ? -v : v), 8, 65535u << 8);
-  r = v >= 0 ? r - (1 << 23) + 128 : (1 << 23) - r + 127;
-  return (int16_t)mrtq__asr64(r, 8); /* in [-32767, 32767] */
+  return mrtq__act_tanh16(v);
 }
 
 /* mul(a b, m, zp, [lo, hi]) of the header comment. */

@@ -81,7 +81,8 @@ MRTQ_API mrtq_status mrtq_tflite_softmax_init_mult(int32_t input_multiplier, int
  *   y = rdivpot(srdhm(r, e(d)), k) + qmin(out_type), clamped to out_type;
  *       qmin(out_type) when e(d) is none.
  * The output scale is 1/256 (int8: zero point -128, uint8: 0) or 1/65536
- * (int16: zero point -32768), as TFLite requires of the output tensor. Ties:
+ * (int16: zero point -32768): what the kernel's arithmetic produces (which
+ * of them each TFLite checks on the output tensor: docs/kernels.md 4.12). Ties:
  * SRDHM toward +infinity, rdivpot and the rescale away from zero. Bit-exact
  * with reference_ops::Softmax (tflite-micro 90b983c2, unchanged in TF 2.x) for
  * every input it accepts.
@@ -204,13 +205,6 @@ MRTQ__PRIV int mrtq__clz32(uint32_t v) {
     n++;
   }
   return n;
-}
-
-/* x as a double value of its own (no contraction into a following add; see
- * mrtq__f32 in attr.h). */
-MRTQ__PRIV double mrtq__f64(double x) {
-  volatile double t = x;
-  return t;
 }
 
 /* in / out types of the 8-bit softmax kernels. */

@@ -46,6 +46,7 @@ HARNESSES=(
   "eltwise|fuzz_eltwise.c|eltwise|"
   "shape|fuzz_shape.c|shape|"
   "tflite|fuzz_tflite.c|tflite|"
+  "activation|fuzz_activation.c|activation|"
   "onednn|fuzz_onednn.c|onednn|"
   "vta_isa|fuzz_vta_isa.c|vta_isa|"
   "vta_sim|fuzz_vta_sim.c|vta_sim|"
