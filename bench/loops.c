@@ -26,6 +26,11 @@ int mrtqb_rq_init(mrtqb_rq *rq, int scheme, double scale, int32_t zp) {
   if (st == 0) memcpy(rq, &r, sizeof r);
   return st;
 }
+void mrtqb_rq_params(const mrtqb_rq *rq, int *scheme, int32_t *mult, int32_t *shift, float *scale, int32_t *zp) {
+  mrtq_rq r;
+  memcpy(&r, rq, sizeof r);
+  *scheme = (int)r.scheme, *mult = r.m.mult, *shift = r.m.shift, *scale = r.scale, *zp = r.zp;
+}
 void mrtqb_rq_mult(const mrtqb_rq *rq, int32_t *mult, int32_t *shift) {
   mrtq_rq r;
   memcpy(&r, rq, sizeof r);

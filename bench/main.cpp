@@ -3,7 +3,8 @@
 // is timed; a mismatch is reported as an error, not timed.
 //
 // Names: FAMILY/IMPL/N/ALIGNMENT, FAMILY in Q31_DBL Q31_RNDNU Q15_VTA Q15_RNDNU FP32 or
-// CEILING; IMPL in mrtq_avx512 mrtq_avx2 mrtq_sse41 mrtq_dispatch scalar gemmlowp_avx2 onednn
+// CEILING; IMPL in mrtq_avx512 mrtq_avx2 mrtq_sse41 mrtq_dispatch scalar plain_loop (bench/plain.c: the
+// family as a user writes it without mrtq, no -m flag) gemmlowp_avx2 onednn
 // load_narrow_store_*. Items are accumulators; bytes are 4 read + 1 written.
 #include <benchmark/benchmark.h>
 
@@ -256,6 +257,7 @@ int main(int argc, char **argv) {
         benchmark::RegisterBenchmark((fam + "/mrtq_sse41" + ns).c_str(), bm_mrtq, f, mrtqb_requant_sse41, n, off);
         benchmark::RegisterBenchmark((fam + "/mrtq_dispatch" + ns).c_str(), bm_mrtq, f, mrtqb_requant_dispatch, n, off);
         benchmark::RegisterBenchmark((fam + "/scalar" + ns).c_str(), bm_mrtq, f, mrtqb_requant_scalar, n, off);
+        benchmark::RegisterBenchmark((fam + "/plain_loop" + ns).c_str(), bm_mrtq, f, mrtqb_plain, n, off);
       }
       benchmark::RegisterBenchmark(("Q31_DBL/gemmlowp_avx2" + ns).c_str(), bm_gemmlowp, n, off);
       benchmark::RegisterBenchmark(("FP32/onednn" + ns).c_str(), bm_onednn, n, off);

@@ -20,6 +20,11 @@ int mrtqb_rq_init(mrtqb_rq *rq, int scheme, double scale, int32_t zp);
 /* The encoded Q31 multiplier of rq (for the gemmlowp peer). */
 void mrtqb_rq_mult(const mrtqb_rq *rq, int32_t *mult, int32_t *shift);
 
+/* All of rq's parameters (for the plain-loop baseline). */
+void mrtqb_rq_params(const mrtqb_rq *rq, int *scheme, int32_t *mult, int32_t *shift, float *scale, int32_t *zp);
+/* The plain-loop baseline (bench/plain.c): each family as a user writes it. */
+void mrtqb_plain(const mrtqb_rq *rq, const int32_t *acc, size_t n, int8_t *out);
+
 /* mrtq_requant_s8 built for one SIMD path each. */
 void mrtqb_requant_scalar(const mrtqb_rq *rq, const int32_t *acc, size_t n, int8_t *out);
 void mrtqb_requant_sse41(const mrtqb_rq *rq, const int32_t *acc, size_t n, int8_t *out);

@@ -118,8 +118,10 @@
  *     -ffp-contract=fast in GNU modes, clang's default "on") can fuse them.
  *     The tests build them with -std=gnu11 -ffp-contract=fast -mfma as well.
  *   - The array functions give the same bytes on every SIMD path (tests
- *     compare each path with the scalar specification mrtq_rq_apply); the
- *     fp32 SIMD paths assume the default MXCSR rounding mode. So the bytes
+ *     compare each path with the scalar specification mrtq_rq_apply); their
+ *     fp32 forms -- the SIMD paths and the scalar array loop, which rounds
+ *     with the 1.5 * 2^23 magic number -- assume the default rounding mode
+ *     (the per-element mrtq_rq_apply and mrtq_requant_fp32 do not). So the bytes
  *     never depend on which path run-time dispatch chose, on the CPU, or on
  *     MRTQ_SIMD / MRTQ_NO_DISPATCH: only the speed does.
  *   - Bit-exact with upstream: see each function's comment and docs/semantics.md.

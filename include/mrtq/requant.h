@@ -949,13 +949,119 @@ MRTQ__PRIV int mrtq__simd_force(int level) {
   return mrtq__simd_path();
 }
 
-/* Scalar loops (the specification; also the tail of every SIMD path). */
+/* The branch-free scalar loop of each family, for an rq mrtq__rq_fast accepts
+ * (the SIMD twins' precondition: its multiplier ranges, and the clamp bounds
+ * lo2 = lo - zp, hi2 = hi - zp within 2^24; FP32 here within 2^22). Per
+ * element it computes exactly mrtq_rq_apply's value (test_array checks it on
+ * the scalar build), then stores v + zpb as a byte, xor `flip` (s8: zpb = zp,
+ * flip 0; u8: zpb = zp - 128, flip 0x80, as the SIMD twins do). One scheme per
+ * loop, no call and no data-dependent branch, so the compiler can vectorize it
+ * where it may. floor(v / 2^k) is taken on v + 2^63 (or 2^31) as an unsigned
+ * value -- a logical shift -- less 2^(63-k): defined in C for every v, with no
+ * implementation-defined right shift of a negative value. FP32 rounds with the
+ * 1.5 2^23 magic number, which assumes the default rounding mode, as the SIMD
+ * twins' conversions do (mrtq.h, determinism contract). */
+MRTQ__PRIV void mrtq__requant_fast_scalar(const mrtq_rq *rq, const int32_t *acc, size_t n, uint8_t *out, int32_t lo2,
+                                          int32_t hi2, int32_t zpb, uint8_t flip) {
+  const int64_t M = rq->m.mult;
+  size_t i;
+  switch (rq->scheme) {
+    case MRTQ_Q31_DBL: { /* rdivpot(srdhm(sat32(x 2^left), M), right) */
+      const int left = rq->m.shift > 0 ? rq->m.shift : 0, right = rq->m.shift < 0 ? -rq->m.shift : 0;
+      const int64_t lmul = (int64_t)1 << left, mask = ((int64_t)1 << right) - 1, rbias = (int64_t)1 << (32 - right);
+      for (i = 0; i < n; i++) {
+        int64_t xs = (int64_t)acc[i] * lmul, h, q;
+        xs = xs > INT32_MAX ? INT32_MAX : xs < INT32_MIN ? INT32_MIN : xs;
+        /* srdhm: floor((xs M + 2^30) / 2^31), |xs M| < 2^62 (M >= 0: INT32_MIN * INT32_MIN cannot occur) */
+        h = (int64_t)(((uint64_t)(xs * M + ((int64_t)1 << 30)) + ((uint64_t)1 << 63)) >> 31) - ((int64_t)1 << 32);
+        /* rdivpot: q = floor(h / 2^right), then up when the remainder passes gemmlowp's threshold */
+        q = (int64_t)((uint64_t)(h + ((int64_t)1 << 32)) >> right) - rbias;
+        q += h - q * (mask + 1) > (mask >> 1) + (h < 0);
+        q = q < lo2 ? lo2 : q > hi2 ? hi2 : q;
+        out[i] = (uint8_t)((uint8_t)(q + zpb) ^ flip);
+      }
+      return;
+    }
+    case MRTQ_Q31_RNDNU:
+    case MRTQ_Q15_RNDNU: { /* floor((x M + 2^(k-1)) / 2^k), k = F - shift in [0, 62] */
+      const int k = (rq->scheme == MRTQ_Q31_RNDNU ? 31 : 15) - rq->m.shift;
+      const int64_t rnd = k > 0 ? (int64_t)1 << (k - 1) : 0;
+      if (k == 0) { /* Q15_RNDNU with shift 15: x M itself */
+        for (i = 0; i < n; i++) {
+          int64_t p = (int64_t)acc[i] * M;
+          p = p < lo2 ? lo2 : p > hi2 ? hi2 : p;
+          out[i] = (uint8_t)((uint8_t)(p + zpb) ^ flip);
+        }
+        return;
+      }
+      { /* with B = 2^(63-k): v = floor(p / 2^k) + B, clamped to [lo2 + B, hi2 + B], less B */
+        const uint64_t c = (uint64_t)rnd + ((uint64_t)1 << 63);
+        const int64_t B = (int64_t)1 << (63 - k), blo = lo2 + B, bhi = hi2 + B;
+        const uint64_t zb = (uint64_t)((int64_t)zpb - B);
+        for (i = 0; i < n; i++) {
+          int64_t v = (int64_t)(((uint64_t)((int64_t)acc[i] * M) + c) >> k); /* |x M| <= 2^62; v < 2^63 */
+          v = v < blo ? blo : v > bhi ? bhi : v;
+          out[i] = (uint8_t)((uint8_t)((uint64_t)v + zb) ^ flip);
+        }
+      }
+      return;
+    }
+    case MRTQ_Q15_VTA: { /* floor(wrap32(x M) / 2^k), k = 15 - shift in [0, 30] */
+      const int k = 15 - rq->m.shift;
+      const uint32_t um = (uint32_t)M;
+      if (k == 0) {
+        for (i = 0; i < n; i++) {
+          int32_t p = mrtq__wrap32((uint32_t)acc[i] * um);
+          p = p < lo2 ? lo2 : p > hi2 ? hi2 : p;
+          out[i] = (uint8_t)((uint8_t)(p + zpb) ^ flip);
+        }
+        return;
+      }
+      for (i = 0; i < n; i++) {
+        /* wrap32(x M) + 2^31 is ((x M) mod 2^32) xor 2^31; its logical shift is below 2^31 for k >= 1 */
+        int32_t p = (int32_t)((((uint32_t)acc[i] * um) ^ 0x80000000u) >> k) - (int32_t)(1u << (31 - k));
+        p = p < lo2 ? lo2 : p > hi2 ? hi2 : p;
+        out[i] = (uint8_t)((uint8_t)(p + zpb) ^ flip);
+      }
+      return;
+    }
+    default: { /* MRTQ_FP32: f = fl(fl(x) scale) clamped to [lo2, hi2] (exact floats, |.| <= 2^22),
+                * rounded to nearest even by adding 1.5 2^23 (the sum's low mantissa bits) */
+      const float scale = rq->scale, flo = (float)lo2, fhi = (float)hi2;
+      for (i = 0; i < n; i++) {
+        float f = (float)acc[i] * scale;
+        uint32_t u;
+        f = f < flo ? flo : f > fhi ? fhi : f; /* never NaN: a finite scale times a finite value */
+        f += 12582912.0f; /* the clamp stands between the product and this sum: nothing to contract */
+        memcpy(&u, &f, sizeof u);
+        out[i] = (uint8_t)((uint8_t)((u & 0xffu) + (uint32_t)zpb) ^ flip); /* the integer is u - 0x4B400000 */
+      }
+      return;
+    }
+  }
+}
+
+/* Scalar loops: mrtq_rq_apply per element (the specification), or its
+ * branch-free twin above where the rq allows; also the tail of every SIMD
+ * path. */
 MRTQ__PRIV void mrtq__requant_s8_scalar(const mrtq_rq *rq, const int32_t *acc, size_t n, int8_t *out) {
   size_t i;
+  int32_t lo2, hi2;
+  if (n >= 8 && mrtq__rq_fast(rq, -128, 127, &lo2, &hi2) &&
+      (rq->scheme != MRTQ_FP32 || (lo2 >= -(1 << 22) && hi2 <= (1 << 22)))) {
+    mrtq__requant_fast_scalar(rq, acc, n, (uint8_t *)out, lo2, hi2, rq->zp, 0);
+    return;
+  }
   for (i = 0; i < n; i++) out[i] = (int8_t)mrtq_rq_apply(rq, acc[i], -128, 127);
 }
 MRTQ__PRIV void mrtq__requant_u8_scalar(const mrtq_rq *rq, const int32_t *acc, size_t n, uint8_t *out) {
   size_t i;
+  int32_t lo2, hi2;
+  if (n >= 8 && mrtq__rq_fast(rq, 0, 255, &lo2, &hi2) &&
+      (rq->scheme != MRTQ_FP32 || (lo2 >= -(1 << 22) && hi2 <= (1 << 22)))) {
+    mrtq__requant_fast_scalar(rq, acc, n, out, lo2, hi2, rq->zp - 128, 0x80);
+    return;
+  }
   for (i = 0; i < n; i++) out[i] = (uint8_t)mrtq_rq_apply(rq, acc[i], 0, 255);
 }
 
