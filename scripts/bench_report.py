@@ -58,34 +58,53 @@ lines.append(f"Measured {date.today().isoformat()} on **{cpu()}** ({ctx.get('num
              f"on this shared machine; the ratios compare runs made in the same process minutes apart.")
 lines.append("")
 lines.append("G items/s (one item = one int32 accumulator in, one int8 out). ceiling = load-narrow-store of the "
-             "same bytes with the same pack-and-store (AVX-512).")
+             "same bytes with the same pack-and-store and the same prefetching as the AVX-512 path (its loop without "
+             "the arithmetic). plain loop = the family written as a user writes it without mrtq (bench/plain.c, built "
+             "like the scalar path); scalar / plain = the scalar path's time over the plain loop's. The peers are "
+             "compared on their own instruction set: gemmlowp's fixed-point code is built for AVX2 and set against "
+             "mrtq's AVX2 path; oneDNN picks its JIT kernel at run time (AVX-512 on an AVX-512 CPU) and is set "
+             "against mrtq's AVX-512 path.")
 lines.append("")
 aligns = ["aligned", "misaligned"]
+above = []
 for al in aligns:
     lines.append(f"**{al}** ({'input and output 64-byte aligned' if al == 'aligned' else 'input and output one element past a 64-byte boundary'}):")
     lines.append("")
-    hdr = "| family | size | mrtq AVX-512 | mrtq AVX2 | mrtq SSE4.1 | scalar | peer | ceiling | AVX-512 / ceiling | AVX-512 / peer | AVX-512 / scalar |"
+    hdr = ("| family | size | mrtq AVX-512 | mrtq AVX2 | mrtq SSE4.1 | scalar | plain loop | peer | ceiling "
+           "| AVX-512 / ceiling | same-ISA path / peer | scalar / plain (time) |")
     lines.append(hdr)
     lines.append("|" + "---|" * (hdr.count("|") - 1))
     for fam in families:
         for n in sizes:
             g = lambda impl: rate.get((fam, impl, n, al))
             ceil = rate.get(("CEILING", "load_narrow_store_avx512", n, al))
-            a512, a2, s41, sc = g("mrtq_avx512"), g("mrtq_avx2"), g("mrtq_sse41"), g("scalar")
+            a512, a2, s41, sc, pl = g("mrtq_avx512"), g("mrtq_avx2"), g("mrtq_sse41"), g("scalar"), g("plain_loop")
             p = g(peer[fam]) if fam in peer else None
             f = lambda v: f"{v / 1e9:.2f}" if v else "-"
             r = lambda a, b: f"{a / b:.2f}" if a and b else "-"
             pname = f"{f(p)} ({peer[fam].replace('_avx2', ' AVX2')})" if p else "-"
-            lines.append(f"| {fam} | {size_name.get(n, n)} | {f(a512)} | {f(a2)} | {f(s41)} | {f(sc)} | {pname} | {f(ceil)} | "
-                         f"{r(a512, ceil)} | {r(a512, p)} | {r(a512, sc)} |")
+            same = a2 if fam == "Q31_DBL" else a512  # the peer's own instruction set
+            sname = (" (AVX2)" if fam == "Q31_DBL" else " (AVX-512)") if p else ""
+            vc = r(a512, ceil)
+            if a512 and ceil and a512 > ceil:
+                vc += "*"
+                above.append(f"{fam} {size_name.get(n, n)} {al}")
+            lines.append(f"| {fam} | {size_name.get(n, n)} | {f(a512)} | {f(a2)} | {f(s41)} | {f(sc)} | {f(pl)} | {pname} | "
+                         f"{f(ceil)} | {vc} | {r(same, p)}{sname} | {r(pl, sc)} |")
+    lines.append("")
+if above:
+    lines.append("\\* Above the ceiling, which runs the same loop without the arithmetic: run-to-run noise of this "
+                 "shared machine (the two were measured minutes apart), not a faster path: " + "; ".join(above) + ".")
     lines.append("")
 lines.append(f"![throughput per family and size](performance.png)")
 table = "\n".join(lines)
 
 md = open(md_path).read()
 begin, end = "<!-- bench:begin -->", "<!-- bench:end -->"
-if rate:  # a run filtered to the kernels (--benchmark_filter=KERNEL) leaves the requant table as it is
-    md = md[: md.index(begin) + len(begin)] + "\n" + table + "\n" + md[md.index(end):]
+if not rate:  # a filtered run: say so rather than keep another run's table beside this one's
+    table = (f"Not measured in the run of {date.today().isoformat()} on **{cpu()}** (a filtered run); "
+             "`scripts/bench` without a filter measures it.")
+md = md[: md.index(begin) + len(begin)] + "\n" + table + "\n" + md[md.index(end):]
 
 # The kernel table: time per layer (ms), mrtq / oneDNN time ratios.
 if kernels:
@@ -101,8 +120,11 @@ if kernels:
         fast = (f"{ms(fa):.3f}", f"{fa['items_per_second'] / 1e9:.0f}", f"{ms(fa) / ms(o):.2f}x") if fa else ("-", "-", "-")
         kl.append(f"| {layer} | {macs / 1e6:.1f} M | {ms(m):.2f} | {fast[0]} | {ms(o):.3f} | {o['items_per_second'] / 1e9:.0f} "
                   f"| {fast[1]} | {ms(m) / ms(o):.0f}x | {fast[2]} |")
-    kb, ke = "<!-- kernels:begin -->", "<!-- kernels:end -->"
-    md = md[: md.index(kb) + len(kb)] + "\n" + "\n".join(kl) + "\n" + md[md.index(ke):]
+else:
+    kl = [f"Not measured in the run of {date.today().isoformat()} on **{cpu()}** (a filtered run); "
+          "`scripts/bench` without a filter measures it."]
+kb, ke = "<!-- kernels:begin -->", "<!-- kernels:end -->"
+md = md[: md.index(kb) + len(kb)] + "\n" + "\n".join(kl) + "\n" + md[md.index(ke):]
 open(md_path, "w").write(md)
 
 if not rate:
@@ -111,17 +133,18 @@ import matplotlib  # noqa: E402
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
-impls = [("mrtq_avx512", "mrtq AVX-512"), ("mrtq_avx2", "mrtq AVX2"), ("mrtq_sse41", "mrtq SSE4.1"), ("scalar", "scalar C"), ("peer", "peer")]
+impls = [("mrtq_avx512", "mrtq AVX-512"), ("mrtq_avx2", "mrtq AVX2"), ("mrtq_sse41", "mrtq SSE4.1"), ("scalar", "scalar C"),
+         ("plain_loop", "plain loop"), ("peer", "peer")]
 fig, axes = plt.subplots(2, len(sizes), figsize=(5 * len(sizes), 8.5), sharey=True, squeeze=False)
 for row, al in enumerate(aligns):
     for ax, n in zip(axes[row], sizes):
-        w = 0.16
+        w = 0.13
         for j, (impl, label) in enumerate(impls):
             vals = []
             for fam in families:
                 key = peer.get(fam) if impl == "peer" else impl
                 vals.append((rate.get((fam, key, n, al)) or 0) / 1e9 if key else 0)
-            ax.bar([i + (j - 2) * w for i in range(len(families))], vals, w, label=label)
+            ax.bar([i + (j - 2.5) * w for i in range(len(families))], vals, w, label=label)
         ceil = rate.get(("CEILING", "load_narrow_store_avx512", n, al))
         if ceil:
             ax.axhline(ceil / 1e9, color="k", ls="--", lw=1, label="ceiling (load-narrow-store)")
