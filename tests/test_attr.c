@@ -78,6 +78,20 @@ static void test_epilogue_hand(void) {
   CHECK_EQ(epi(&a, &at, 40, NULL, 0, MRTQ_S8), 20, "relu scale 0.5 on 40");
   a.dst_zp = 3;
   CHECK_EQ(epi(&a, &at, 40, NULL, 0, MRTQ_S8), 23, "relu scale 0.5 on 40, dst zp 3");
+  /* The sum post-op's zero point (dnnl_post_ops_append_sum_v3), measured against oneDNN 2.6.3 on an AVX512-VNNI
+     CPU (issue 20's vector): a 1x1 conv of s8 src 43 with weight 1, sum scale 0x3eededee, zp 16, over a stored
+     -69 stores 3: fmaf(0.46470..., -85, 43) = 3.4999... One rounding after the product (the reference kernels'
+     form) lands on 3.5 and gives 4. */
+  {
+    uint32_t u = 0x3eededeeu;
+    mrtq_onednn_attr z;
+    memset(&z, 0, sizeof z);
+    z.n_po = 1, z.po[0].kind = MRTQ_ONEDNN_SUM, z.po[0].zp = 16;
+    memcpy(&z.po[0].scale, &u, sizeof u);
+    CHECK_EQ(epi(&z, &at, 43, NULL, -69, MRTQ_S8), 3, "sum with zp 16 (fused, oneDNN's JIT)");
+    z.ref_rounding = 1;
+    CHECK_EQ(epi(&z, &at, 43, NULL, -69, MRTQ_S8), 4, "sum with zp 16 (two roundings, oneDNN's reference)");
+  }
   a.dst_zp = 0; /* leaky: -40 * 0.25 = -10, times 0.5 = -5; LINEAR 2x - 1 on 40 = 79, times 0.5 = 39.5 -> 40 (even);
                    CLIP [-1, 1] on 40 = 1, times -3 = -3 */
   a.po[0].alpha = 0.25f;
@@ -171,6 +185,8 @@ static void test_bad_input(void) {
            "attr->po[i].src1_bcast: must be 0 on SUM and eltwise post-ops");
   ATTR_BAD((b.n_po = 1, b.po[0].kind = MRTQ_ONEDNN_SUM, b.po[0].scale = 1, b.po[0].alpha = 2),
            "attr->po[i].alpha: must be 0 on SUM and binary post-ops");
+  ATTR_BAD((b.n_po = 1, b.po[0].kind = MRTQ_ONEDNN_RELU, b.po[0].scale = 1, b.po[0].zp = 3),
+           "attr->po[i].zp: must be 0 on eltwise and binary post-ops");
   ATTR_BAD((b.n_po = 1, b.po[0].kind = MRTQ_ONEDNN_BIN_ADD, b.po[0].src1 = &sc, b.po[0].alpha = 2),
            "attr->po[i].alpha: must be 0 on SUM and binary post-ops");
   ATTR_BAD((b.n_po = 1, b.po[0].kind = MRTQ_ONEDNN_RELU, b.po[0].scale = 1, b.po[0].beta = 2),
@@ -265,8 +281,14 @@ static void test_epilogue_oracle(void) {
       if (p->kind == MRTQ_ONEDNN_SUM || p->kind >= MRTQ_ONEDNN_BIN_ADD) p->alpha = 0;
       if (p->kind == MRTQ_ONEDNN_SUM || p->kind == MRTQ_ONEDNN_RELU || p->kind >= MRTQ_ONEDNN_BIN_ADD) p->beta = 0;
       if (p->kind >= MRTQ_ONEDNN_RELU && p->kind <= MRTQ_ONEDNN_CLIP && (th_rand32() & 1u)) p->scale = 1.0f;
+      if (p->kind == MRTQ_ONEDNN_SUM && (th_rand32() & 1u)) p->zp = (int32_t)th_range(-300, 300);
+      if (p->kind == MRTQ_ONEDNN_SUM && p->zp && th_range(0, 7) == 0) p->zp = (int32_t)th_range(-(1 << 26), 1 << 26);
       switch (p->kind) {
-        case MRTQ_ONEDNN_SUM: f = a.ref_rounding ? fl(f + (double)fl((double)p->scale * prev)) : fl((double)p->scale * prev + f); break;
+        case MRTQ_ONEDNN_SUM: { /* fl(prev - fl(zp)): the zero point subtracted in float */
+          const double d = fl((double)prev - fl((double)p->zp));
+          f = a.ref_rounding ? fl(f + (double)fl((double)p->scale * d)) : fl((double)p->scale * d + f);
+          break;
+        }
         case MRTQ_ONEDNN_RELU: f = f > 0 ? f : fl((double)p->alpha * f); break;
         case MRTQ_ONEDNN_LINEAR: f = a.ref_rounding ? fl(fl((double)p->alpha * f) + (double)p->beta) : fl((double)p->alpha * f + p->beta); break;
         case MRTQ_ONEDNN_CLIP: f = f < p->alpha ? p->alpha : f > p->beta ? p->beta : f; break;

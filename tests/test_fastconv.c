@@ -68,6 +68,7 @@ static void rand_attr(mrtq_onednn_attr *a, const size_t d[4], int fc, size_t nds
     if (p->kind == MRTQ_ONEDNN_RELU && th_range(0, 1)) p->alpha = 0;
     /* the fields a kind does not read must be 0 (the scale of RELU, LINEAR and CLIP multiplies their result) */
     if (p->kind == MRTQ_ONEDNN_SUM || p->kind >= MRTQ_ONEDNN_BIN_ADD) p->alpha = 0;
+    if (p->kind == MRTQ_ONEDNN_SUM && (th_rand32() & 1u)) p->zp = (int32_t)th_range(-300, 300);
     if (p->kind == MRTQ_ONEDNN_SUM || p->kind == MRTQ_ONEDNN_RELU || p->kind >= MRTQ_ONEDNN_BIN_ADD) p->beta = 0;
     if (p->kind >= MRTQ_ONEDNN_BIN_ADD) {
       p->src1 = B.s1[j];

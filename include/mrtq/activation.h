@@ -100,7 +100,7 @@ typedef struct mrtq_tflite_leaky_relu_params {
   int32_t in_zp, out_zp;  /* within type */
   mrtq_mult identity;     /* x >= in_zp: mult [0, 2^31 - 1], shift [-31, 30] */
   mrtq_mult alpha;        /* x <  in_zp: the magnitude, same ranges */
-  int32_t alpha_negative; /* 0 or 1: alpha < 0 (the result of that branch is negated) */
+  int32_t alpha_negative; /* 0 or 1: TFLite's stored alpha multiplier is negative (that branch's result is negated) */
 } mrtq_tflite_leaky_relu_params;
 
 /* LeakyReluPrepare (TF interpreter and TFLite Micro alike: float arithmetic,

@@ -28,7 +28,8 @@ extern "C" {
  * multiplied by its `scale` (oneDNN's eltwise scale: fl(eltwise(f) * scale),
  * a separate rounding; skipped when scale is 1, which changes nothing). */
 enum {
-  MRTQ_ONEDNN_SUM = 0,     /* f = fma(scale, prev, f): prev the stored dst value, its zero point not subtracted */
+  MRTQ_ONEDNN_SUM = 0,     /* f = fma(scale, fl(prev - zp), f): prev the stored dst value, zp the post-op's own
+                              (oneDNN's sum_v3; 0: dnnl_post_ops_append_sum), not the dst zero point */
   MRTQ_ONEDNN_RELU = 1,    /* f > 0 ? f : alpha * f (alpha 0, JIT: max(f, 0), so NaN gives 0); then * scale */
   MRTQ_ONEDNN_LINEAR = 2,  /* fma(alpha, f, beta) (reference: fl(alpha f) + beta); then * scale */
   MRTQ_ONEDNN_CLIP = 3,    /* min(max(f, alpha), beta), x86 order: NaN gives alpha; alpha > beta is refused; then * scale */
@@ -45,7 +46,9 @@ enum { MRTQ_ONEDNN_OLD = 0, MRTQ_ONEDNN_NEW = 1 };
 
 /* One post-op; the fields a kind does not read must be 0 (NULL), or the
  * attribute is refused.
- *   SUM            scale (any; 1 is oneDNN's plain sum)
+ *   SUM            scale (any; 1 is oneDNN's plain sum), zp (the zero point of
+ *                  dnnl_post_ops_append_sum_v3, subtracted in float from the
+ *                  stored value: fl(fl(prev) - fl(zp)); 0 for oneDNN's sum)
  *   RELU           alpha (0: ReLU, else leaky), scale (nonzero)
  *   LINEAR, CLIP   alpha, beta (CLIP: alpha <= beta), scale (nonzero)
  *   BIN_ADD / _MUL src1 (f32: one value, one per output channel, or one per
@@ -58,6 +61,7 @@ typedef struct mrtq_onednn_po {
   float scale, alpha, beta;
   const float *src1;
   int src1_bcast;
+  int32_t zp; /* SUM only: the sum's zero point; 0 on every other kind */
 } mrtq_onednn_po;
 
 /* Attributes.
@@ -239,8 +243,9 @@ MRTQ__PRIV int32_t mrtq__onednn_tail(const mrtq_onednn_attr *a, const mrtq_onedn
     const mrtq_onednn_po *p = &a->po[i];
     float v;
     switch (p->kind) {
-      case MRTQ_ONEDNN_SUM: /* fused, as oneDNN's JIT */
-        f = a->ref_rounding ? f + mrtq__f32(p->scale * (float)prev) : mrtq__fmaf(p->scale, (float)prev, f);
+      case MRTQ_ONEDNN_SUM: /* fused, as oneDNN's JIT; the zero point subtracted in float first */
+        v = mrtq__f32((float)prev - (float)p->zp);
+        f = a->ref_rounding ? f + mrtq__f32(p->scale * v) : mrtq__fmaf(p->scale, v, f);
         break;
       case MRTQ_ONEDNN_RELU: f = f > 0 ? f : p->alpha == 0 && !a->ref_rounding ? 0.0f : p->alpha * f; break;
       case MRTQ_ONEDNN_LINEAR: f = a->ref_rounding ? mrtq__f32(p->alpha * f) + p->beta : mrtq__fmaf(p->alpha, f, p->beta); break;
@@ -318,6 +323,8 @@ MRTQ__PRIV mrtq_status mrtq__onednn_attr_ok(const mrtq_onednn_attr *a, mrtq_dtyp
       if (p->src1) return MRTQ__ERR(MRTQ_EINVAL, "attr->po[i].src1: must be NULL on SUM and eltwise post-ops");
       if (p->src1_bcast) return MRTQ__ERR(MRTQ_EINVAL, "attr->po[i].src1_bcast: must be 0 on SUM and eltwise post-ops");
     }
+    if (p->kind != MRTQ_ONEDNN_SUM && p->zp != 0)
+      return MRTQ__ERR(MRTQ_EINVAL, "attr->po[i].zp: must be 0 on eltwise and binary post-ops (only SUM has a zero point)");
     if ((binary || p->kind == MRTQ_ONEDNN_SUM) && p->alpha != 0)
       return MRTQ__ERR(MRTQ_EINVAL, "attr->po[i].alpha: must be 0 on SUM and binary post-ops");
     if ((binary || p->kind == MRTQ_ONEDNN_SUM || p->kind == MRTQ_ONEDNN_RELU) && p->beta != 0)

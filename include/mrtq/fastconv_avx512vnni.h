@@ -111,7 +111,7 @@ MRTQ__FAST_HOT void mrtq__fast_epv_init(mrtq__fast_epv *e, const mrtq_onednn_att
     e->scaled[i] = p->kind >= MRTQ_ONEDNN_RELU && p->kind <= MRTQ_ONEDNN_CLIP && p->scale != 1.0f;
     e->ps[i] = _mm512_set1_ps(p->scale);
     switch (p->kind) {
-      case MRTQ_ONEDNN_SUM: e->pa[i] = _mm512_set1_ps(p->scale); break;
+      case MRTQ_ONEDNN_SUM: e->pa[i] = _mm512_set1_ps(p->scale), e->pb[i] = _mm512_set1_ps((float)p->zp); break;
       case MRTQ_ONEDNN_RELU: e->pa[i] = _mm512_set1_ps(p->alpha), e->relu0[i] = p->alpha == 0; break;
       case MRTQ_ONEDNN_LINEAR:
       case MRTQ_ONEDNN_CLIP: e->pa[i] = _mm512_set1_ps(p->alpha), e->pb[i] = _mm512_set1_ps(p->beta); break;
@@ -150,7 +150,7 @@ MRTQ__FAST_HOT void mrtq__fast_epv_run(const mrtq__fast_epv *e, __m512i acc, __m
     __mmask16 gt;
     switch (e->kind[i]) {
       case MRTQ_ONEDNN_SUM:
-        v = _mm512_cvtepi32_ps(mrtq__fast_ld8x16(dst + at0, m, e->dst_unsigned));
+        v = _mm512_sub_ps(_mm512_cvtepi32_ps(mrtq__fast_ld8x16(dst + at0, m, e->dst_unsigned)), e->pb[i]);
         f = _mm512_fmadd_ps(e->pa[i], v, f);
         break;
       case MRTQ_ONEDNN_RELU: /* alpha 0: max(f, 0), NaN -> 0 (the JIT's; ref_rounding is 0 here) */

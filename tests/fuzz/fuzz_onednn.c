@@ -84,6 +84,7 @@ static void make_attr(fz *f, mrtq_onednn_attr *a, attr_mem *m, int ndim, int du,
       float t = p->alpha;
       p->alpha = p->beta, p->beta = t;
     }
+    p->zp = fz_bool(f) ? 0 : fz_rare(f, 16) ? fz_i32(f) : (int32_t)fz_irange(f, -300, 300);
     p->src1 = fz_rare(f, 4) ? NULL : m->src1[i];
     p->src1_bcast = fz_rare(f, 4) ? (int)fz_irange(f, -1, 4) : (int)fz_range(f, 0, 2);
     /* the fields a kind never reads are 0 (each sometimes left: refused) */
@@ -91,6 +92,7 @@ static void make_attr(fz *f, mrtq_onednn_attr *a, attr_mem *m, int ndim, int du,
       int binary = p->kind == MRTQ_ONEDNN_BIN_ADD || p->kind == MRTQ_ONEDNN_BIN_MUL;
       if (binary || p->kind == MRTQ_ONEDNN_SUM) p->alpha = 0;
       if (binary || p->kind == MRTQ_ONEDNN_SUM || p->kind == MRTQ_ONEDNN_RELU) p->beta = 0;
+      if (p->kind != MRTQ_ONEDNN_SUM) p->zp = 0;
       if (!binary) p->src1 = NULL, p->src1_bcast = 0;
       if (p->kind == MRTQ_ONEDNN_RELU && fz_bool(f)) p->alpha = 0; /* plain ReLU */
     }
@@ -129,6 +131,7 @@ static int attr_ok(const mrtq_onednn_attr *a, int ndim, mrtq_dtype dt) {
     if (!binary && (p->src1 || p->src1_bcast)) return 0;
     if ((binary || p->kind == MRTQ_ONEDNN_SUM) && p->alpha != 0) return 0;
     if ((binary || p->kind == MRTQ_ONEDNN_SUM || p->kind == MRTQ_ONEDNN_RELU) && p->beta != 0) return 0;
+    if (p->kind != MRTQ_ONEDNN_SUM && p->zp != 0) return 0;
     if (p->kind == MRTQ_ONEDNN_CLIP && p->alpha > p->beta) return 0;
     if (eltwise && p->scale == 0) return 0;
   }
@@ -153,7 +156,11 @@ static int32_t ref_tail(const mrtq_onednn_attr *a, const mrtq_onednn_pos *at, fl
   for (i = 0; i < a->n_po; i++) {
     const mrtq_onednn_po *p = &a->po[i];
     switch (p->kind) {
-      case MRTQ_ONEDNN_SUM: f = a->ref_rounding ? fl(f + fl(p->scale * (float)prev)) : fmaf(p->scale, (float)prev, f); break;
+      case MRTQ_ONEDNN_SUM: {
+        const float d = fl((float)prev - (float)p->zp); /* the sum's zero point, subtracted in float */
+        f = a->ref_rounding ? fl(f + fl(p->scale * d)) : fmaf(p->scale, d, f);
+        break;
+      }
       case MRTQ_ONEDNN_RELU:
         if (!(f > 0)) f = p->alpha == 0 && !a->ref_rounding ? 0.0f : fl(p->alpha * f);
         f = fl(f * p->scale);
