@@ -485,11 +485,60 @@ static void test_sum_hand(void) {
   CHECK(out[0] == 127 && out[1] == 127 && out[2] == 127); /* untouched since the NaN call */
 }
 
+/* mrtq_conv2d_out_onednn: oneDNN's output size, trunc((hp - ekh) / stride) + 1 with C's truncating division on
+ * signed values (oneDNN 2.6's convolution descriptor), against that formula written here in long long; the
+ * issue's measured case (IH 1, IW 2, KH 2, KW 1, stride 2, no padding: OH 1, OW 1) by hand; and the refusal of an
+ * overrun of the stride or more, where oneDNN's size is 0 or less. */
+static void test_conv_out_onednn(void) {
+  mrtq_conv2d_shape s;
+  size_t ho = 0, wo = 0, h2, w2;
+  long t, overrun = 0, fits = 0;
+  memset(&s, 0, sizeof s);
+  s.n = s.c = s.o = s.groups = 1, s.h = 1, s.w = 2, s.kh = 2, s.kw = 1, s.stride_h = s.stride_w = 2, s.dil_h = s.dil_w = 1;
+  s.layout = MRTQ_NHWC;
+  CHECK_EQ(mrtq_conv2d_out_onednn(&s, &ho, &wo), MRTQ_OK, "the issue's case");
+  CHECK(ho == 1 && wo == 1);
+  CHECK_REFUSED(mrtq_conv2d_out(&s, &h2, &w2), MRTQ_ESHAPE, "s->kh: the dilated kernel is taller than the padded input");
+  s.stride_h = 1;
+  CHECK_REFUSED(mrtq_conv2d_out_onednn(&s, &ho, &wo), MRTQ_ESHAPE, "s->kh: the dilated kernel overruns the padded input by s->stride_h or more");
+  s.stride_h = 2, s.kh = 1, s.kw = 4; /* wp 2, ekw 4: an overrun of 2 = the stride */
+  CHECK_REFUSED(mrtq_conv2d_out_onednn(&s, &ho, &wo), MRTQ_ESHAPE, "s->kw: the dilated kernel overruns the padded input by s->stride_w or more");
+  for (t = 0; t < 200000; t++) {
+    long long hp, wp, ekh, ekw, oh, ow;
+    mrtq_status st;
+    s.h = (size_t)th_range(1, 9), s.w = (size_t)th_range(1, 9), s.kh = (size_t)th_range(1, 6), s.kw = (size_t)th_range(1, 6);
+    s.stride_h = (size_t)th_range(1, 4), s.stride_w = (size_t)th_range(1, 4), s.dil_h = (size_t)th_range(1, 3);
+    s.dil_w = (size_t)th_range(1, 3), s.pad_top = (size_t)th_range(0, 2), s.pad_bottom = (size_t)th_range(0, 2);
+    s.pad_left = (size_t)th_range(0, 2), s.pad_right = (size_t)th_range(0, 2);
+    hp = (long long)(s.h + s.pad_top + s.pad_bottom), wp = (long long)(s.w + s.pad_left + s.pad_right);
+    ekh = (long long)((s.kh - 1) * s.dil_h + 1), ekw = (long long)((s.kw - 1) * s.dil_w + 1);
+    oh = (hp - ekh) / (long long)s.stride_h + 1, ow = (wp - ekw) / (long long)s.stride_w + 1; /* truncation */
+    ho = wo = 0;
+    st = mrtq_conv2d_out_onednn(&s, &ho, &wo);
+    if (oh <= 0 || ow <= 0) {
+      CHECK_EQ(st, MRTQ_ESHAPE, "h %zu kh %zu dil %zu stride %zu pads %zu %zu", s.h, s.kh, s.dil_h, s.stride_h, s.pad_top, s.pad_bottom);
+      continue;
+    }
+    CHECK_EQ(st, MRTQ_OK, "h %zu kh %zu dil %zu stride %zu pads %zu %zu", s.h, s.kh, s.dil_h, s.stride_h, s.pad_top, s.pad_bottom);
+    CHECK_EQ((long long)ho, oh, "ho");
+    CHECK_EQ((long long)wo, ow, "wo");
+    if (mrtq_conv2d_out(&s, &h2, &w2) == MRTQ_OK) {
+      CHECK(h2 == ho && w2 == wo); /* where the kernel fits, both rules agree */
+      fits++;
+    } else {
+      overrun++;
+    }
+  }
+  CHECK(overrun > 0 && fits > 0);
+  printf("  conv2d_out_onednn: %ld shapes where the last window runs past the padding, %ld where it fits\n", overrun, fits);
+}
+
 int main(void) {
 #if defined(__FMA__) && (defined(__GNUC__) || defined(__clang__))
   if (!__builtin_cpu_supports("fma")) return th_skip("test_attr", "CPU lacks FMA (the contraction build)");
 #endif
   TH_RUN(test_fmaf);
+  TH_RUN(test_conv_out_onednn);
   TH_RUN(test_epilogue_hand);
   TH_RUN(test_epilogue_oracle);
   TH_RUN(test_scale_masks);

@@ -128,6 +128,9 @@ MRTQ_API mrtq_status mrtq_onednn_epilogue(const mrtq_onednn_attr *attr, const mr
 
 /* oneDNN's int8 convolution: dst (read first when a SUM post-op is present)
  * = the epilogue of the exact sum of (x - src zero point) w, in s->layout.
+ * The output is sized as oneDNN sizes it (mrtq_conv2d_out_onednn): a last
+ * window that runs past the bottom / right padding by less than the stride
+ * is computed, its missing taps read as padding.
  * Weights symmetric (w->zp 0, w->zp_ch NULL); x->zp equals attr->src_zp
  * (both 0 with per-channel src zero points, which attr->src_zp_ch then
  * gives, s->c of them); bias is the OLD scheme's int32 bias (NULL with NEW).
@@ -452,7 +455,7 @@ MRTQ__PRIV mrtq_status mrtq__conv2d_onednn(const mrtq_conv2d_shape *s, int ndim,
    * would judge their zero point first */
   if (w && w->type == MRTQ_S4)
     return MRTQ__ERR(MRTQ_EUNSUPPORTED, "w->type: must be MRTQ_S8 or MRTQ_U8 (oneDNN has no int4 weights; mrtq_conv2d_q8 takes them)");
-  if ((st = mrtq__conv_check(s, x, w, NULL, &ho, &wo, &k)) != MRTQ_OK) return st;
+  if ((st = mrtq__conv_check_ex(s, x, w, NULL, &ho, &wo, &k, 1)) != MRTQ_OK) return st; /* oneDNN's output size */
   if ((st = MRTQ__Q8_TYPE(dst_type, "dst_type")) != MRTQ_OK) return st;
   if (!dst) return MRTQ__ERR(MRTQ_EINVAL, "dst: NULL");
   if ((st = mrtq__onednn_conv_ok(attr, ndim, x, w, bias, s->c, s->o, k, dst_type)) != MRTQ_OK) return st;

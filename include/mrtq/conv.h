@@ -55,6 +55,18 @@ typedef struct mrtq_conv2d_shape {
  * input, sizes or element counts overflowing size_t -> MRTQ_ESHAPE. */
 MRTQ_API mrtq_status mrtq_conv2d_out(const mrtq_conv2d_shape *s, size_t *ho, size_t *wo);
 
+/* oneDNN's output size: ho = trunc((h + pad_top + pad_bottom - (kh - 1) dil_h
+ * - 1) / stride_h) + 1 with C's truncating division (oneDNN 2.6's
+ * convolution descriptor), likewise wo. It equals mrtq_conv2d_out's wherever
+ * the dilated kernel fits the padded input; where it overruns it by less
+ * than the stride, the quotient truncates to 0 and ho = 1: one window, whose
+ * taps past the input read as padding (oneDNN accepts such a layer: IH 1, KH
+ * 2, stride 2 gives OH 1). The oneDNN-convention kernels (mrtq_conv2d_onednn,
+ * mrtq/fastconv.h) size their output so. Errors: as mrtq_conv2d_out, except
+ * that an overrun of at least the stride (oneDNN's size would be 0 or less)
+ * -> MRTQ_ESHAPE ("s->kh: ..." / "s->kw: ..."). */
+MRTQ_API mrtq_status mrtq_conv2d_out_onednn(const mrtq_conv2d_shape *s, size_t *ho, size_t *wo);
+
 /* The shape of a fully connected layer as a convolution: rows images of k
  * channels, 1 x 1, o outputs (NCHW, so rows x k src and o x k weights are
  * row-major). Never fails (zero sizes are refused by the kernels). */
@@ -142,7 +154,9 @@ MRTQ__PRIV int32_t mrtq__s4(const void *p, size_t at) {
   return (int32_t)(((at & 1) ? b >> 4 : b & 15u) ^ 8u) - 8;
 }
 
-MRTQ_API mrtq_status mrtq_conv2d_out(const mrtq_conv2d_shape *s, size_t *ho, size_t *wo) {
+/* Both output-size rules (onednn: truncating division, see
+ * mrtq_conv2d_out_onednn). */
+MRTQ__PRIV mrtq_status mrtq__conv_out(const mrtq_conv2d_shape *s, size_t *ho, size_t *wo, int onednn) {
   size_t hp, wp, ekh, ekw, h, w;
   if (!s) return MRTQ__ERR(MRTQ_EINVAL, "s: NULL");
   if (!ho || !wo) return MRTQ__ERR(MRTQ_EINVAL, "ho, wo: NULL");
@@ -171,9 +185,13 @@ MRTQ_API mrtq_status mrtq_conv2d_out(const mrtq_conv2d_shape *s, size_t *ho, siz
     return MRTQ__ERR(MRTQ_ESHAPE, "s->w, s->pad_left, s->pad_right, s->kw * s->dil_w: each must be below SIZE_MAX / 8");
   hp = s->h + s->pad_top + s->pad_bottom, wp = s->w + s->pad_left + s->pad_right;
   ekh = (s->kh - 1) * s->dil_h + 1, ekw = (s->kw - 1) * s->dil_w + 1;
-  if (ekh > hp) return MRTQ__ERR(MRTQ_ESHAPE, "s->kh: the dilated kernel is taller than the padded input");
-  if (ekw > wp) return MRTQ__ERR(MRTQ_ESHAPE, "s->kw: the dilated kernel is wider than the padded input");
-  h = (hp - ekh) / s->stride_h + 1, w = (wp - ekw) / s->stride_w + 1;
+  if (!onednn && ekh > hp) return MRTQ__ERR(MRTQ_ESHAPE, "s->kh: the dilated kernel is taller than the padded input");
+  if (!onednn && ekw > wp) return MRTQ__ERR(MRTQ_ESHAPE, "s->kw: the dilated kernel is wider than the padded input");
+  if (onednn && ekh > hp && ekh - hp >= s->stride_h)
+    return MRTQ__ERR(MRTQ_ESHAPE, "s->kh: the dilated kernel overruns the padded input by s->stride_h or more (oneDNN's output height would be 0)");
+  if (onednn && ekw > wp && ekw - wp >= s->stride_w)
+    return MRTQ__ERR(MRTQ_ESHAPE, "s->kw: the dilated kernel overruns the padded input by s->stride_w or more (oneDNN's output width would be 0)");
+  h = ekh > hp ? 1 : (hp - ekh) / s->stride_h + 1, w = ekw > wp ? 1 : (wp - ekw) / s->stride_w + 1;
   /* every tensor's element count must fit size_t */
   if (s->n > SIZE_MAX / s->c || s->n * s->c > SIZE_MAX / s->h || s->n * s->c * s->h > SIZE_MAX / s->w)
     return MRTQ__ERR(MRTQ_ESHAPE, "s: the src's element count n c h w overflows size_t");
@@ -183,6 +201,14 @@ MRTQ_API mrtq_status mrtq_conv2d_out(const mrtq_conv2d_shape *s, size_t *ho, siz
     return MRTQ__ERR(MRTQ_ESHAPE, "s: the weights' element count o kh kw (c / groups) overflows size_t");
   *ho = h, *wo = w;
   return MRTQ_OK;
+}
+
+MRTQ_API mrtq_status mrtq_conv2d_out(const mrtq_conv2d_shape *s, size_t *ho, size_t *wo) {
+  return mrtq__conv_out(s, ho, wo, 0);
+}
+
+MRTQ_API mrtq_status mrtq_conv2d_out_onednn(const mrtq_conv2d_shape *s, size_t *ho, size_t *wo) {
+  return mrtq__conv_out(s, ho, wo, 1);
 }
 
 MRTQ_API mrtq_conv2d_shape mrtq_fc_shape(size_t rows, size_t k, size_t o) {
@@ -250,12 +276,16 @@ MRTQ__PRIV mrtq_status mrtq__dot_check(uint64_t k, const mrtq_qoperand *x, const
 
 /* Check everything and bound the expansion's terms; *k gets the reduction
  * length (c / groups) * kh * kw. */
-MRTQ__PRIV mrtq_status mrtq__conv_check(const mrtq_conv2d_shape *s, const mrtq_qoperand *x, const mrtq_qoperand *w,
-                                        const int32_t *bias, size_t *ho, size_t *wo, uint64_t *k) {
-  mrtq_status st = mrtq_conv2d_out(s, ho, wo);
+MRTQ__PRIV mrtq_status mrtq__conv_check_ex(const mrtq_conv2d_shape *s, const mrtq_qoperand *x, const mrtq_qoperand *w,
+                                           const int32_t *bias, size_t *ho, size_t *wo, uint64_t *k, int onednn) {
+  mrtq_status st = mrtq__conv_out(s, ho, wo, onednn);
   if (st != MRTQ_OK) return st;
   *k = (uint64_t)(s->c / s->groups) * s->kh * s->kw;
   return mrtq__dot_check(*k, x, w, s->o, bias, s->o, 0);
+}
+MRTQ__PRIV mrtq_status mrtq__conv_check(const mrtq_conv2d_shape *s, const mrtq_qoperand *x, const mrtq_qoperand *w,
+                                        const int32_t *bias, size_t *ho, size_t *wo, uint64_t *k) {
+  return mrtq__conv_check_ex(s, x, w, bias, ho, wo, k, 0);
 }
 
 /* Whether padded-input position (iy, ix) is padding (outside the input). */

@@ -62,7 +62,7 @@ typedef struct mrtq_fastconv {
  * run-time scratch (*sbytes, for mrtq_fastconv_onednn) shape s needs; both
  * include 64 bytes of slack for alignment, so any pointer will do. For an
  * inner product pass s = mrtq_fc_shape(rows, k, o). Errors: as
- * mrtq_conv2d_out; NULL wbytes or sbytes -> MRTQ_EINVAL; sizes overflowing
+ * mrtq_conv2d_out_onednn (oneDNN's output size, as mrtq_conv2d_onednn); NULL wbytes or sbytes -> MRTQ_EINVAL; sizes overflowing
  * size_t -> MRTQ_ESHAPE. */
 MRTQ_API mrtq_status mrtq_fastconv_sizes(const mrtq_conv2d_shape *s, size_t *wbytes, size_t *sbytes);
 
@@ -126,7 +126,7 @@ MRTQ__PRIV void mrtq__fast_dims(mrtq_fastconv *p, const mrtq_conv2d_shape *s, si
 MRTQ_API mrtq_status mrtq_fastconv_sizes(const mrtq_conv2d_shape *s, size_t *wbytes, size_t *sbytes) {
   size_t ho, wo, blocks;
   mrtq_fastconv p;
-  mrtq_status st = mrtq_conv2d_out(s, &ho, &wo);
+  mrtq_status st = mrtq_conv2d_out_onednn(s, &ho, &wo);
   if (st != MRTQ_OK) return st;
   if (!wbytes || !sbytes) return MRTQ__ERR(MRTQ_EINVAL, "wbytes, sbytes: NULL");
   mrtq__fast_dims(&p, s, ho, wo);
@@ -167,7 +167,7 @@ MRTQ_API mrtq_status mrtq_fastconv_init(const mrtq_conv2d_shape *s, const mrtq_q
   if (!mem) return MRTQ__ERR(MRTQ_EINVAL, "mem: NULL");
   if (mem_bytes < wb) return MRTQ__ERR(MRTQ_EINVAL, "mem_bytes: smaller than wbytes from mrtq_fastconv_sizes");
   if (!p) return MRTQ__ERR(MRTQ_EINVAL, "p: NULL");
-  mrtq_conv2d_out(s, &ho, &wo);
+  mrtq_conv2d_out_onednn(s, &ho, &wo);
   mrtq__fast_dims(p, s, ho, wo);
   p->fc = 0;
   wd = (const int8_t *)w->data;

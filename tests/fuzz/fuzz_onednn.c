@@ -244,7 +244,7 @@ static void check_conv(fz *f, attr_mem *m) {
     if (s.groups == s.c && fz_bool(f)) s.o = s.c; /* depthwise */
     s.layout = fz_rare(f, 3) ? (mrtq_layout)5 : fz_u8(f) < 160 ? MRTQ_NHWC : MRTQ_NCHW;
   }
-  if (mrtq_conv2d_out(&s, &ho, &wo) != MRTQ_OK) ho = wo = 0;
+  if (mrtq_conv2d_out_onednn(&s, &ho, &wo) != MRTQ_OK) ho = wo = 0; /* oneDNN's output size */
   if (ho && (s.n * s.o * ho * wo > MAXOUT || s.o > 256 || s.c > 256)) return;
   cg = ho ? s.c / s.groups : 1, og = ho ? s.o / s.groups : 1;
   nx = ho ? s.n * s.c * s.h * s.w : 16, nw = ho ? s.o * cg * s.kh * s.kw : 16, ny = ho ? s.n * s.o * ho * wo : 16;
