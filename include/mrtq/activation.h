@@ -807,12 +807,6 @@ MRTQ_API mrtq_status mrtq_tflite_tanh(const mrtq_tflite_fx8_params *p, size_t n,
 
 /* ---- LOGISTIC / TANH int8 / uint8, float table ---- */
 
-/* roundf (half away from zero) of a float; NaN and infinities pass. */
-MRTQ__PRIV float mrtq__act_roundf(float v) {
-  if (v != v || v >= 8388608.0f || v <= -8388608.0f) return v; /* NaN, inf, or already integral */
-  return (float)mrtq__round_away((double)v);
-}
-
 /* which: 0 logistic (f = expf), 1 tanh (f = tanhf). */
 MRTQ__PRIV mrtq_status mrtq__lut8_init(mrtq_dtype type, float in_scale, int32_t in_zp, float out_scale, int32_t out_zp,
                                        float (*f)(float), int which, mrtq_tflite_lut8_params *out) {
@@ -835,7 +829,7 @@ MRTQ__PRIV mrtq_status mrtq__lut8_init(mrtq_dtype type, float in_scale, int32_t 
   for (x = lo; x <= hi; x++) {
     float d = mrtq__f32(in_scale * (float)(x - in_zp));
     float t = which ? f(d) : mrtq__f32(1.0f / mrtq__f32(1.0f + f(-d)));
-    float s = mrtq__f32(mrtq__act_roundf(mrtq__f32(t * inv)) + (float)out_zp);
+    float s = mrtq__f32(mrtq__round_away_f32(mrtq__f32(t * inv)) + (float)out_zp);
     int32_t q = s != s ? lo : s >= 2147483648.0f ? hi : s <= -2147483648.0f ? lo : mrtq__clamp64((int64_t)s, lo, hi);
     r.table[(uint8_t)(x & 255)] = (uint8_t)(q & 255);
   }

@@ -255,7 +255,6 @@ MRTQ__PRIV int32_t mrtq__lstm_fc16(const int8_t *wrow, const void *x, size_t n, 
   }
 }
 
-MRTQ__PRIV int mrtq__lstm_mult_ok(mrtq_mult m) { return m.mult >= 0 && m.shift >= -31 && m.shift <= 30; }
 
 /* Every field of a (possibly hand-filled) params struct. */
 MRTQ__PRIV mrtq_status mrtq__lstm_check(const mrtq_tflite_lstm_params *p) {
@@ -268,16 +267,16 @@ MRTQ__PRIV mrtq_status mrtq__lstm_check(const mrtq_tflite_lstm_params *p) {
   if (!mrtq__in_type(p->input_zp, p->type)) return MRTQ__ERR(MRTQ_ERANGE, "p->input_zp: outside p->type");
   if (!mrtq__in_type(p->hidden_zp, p->type)) return MRTQ__ERR(MRTQ_ERANGE, "p->hidden_zp: outside p->type");
   for (g = 0; g < 4; g++) {
-    if (!mrtq__lstm_mult_ok(p->gate_in[g]))
+    if (!mrtq__act_mult_ok(p->gate_in[g]))
       return MRTQ__ERR(MRTQ_ERANGE, "p->gate_in[g]: mult < 0 or shift outside [-31, 30]");
-    if (!mrtq__lstm_mult_ok(p->gate_rec[g]))
+    if (!mrtq__act_mult_ok(p->gate_rec[g]))
       return MRTQ__ERR(MRTQ_ERANGE, "p->gate_rec[g]: mult < 0 or shift outside [-31, 30]");
   }
-  if (!mrtq__lstm_mult_ok(p->forget_cell))
+  if (!mrtq__act_mult_ok(p->forget_cell))
     return MRTQ__ERR(MRTQ_ERANGE, "p->forget_cell: mult < 0 or shift outside [-31, 30]");
-  if (!mrtq__lstm_mult_ok(p->input_cell))
+  if (!mrtq__act_mult_ok(p->input_cell))
     return MRTQ__ERR(MRTQ_ERANGE, "p->input_cell: mult < 0 or shift outside [-31, 30]");
-  if (!mrtq__lstm_mult_ok(p->hidden)) return MRTQ__ERR(MRTQ_ERANGE, "p->hidden: mult < 0 or shift outside [-31, 30]");
+  if (!mrtq__act_mult_ok(p->hidden)) return MRTQ__ERR(MRTQ_ERANGE, "p->hidden: mult < 0 or shift outside [-31, 30]");
   if (p->cell_power < -43 || p->cell_power > 2) return MRTQ__ERR(MRTQ_ERANGE, "p->cell_power: outside [-43, 2]");
   if (p->cell_clip < -1 || p->cell_clip > 32767) return MRTQ__ERR(MRTQ_ERANGE, "p->cell_clip: outside [-1, 32767]");
   return MRTQ_OK;

@@ -148,6 +148,14 @@ MRTQ__PRIV int64_t mrtq__round_away(double v) {
   return t;
 }
 
+/* std::round of any double (half away from zero; NaN and infinities pass),
+ * and roundf of any float: the float's exact value rounded, a float again. */
+MRTQ__PRIV double mrtq__round_away_f64(double v) {
+  if (v != v || v >= 4503599627370496.0 || v <= -4503599627370496.0) return v; /* NaN, inf, or already integral */
+  return (double)mrtq__round_away(v);
+}
+MRTQ__PRIV float mrtq__round_away_f32(float v) { return (float)mrtq__round_away_f64((double)v); }
+
 /* Smallest integer >= v, for finite |v| < 2^62. */
 MRTQ__PRIV int64_t mrtq__ceil(double v) {
   int64_t t = (int64_t)v;

@@ -343,13 +343,6 @@ MRTQ_API mrtq_status mrtq_tflite_softmax(const mrtq_tflite_softmax_params *p, si
 MRTQ__PRIV double mrtq__sm_fd(double (*f)(double), double x) { return f ? f(x) : 1.0 / mrtq__f64(1.0 + x); }
 MRTQ__PRIV float mrtq__sm_ff(float (*f)(float), float x) { return f ? f(x) : 1.0f / mrtq__f32(1.0f + x); }
 
-/* std::round (half away from zero) of any double; NaN and infinities pass. */
-MRTQ__PRIV double mrtq__sm_rnd(double v) {
-  if (v != v || v >= 4503599627370496.0 || v <= -4503599627370496.0) return v; /* NaN, inf, or already integral */
-  return (double)mrtq__round_away(v);
-}
-/* roundf: the float's exact value rounded (the result is a float again). */
-MRTQ__PRIV float mrtq__sm_rnd_f(float v) { return (float)mrtq__sm_rnd((double)v); }
 /* A table entry from an integral double: clamped to int16, NaN -> 0. */
 MRTQ__PRIV int16_t mrtq__sm_lut_clamp(double v) {
   return (int16_t)(v != v ? 0 : v < -32768.0 ? -32768 : v > 32767.0 ? 32767 : (int)v);
@@ -366,12 +359,12 @@ MRTQ__PRIV void mrtq__sm_lut_double(double (*which)(double), double in_scale, in
     double val = mrtq__sm_fd(which, x);
     double mid = mrtq__sm_fd(which, x + half);
     double next = mrtq__sm_fd(which, mrtq__f64(in_min + mrtq__f64((i + 1) * step)));
-    double sample = mrtq__sm_rnd(mrtq__f64(val * inv));
-    double interp = mrtq__sm_rnd(mrtq__f64(mrtq__f64(next * inv) + sample) / 2);
-    double bias = mrtq__sm_rnd((interp - mrtq__sm_rnd(mrtq__f64(mid * inv))) / 2);
+    double sample = mrtq__round_away_f64(mrtq__f64(val * inv));
+    double interp = mrtq__round_away_f64(mrtq__f64(mrtq__f64(next * inv) + sample) / 2);
+    double bias = mrtq__round_away_f64((interp - mrtq__round_away_f64(mrtq__f64(mid * inv))) / 2);
     lut[i] = mrtq__sm_lut_clamp(sample - bias);
   }
-  lut[512] = mrtq__sm_lut_clamp(mrtq__sm_rnd(mrtq__f64(mrtq__sm_fd(which, in_max) * inv)));
+  lut[512] = mrtq__sm_lut_clamp(mrtq__round_away_f64(mrtq__f64(mrtq__sm_fd(which, in_max) * inv)));
 }
 
 /* The same in float (TFLite Micro). */
@@ -386,12 +379,12 @@ MRTQ__PRIV void mrtq__sm_lut_float(float (*which)(float), float in_scale, int32_
     float val = mrtq__sm_ff(which, x);
     float mid = mrtq__sm_ff(which, x + half);
     float next = mrtq__sm_ff(which, mrtq__f32(in_min + mrtq__f32((float)(i + 1) * step)));
-    float sample = mrtq__sm_rnd_f(mrtq__f32(val * inv));
-    float interp = mrtq__sm_rnd_f(mrtq__f32(mrtq__f32(next * inv) + sample) / 2);
-    float bias = mrtq__sm_rnd_f((interp - mrtq__sm_rnd_f(mrtq__f32(mid * inv))) / 2);
+    float sample = mrtq__round_away_f32(mrtq__f32(val * inv));
+    float interp = mrtq__round_away_f32(mrtq__f32(mrtq__f32(next * inv) + sample) / 2);
+    float bias = mrtq__round_away_f32((interp - mrtq__round_away_f32(mrtq__f32(mid * inv))) / 2);
     lut[i] = mrtq__sm_lut_clamp(sample - bias);
   }
-  lut[512] = mrtq__sm_lut_clamp(mrtq__sm_rnd_f(mrtq__f32(mrtq__sm_ff(which, in_max) * inv)));
+  lut[512] = mrtq__sm_lut_clamp(mrtq__round_away_f32(mrtq__f32(mrtq__sm_ff(which, in_max) * inv)));
 }
 
 /* The checks and tables shared by both int16 inits: m is the real multiplier
