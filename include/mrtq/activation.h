@@ -406,8 +406,6 @@ MRTQ__PRIV int mrtq__act_q31(double r, mrtq_mult *m) {
   return m->shift <= 30;
 }
 
-/* A float quotient or product as a finite double (0 when it overflowed). */
-MRTQ__PRIV int mrtq__act_finite(float f) { return !mrtq__nonfinite_f32(f); }
 
 /* in type: S8 / U8, or S16 with `wide`; the refusal names `name`. */
 #define MRTQ__ACT_TYPE(t, wide, name)                                                                      \
@@ -458,7 +456,7 @@ MRTQ_API mrtq_status mrtq_tflite_relu_init(mrtq_tflite_act act, mrtq_dtype type,
     return MRTQ__ERR(MRTQ_EINVAL, "out_zp: outside type (0 for MRTQ_S16)");
   memset(&r, 0, sizeof r);
   ratio = mrtq__f32(in_scale / out_scale);
-  if (!mrtq__act_finite(ratio) || !mrtq__act_q31((double)ratio, &r.m))
+  if (mrtq__nonfinite_f32(ratio) || !mrtq__act_q31((double)ratio, &r.m))
     return MRTQ__ERR(MRTQ_ERANGE, "in_scale / out_scale: 2^30 or more (TFLite's shift overflows)");
   if ((st = mrtq_tflite_act_range(act, out_scale, out_zp, type, &r.qmin, &r.qmax)) != MRTQ_OK) return st;
   r.type = type, r.in_zp = in_zp, r.out_zp = out_zp;
@@ -525,9 +523,9 @@ MRTQ_API mrtq_status mrtq_tflite_leaky_relu_init(mrtq_dtype type, float in_scale
   memset(&r, 0, sizeof r);
   ri = mrtq__f32(in_scale / out_scale);
   ra = mrtq__f32(mrtq__f32(in_scale * alpha) / out_scale);
-  if (!mrtq__act_finite(ri) || !mrtq__act_q31((double)ri, &r.identity))
+  if (mrtq__nonfinite_f32(ri) || !mrtq__act_q31((double)ri, &r.identity))
     return MRTQ__ERR(MRTQ_ERANGE, "in_scale / out_scale: 2^30 or more (TFLite's shift overflows)");
-  if (!mrtq__act_finite(ra) || !mrtq__act_q31(ra < 0 ? -(double)ra : (double)ra, &r.alpha))
+  if (mrtq__nonfinite_f32(ra) || !mrtq__act_q31(ra < 0 ? -(double)ra : (double)ra, &r.alpha))
     return MRTQ__ERR(MRTQ_ERANGE, "in_scale * alpha / out_scale: magnitude 2^30 or more (TFLite's shift overflows)");
   r.alpha_negative = ra < 0 && r.alpha.mult != 0; /* the sign of TFLite's stored multiplier (0 when it flushed) */
   r.type = type, r.in_zp = in_zp, r.out_zp = out_zp;
@@ -598,8 +596,8 @@ MRTQ__PRIV mrtq_status mrtq__prelu_init(mrtq_dtype type, float in_scale, int32_t
     r2 = mrtq__f64((double)in_scale * (double)alpha_scale) / (double)out_scale;
   } else {
     float f1 = mrtq__f32(in_scale / out_scale), f2 = mrtq__f32(mrtq__f32(in_scale * alpha_scale) / out_scale);
-    r1 = mrtq__act_finite(f1) ? (double)f1 : -1.0;
-    r2 = mrtq__act_finite(f2) ? (double)f2 : -1.0;
+    r1 = !mrtq__nonfinite_f32(f1) ? (double)f1 : -1.0;
+    r2 = !mrtq__nonfinite_f32(f2) ? (double)f2 : -1.0;
   }
   if (r1 < 0 || !mrtq__act_q31(r1, &r.m1))
     return MRTQ__ERR(MRTQ_ERANGE, "in_scale / out_scale: overflows or is 2^30 or more (TFLite's shift overflows)");
@@ -697,11 +695,11 @@ MRTQ_API mrtq_status mrtq_tflite_hard_swish_init(mrtq_dtype type, float in_scale
   hires = mrtq__f32(0.0078125f * in_scale);
   fo = mrtq__f32(hires / out_scale);
   fr = mrtq__f32(hires / mrtq__f32(3.0f / 32768.0f));
-  if (!mrtq__act_finite(fo)) return MRTQ__ERR(MRTQ_ERANGE, "in_scale / out_scale: 128 or more (TFLite refuses: output exponent above 0)");
+  if (mrtq__nonfinite_f32(fo)) return MRTQ__ERR(MRTQ_ERANGE, "in_scale / out_scale: 128 or more (TFLite refuses: output exponent above 0)");
   mrtq__mult_encode((double)fo, 31, &mo);
   if (mo.shift > 0) return MRTQ__ERR(MRTQ_ERANGE, "in_scale / out_scale: 128 or more (TFLite refuses: output exponent above 0)");
-  if (mrtq__act_finite(fr)) mrtq__mult_encode((double)fr, 31, &mr);
-  if (!mrtq__act_finite(fr) || mr.shift > 31) return MRTQ__ERR(MRTQ_ERANGE, "in_scale: too large (reluish exponent above 31; TFLite's shift overflows)");
+  if (!mrtq__nonfinite_f32(fr)) mrtq__mult_encode((double)fr, 31, &mr);
+  if (mrtq__nonfinite_f32(fr) || mr.shift > 31) return MRTQ__ERR(MRTQ_ERANGE, "in_scale: too large (reluish exponent above 31; TFLite's shift overflows)");
   memset(&r, 0, sizeof r);
   r.type = type, r.in_zp = in_zp, r.out_zp = out_zp;
   r.output_multiplier_fixedpoint_int16 = mrtq__hs_down16(mo.mult);

@@ -1041,14 +1041,21 @@ MRTQ__PRIV void mrtq__requant_fast_scalar(const mrtq_rq *rq, const int32_t *acc,
   }
 }
 
+/* Whether n elements of output range [lo, hi] take the branch-free loop: a
+ * few of them at least, an rq mrtq__rq_fast accepts (which sets lo2 / hi2),
+ * and for FP32 bounds within the magic number's 2^22. */
+MRTQ__PRIV int mrtq__rq_fast_scalar(const mrtq_rq *rq, size_t n, int32_t lo, int32_t hi, int32_t *lo2, int32_t *hi2) {
+  return n >= 8 && mrtq__rq_fast(rq, lo, hi, lo2, hi2) &&
+         (rq->scheme != MRTQ_FP32 || (*lo2 >= -(1 << 22) && *hi2 <= (1 << 22)));
+}
+
 /* Scalar loops: mrtq_rq_apply per element (the specification), or its
  * branch-free twin above where the rq allows; also the tail of every SIMD
  * path. */
 MRTQ__PRIV void mrtq__requant_s8_scalar(const mrtq_rq *rq, const int32_t *acc, size_t n, int8_t *out) {
   size_t i;
   int32_t lo2, hi2;
-  if (n >= 8 && mrtq__rq_fast(rq, -128, 127, &lo2, &hi2) &&
-      (rq->scheme != MRTQ_FP32 || (lo2 >= -(1 << 22) && hi2 <= (1 << 22)))) {
+  if (mrtq__rq_fast_scalar(rq, n, -128, 127, &lo2, &hi2)) {
     mrtq__requant_fast_scalar(rq, acc, n, (uint8_t *)out, lo2, hi2, rq->zp, 0);
     return;
   }
@@ -1057,8 +1064,7 @@ MRTQ__PRIV void mrtq__requant_s8_scalar(const mrtq_rq *rq, const int32_t *acc, s
 MRTQ__PRIV void mrtq__requant_u8_scalar(const mrtq_rq *rq, const int32_t *acc, size_t n, uint8_t *out) {
   size_t i;
   int32_t lo2, hi2;
-  if (n >= 8 && mrtq__rq_fast(rq, 0, 255, &lo2, &hi2) &&
-      (rq->scheme != MRTQ_FP32 || (lo2 >= -(1 << 22) && hi2 <= (1 << 22)))) {
+  if (mrtq__rq_fast_scalar(rq, n, 0, 255, &lo2, &hi2)) {
     mrtq__requant_fast_scalar(rq, acc, n, out, lo2, hi2, rq->zp - 128, 0x80);
     return;
   }
