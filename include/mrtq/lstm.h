@@ -255,7 +255,6 @@ MRTQ__PRIV int32_t mrtq__lstm_fc16(const int8_t *wrow, const void *x, size_t n, 
   }
 }
 
-
 /* Every field of a (possibly hand-filled) params struct. */
 MRTQ__PRIV mrtq_status mrtq__lstm_check(const mrtq_tflite_lstm_params *p) {
   int g;
