@@ -48,6 +48,7 @@
  *     mrtq/reduce.h      TFLite's quantized MEAN and SUM
  *     mrtq/softmax.h     TFLite's SOFTMAX: gemmlowp reference, int16 tables, the interpreter's float table
  *     mrtq/resize.h      TFLite's RESIZE_BILINEAR (10-bit fixed point) and RESIZE_NEAREST_NEIGHBOR
+ *     mrtq/ort.h         ONNX Runtime's Quantize / DequantizeLinear, QLinearAdd / Mul, QLinear* scales
  *
  * CONFIGURATION MACROS (define before the first include)
  *   MRTQ_API   linkage of every public function. Default `static inline`
@@ -155,5 +156,6 @@
 #include "mrtq/reduce.h"
 #include "mrtq/softmax.h"
 #include "mrtq/resize.h"
+#include "mrtq/ort.h"
 
 #endif /* MRTQ_H */

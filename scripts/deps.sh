@@ -19,3 +19,17 @@ mrtq_need() {
     exit 1
   fi
 }
+
+# npm's onnxruntime-node (the version docs/anchors.md names) into
+# build/npm/node_modules, where tests/ort/run.sh looks; once. A failure (no
+# registry) is reported and the ONNX Runtime test then reports itself skipped.
+MRTQ_ORT_VERSION=1.30.0
+mrtq_ort_npm() {
+  local dir=build/npm
+  [ -f "$dir/node_modules/onnxruntime-node/package.json" ] &&
+    grep -q "\"version\": \"$MRTQ_ORT_VERSION\"" "$dir/node_modules/onnxruntime-node/package.json" && return 0
+  mkdir -p "$dir"
+  echo "mrtq: npm install onnxruntime-node@$MRTQ_ORT_VERSION into $dir" >&2
+  npm install --ignore-scripts --no-audit --no-fund --prefix "$dir" "onnxruntime-node@$MRTQ_ORT_VERSION" >&2 ||
+    echo "mrtq: npm install failed; the ONNX Runtime differential will be skipped" >&2
+}
