@@ -312,6 +312,80 @@ static void op_qlinear_add_bias(void) {
   }
 }
 
+static void op_lut(int sigmoid) {
+  const tens *x = in_("x");
+  mrtq_dtype t = dtype_of(x->type);
+  mrtq_ort_lut_params p;
+  memset(&p, 0, sizeof p);
+  mrtq_status st = sigmoid ? mrtq_ort_qlinear_sigmoid_init(f0("x_s"), i0("x_zp"), f0("y_s"), i0("y_zp"), t, &p)
+                           : mrtq_ort_qlinear_leaky_relu_init(f0("x_s"), i0("x_zp"), f0("y_s"), i0("y_zp"),
+                                                              bits_f(attr("alpha", 0)), t, &p);
+  CHECK_EQ(st, MRTQ_OK, "case %d", cur->id);
+  void *px = as_bytes(x), *got = malloc(x->n);
+  CHECK_EQ(mrtq_ort_lut(&p, px, x->n, got), MRTQ_OK, "case %d", cur->id);
+  expect_q(0, got, t);
+  free(px), free(got);
+}
+static void op_qlinear_sigmoid(void) { op_lut(1); }
+static void op_qlinear_leaky_relu(void) { op_lut(0); }
+
+static mrtq_pool2d pool_of(const tens *x, int cl, mrtq_dtype t) {
+  mrtq_pool2d p;
+  memset(&p, 0, sizeof p);
+  p.n = x->dims[0], p.c = x->dims[cl ? 3 : 1], p.h = x->dims[cl ? 1 : 2], p.w = x->dims[cl ? 2 : 3];
+  p.kh = (size_t)attr("kh", (long long)p.h), p.kw = (size_t)attr("kw", (long long)p.w);
+  p.stride_h = (size_t)attr("sh", 1), p.stride_w = (size_t)attr("sw", 1);
+  p.pad_top = (size_t)attr("pt", 0), p.pad_left = (size_t)attr("pl", 0);
+  p.pad_bottom = (size_t)attr("pb", 0), p.pad_right = (size_t)attr("pr", 0);
+  p.layout = cl ? MRTQ_NHWC : MRTQ_NCHW, p.type = t;
+  return p;
+}
+
+static void op_qlinear_avgpool(void) {
+  const tens *x = in_("x");
+  mrtq_dtype t = dtype_of(x->type);
+  mrtq_pool2d p = pool_of(x, (int)attr("cl", 0), t);
+  void *px = as_bytes(x), *got = malloc(cur->out[0].n);
+  CHECK_EQ(mrtq_ort_qlinear_avgpool(&p, (int)attr("cip", 0), f0("x_s"), i0("x_zp"), f0("y_s"), i0("y_zp"), px, got),
+           MRTQ_OK, "case %d", cur->id);
+  expect_q(0, got, t);
+  free(px), free(got);
+}
+
+static void op_qlinear_global_avgpool(void) {
+  const tens *x = in_("x");
+  mrtq_dtype t = dtype_of(x->type);
+  mrtq_pool2d p = pool_of(x, (int)attr("cl", 0), t);
+  float s = 0;
+  mrtq_rq rq;
+  int32_t lo = 0, hi = 0;
+  mrtq_dtype_range(t, &lo, &hi);
+  CHECK_EQ(mrtq_ort_avgpool_scale(f0("x_s"), f0("y_s"), p.h * p.w, &s), MRTQ_OK, "case %d", cur->id);
+  CHECK_EQ(mrtq_rq_init(MRTQ_FP32, s, i0("y_zp"), lo, hi, &rq), MRTQ_OK, "case %d", cur->id);
+  void *px = as_bytes(x), *got = malloc(cur->out[0].n);
+  CHECK_EQ(mrtq_avgpool2d_rq(&p, &rq, px, i0("x_zp"), got), MRTQ_OK, "case %d", cur->id);
+  expect_q(0, got, t);
+  free(px), free(got);
+}
+
+static void op_qlinear_softmax(void) {
+  const tens *x = in_("x");
+  mrtq_dtype t = dtype_of(x->type);
+  int axis = (int)attr("axis", -1);
+  axis = axis < 0 ? axis + x->ndim : axis;
+  size_t outer = 1, inner = 1;
+  for (int d = 0; d < axis; d++) outer *= x->dims[d];
+  for (int d = axis + 1; d < x->ndim; d++) inner *= x->dims[d];
+  mrtq_ort_softmax_params p;
+  memset(&p, 0, sizeof p);
+  CHECK_EQ(mrtq_ort_qlinear_softmax_init(f0("x_s"), f0("y_s"), i0("y_zp"), x->dims[axis], t, exp, log, &p), MRTQ_OK,
+           "case %d", cur->id);
+  void *px = as_bytes(x), *got = malloc(x->n);
+  CHECK_EQ(mrtq_ort_qlinear_softmax(&p, px, outer, inner, got), MRTQ_OK, "case %d", cur->id);
+  expect_q(0, got, t);
+  free(px), free(got);
+}
+
 static const struct {
   const char *op;
   void (*fn)(void);
@@ -327,6 +401,11 @@ static const struct {
     {"qlinear_add", op_qlinear_add},
     {"qlinear_mul", op_qlinear_mul},
     {"qlinear_add_bias", op_qlinear_add_bias},
+    {"qlinear_sigmoid", op_qlinear_sigmoid},
+    {"qlinear_leaky_relu", op_qlinear_leaky_relu},
+    {"qlinear_avgpool", op_qlinear_avgpool},
+    {"qlinear_global_avgpool", op_qlinear_global_avgpool},
+    {"qlinear_softmax", op_qlinear_softmax},
 };
 
 int main(int argc, char **argv) {

@@ -286,6 +286,199 @@ static void t_qlinear_binary(void) {
   CHECK_REFUSED(mrtq_ort_qlinear_mul(sh, 1, sh, 1, &p, a, b, out), MRTQ_EINVAL, "zc: outside the type");
 }
 
+/* MLAS's FMA3 logistic restated with libm's fmaf. */
+static float ref_logistic(float in) {
+  float x = isnan(in) ? in : fminf(18.0f, fmaxf(-18.0f, in));
+  volatile float x2 = x * x;
+  float p = fmaf(x2, 4.37031012579801e-11f, 1.15627324459942e-07f);
+  p = fmaf(x2, p, 6.08574864600143e-05f), p = fmaf(x2, p, 8.51377133304701e-03f);
+  p = fmaf(x2, p, 2.48287947061529e-01f);
+  float q = fmaf(x2, 6.10247389755681e-13f, 5.76102136993427e-09f);
+  q = fmaf(x2, q, 6.29106785017040e-06f), q = fmaf(x2, q, 1.70198817374094e-03f);
+  q = fmaf(x2, q, 1.16817656904453e-01f), q = fmaf(x2, q, 9.93151921023180e-01f);
+  volatile float xp = x * p;
+  volatile float r = xp / q;
+  volatile float y = r + 0.5f;
+  return isnan(y) ? y : y > 0.0f ? y : 0.0f;
+}
+
+static void t_lut(void) {
+  for (int i = 0; i < 200000; i++) {
+    float x = i < 100000 ? (float)th_range(-2000000, 2000000) / 100000.0f : th_float();
+    float got = mrtq_ort_logistic(x), want = ref_logistic(x);
+    CHECK(memcmp(&got, &want, 4) == 0);
+  }
+  CHECK(isnan(mrtq_ort_logistic(NAN)));
+  CHECK(mrtq_ort_logistic(INFINITY) == mrtq_ort_logistic(18.0f) && mrtq_ort_logistic(-INFINITY) == 0.0f);
+  CHECK(mrtq_ort_logistic(0.0f) == 0.5f);
+  mrtq_ort_lut_params p;
+  memset(&p, 0, sizeof p);
+  static uint8_t all[256], out[256];
+  for (int b = 0; b < 256; b++) all[b] = (uint8_t)b;
+  for (int it = 0; it < 400; it++) {
+    mrtq_dtype t = it % 2 ? MRTQ_S8 : MRTQ_U8;
+    int32_t lo = t == MRTQ_S8 ? -128 : 0, hi = lo + 255, xzp = (int32_t)th_range(lo, hi), yzp = (int32_t)th_range(lo, hi);
+    float xs = th_scale(-9, 1), ys = th_scale(-10, 0), alpha = (float)th_range(-300, 300) / 100.0f;
+    int sig = (it / 2) % 2;
+    CHECK_EQ(sig ? mrtq_ort_qlinear_sigmoid_init(xs, xzp, ys, yzp, t, &p)
+                 : mrtq_ort_qlinear_leaky_relu_init(xs, xzp, ys, yzp, alpha, t, &p),
+             MRTQ_OK, "it %d", it);
+    CHECK_EQ(mrtq_ort_lut(&p, all, 256, out), MRTQ_OK, "it %d", it);
+    for (int b = 0; b < 256; b++) {
+      int32_t v = t == MRTQ_S8 ? (int8_t)b : b;
+      volatile float d = xs * (float)(v - xzp), ad = alpha * d;
+      float f = sig ? ref_logistic(d) : d >= 0 ? d : ad;
+      int32_t got = t == MRTQ_S8 ? (int8_t)out[b] : out[b];
+      CHECK_EQ(got, ort_q(f, ys, yzp, lo, hi), "it %d byte %d", it, b);
+    }
+  }
+  CHECK_REFUSED(mrtq_ort_qlinear_sigmoid_init(1, 0, 1, 0, MRTQ_U8, NULL), MRTQ_EINVAL, "p: NULL");
+  CHECK_REFUSED(mrtq_ort_qlinear_sigmoid_init(0, 0, 1, 0, MRTQ_U8, &p), MRTQ_EINVAL, "x_scale: not finite");
+  CHECK_REFUSED(mrtq_ort_qlinear_sigmoid_init(1, 0, -1, 0, MRTQ_U8, &p), MRTQ_EINVAL, "y_scale: not finite");
+  CHECK_REFUSED(mrtq_ort_qlinear_sigmoid_init(1, 200, 1, 0, MRTQ_S8, &p), MRTQ_EINVAL, "x_zp: outside the type");
+  CHECK_REFUSED(mrtq_ort_qlinear_sigmoid_init(1, 0, 1, -1, MRTQ_U8, &p), MRTQ_EINVAL, "zp: outside the type");
+  CHECK_REFUSED(mrtq_ort_qlinear_leaky_relu_init(1, 0, 1, 0, NAN, MRTQ_U8, &p), MRTQ_EINVAL, "alpha: NaN or infinite");
+  CHECK_REFUSED(mrtq_ort_qlinear_leaky_relu_init(1, 0, 1, 0, 0.1f, MRTQ_S16, &p), MRTQ_EUNSUPPORTED, "type:");
+  CHECK_REFUSED(mrtq_ort_lut(NULL, all, 1, out), MRTQ_EINVAL, "p: NULL");
+  CHECK_REFUSED(mrtq_ort_lut(&p, NULL, 1, out), MRTQ_EINVAL, "x / out: NULL");
+  p.type = MRTQ_S16;
+  CHECK_REFUSED(mrtq_ort_lut(&p, all, 1, out), MRTQ_EINVAL, "p->type: not MRTQ_S8 / MRTQ_U8");
+}
+
+/* QLinearAveragePool's float form restated from its formula (NCHW index
+ * arithmetic here; the global form through the integer sum). */
+static void t_avgpool(void) {
+  static uint8_t x[2 * 3 * 9 * 9], out[2 * 3 * 9 * 9];
+  for (int it = 0; it < 600; it++) {
+    mrtq_pool2d p;
+    memset(&p, 0, sizeof p);
+    p.n = 1 + it % 2, p.c = (size_t)th_range(1, 3), p.h = (size_t)th_range(1, 9), p.w = (size_t)th_range(1, 9);
+    p.kh = (size_t)th_range(1, (int64_t)p.h), p.kw = (size_t)th_range(1, (int64_t)p.w);
+    p.stride_h = (size_t)th_range(1, 3), p.stride_w = (size_t)th_range(1, 3);
+    p.pad_top = (size_t)th_range(0, (int64_t)p.kh - 1), p.pad_bottom = (size_t)th_range(0, (int64_t)p.kh - 1);
+    p.pad_left = (size_t)th_range(0, (int64_t)p.kw - 1), p.pad_right = (size_t)th_range(0, (int64_t)p.kw - 1);
+    int global = it % 7 == 0;
+    if (global) p.kh = p.h, p.kw = p.w, p.pad_top = p.pad_bottom = p.pad_left = p.pad_right = 0;
+    p.layout = MRTQ_NCHW, p.type = it % 3 ? MRTQ_U8 : MRTQ_S8;
+    int32_t lo = p.type == MRTQ_S8 ? -128 : 0, hi = lo + 255, xzp = (int32_t)th_range(lo, hi), yzp = (int32_t)th_range(lo, hi);
+    float xs = th_scale(-8, 0), ys = global ? xs * (float)th_range(50, 200) / 100.0f : th_scale(-8, 0);
+    int cip = (it / 2) % 2;
+    size_t n = p.n * p.c * p.h * p.w, ho, wo;
+    for (size_t i = 0; i < n; i++) x[i] = (uint8_t)th_rand32();
+    CHECK_EQ(mrtq_pool2d_out(&p, &ho, &wo), MRTQ_OK, "it %d", it);
+    CHECK_EQ(mrtq_ort_qlinear_avgpool(&p, cip, xs, xzp, ys, yzp, x, out), MRTQ_OK, "it %d", it);
+    for (size_t b = 0; b < p.n * p.c; b++)
+      for (size_t oh = 0; oh < ho; oh++)
+        for (size_t ow = 0; ow < wo; ow++) {
+          long h0 = (long)(oh * p.stride_h) - (long)p.pad_top, w0 = (long)(ow * p.stride_w) - (long)p.pad_left;
+          long h1 = h0 + (long)p.kh, w1 = w0 + (long)p.kw, cnt = 0;
+          h1 = h1 < (long)p.h ? h1 : (long)p.h, w1 = w1 < (long)p.w ? w1 : (long)p.w;
+          h0 = h0 > 0 ? h0 : 0, w0 = w0 > 0 ? w0 : 0;
+          volatile float sum = 0.0f;
+          long long isum = 0;
+          for (long ih = h0; ih < h1; ih++)
+            for (long iw = w0; iw < w1; iw++, cnt++) {
+              int32_t v = x[(b * p.h + (size_t)ih) * p.w + (size_t)iw];
+              v = p.type == MRTQ_S8 ? (int8_t)v : v;
+              volatile float d = xs * (float)(v - xzp);
+              sum = sum + d;
+              isum += v - xzp;
+            }
+          int32_t want;
+          if (global) {
+            volatile float den = ys * (float)(p.h * p.w);
+            float s = xs / den;
+            want = mrtq_requant_fp32((int32_t)isum, s, yzp, lo, hi);
+          } else {
+            volatile float avg = sum / (float)(cip ? (long)(p.kh * p.kw) : cnt), q = avg / ys, t = q + (float)yzp;
+            long r = lrintf(t);
+            want = (int32_t)(r < lo ? lo : r > hi ? hi : r);
+          }
+          size_t o = (b * ho + oh) * wo + ow;
+          CHECK_EQ(p.type == MRTQ_S8 ? (int8_t)out[o] : out[o], want, "it %d out %zu", it, o);
+        }
+  }
+  mrtq_pool2d p;
+  memset(&p, 0, sizeof p);
+  p.n = p.c = 1, p.h = p.w = 4, p.kh = p.kw = 2, p.stride_h = p.stride_w = 1, p.layout = MRTQ_NCHW, p.type = MRTQ_S16;
+  CHECK_REFUSED(mrtq_ort_qlinear_avgpool(&p, 0, 1, 0, 1, 0, x, out), MRTQ_EUNSUPPORTED, "p->type: QLinearAveragePool");
+  p.type = (mrtq_dtype)77;
+  CHECK_REFUSED(mrtq_ort_qlinear_avgpool(&p, 0, 1, 0, 1, 0, x, out), MRTQ_EINVAL, "p->type: not an mrtq_dtype");
+  p.type = MRTQ_U8;
+  CHECK_REFUSED(mrtq_ort_qlinear_avgpool(&p, 0, 1, 0, 1, 0, NULL, out), MRTQ_EINVAL, "x / out: NULL");
+  CHECK_REFUSED(mrtq_ort_qlinear_avgpool(&p, 0, NAN, 0, 1, 0, x, out), MRTQ_EINVAL, "x_scale: not finite");
+  CHECK_REFUSED(mrtq_ort_qlinear_avgpool(&p, 0, 1, 0, 1, 256, x, out), MRTQ_EINVAL, "zp: outside the type");
+  p.kh = p.kw = 4;
+  CHECK_REFUSED(mrtq_ort_qlinear_avgpool(&p, 0, 1, 0, 1e-5f, 0, x, out), MRTQ_ERANGE, "outside [2^-32, 256)");
+  float s = 0;
+  CHECK_EQ(mrtq_ort_avgpool_scale(3.0f, 0.1f, 49, &s), MRTQ_OK, "scale");
+  {
+    volatile float den = 0.1f * 49.0f;
+    CHECK(s == 3.0f / den);
+  }
+  CHECK_REFUSED(mrtq_ort_avgpool_scale(1, 1, 16, NULL), MRTQ_EINVAL, "out: NULL");
+  CHECK_REFUSED(mrtq_ort_avgpool_scale(1, INFINITY, 16, &s), MRTQ_EINVAL, "y_scale: not finite");
+  CHECK_REFUSED(mrtq_ort_avgpool_scale(1, 1, 0, &s), MRTQ_EINVAL, "hw: 0");
+  CHECK_REFUSED(mrtq_ort_avgpool_scale(1, 1, (size_t)1 << 24, &s), MRTQ_ERANGE, "hw: at least 2^24");
+  CHECK_EQ(mrtq_ort_avgpool_scale(1, 1, ((size_t)1 << 24) - 1, &s), MRTQ_OK, "2^24 - 1 is accepted");
+  CHECK_REFUSED(mrtq_ort_avgpool_scale(1e-5f, 1e5f, 1000, &s), MRTQ_ERANGE, "outside [2^-32, 256)");
+}
+
+static double bad_exp(double v) { return v > 0 ? INFINITY : exp(v); }
+
+static void t_softmax(void) {
+  static uint8_t x[4 * 40 * 3], out[4 * 40 * 3];
+  mrtq_ort_softmax_params p;
+  memset(&p, 0, sizeof p);
+  for (int it = 0; it < 400; it++) {
+    mrtq_dtype t = it % 2 ? MRTQ_S8 : MRTQ_U8;
+    int32_t lo = t == MRTQ_S8 ? -128 : 0, hi = lo + 255;
+    size_t outer = (size_t)th_range(1, 4), d = (size_t)th_range(1, 40), inner = (size_t)th_range(1, 3);
+    float xs = th_scale(-6, 1), ys = it % 3 == 0 ? 1.0f / 256 : it % 3 == 1 ? 1.0f / 255 : th_scale(-9, -1);
+    int32_t yzp = (int32_t)th_range(lo, hi);
+    for (size_t i = 0; i < outer * d * inner; i++) x[i] = (uint8_t)th_rand32();
+    CHECK_EQ(mrtq_ort_qlinear_softmax_init(xs, ys, yzp, d, t, exp, log, &p), MRTQ_OK, "it %d", it);
+    CHECK_EQ(mrtq_ort_qlinear_softmax(&p, x, outer, inner, out), MRTQ_OK, "it %d", it);
+    volatile float q = FLT_MAX / (float)d;
+    double bs = fmax(0.0, log((double)q) - 5.0) / (double)xs;
+    float y = floorf(1.0f / ys);
+    for (size_t o = 0; o < outer; o++)
+      for (size_t i = 0; i < inner; i++) {
+        int32_t m = lo, v[40];
+        for (size_t j = 0; j < d; j++) {
+          size_t at = (o * d + j) * inner + i;
+          v[j] = t == MRTQ_S8 ? (int8_t)x[at] : x[at];
+          m = v[j] > m ? v[j] : m;
+        }
+        volatile float sum = 0.0f;
+        for (size_t j = 0; j < d; j++) sum = sum + (float)exp(((double)(v[j] - m) + bs) * (double)xs);
+        for (size_t j = 0; j < d; j++) {
+          volatile float e = (float)exp(((double)(v[j] - m) + bs) * (double)xs), ty = e * y, r = ty / sum;
+          long want = isinf(ty) ? (t == MRTQ_U8 ? yzp : yzp < 0 ? hi : lo) : lrintf(r) + yzp;
+          want = want > hi ? hi : want;
+          size_t at = (o * d + j) * inner + i;
+          CHECK_EQ(t == MRTQ_S8 ? (int8_t)out[at] : out[at], want, "it %d at %zu", it, at);
+        }
+      }
+  }
+  CHECK_REFUSED(mrtq_ort_qlinear_softmax_init(1, 1, 0, 4, MRTQ_U8, exp, log, NULL), MRTQ_EINVAL, "p: NULL");
+  CHECK_REFUSED(mrtq_ort_qlinear_softmax_init(1, 1, 0, 4, MRTQ_U8, NULL, log, &p), MRTQ_EINVAL, "exp_fn / log_fn");
+  CHECK_REFUSED(mrtq_ort_qlinear_softmax_init(1, 1, 0, 0, MRTQ_U8, exp, log, &p), MRTQ_EINVAL, "d: 0");
+  CHECK_REFUSED(mrtq_ort_qlinear_softmax_init(1, 1e-10f, 0, 4, MRTQ_U8, exp, log, &p), MRTQ_ERANGE,
+                "y_scale: 1 / y_scale at least 2^31");
+  CHECK_REFUSED(mrtq_ort_qlinear_softmax_init(1, 1, 0, 4, MRTQ_U8, bad_exp, log, &p), MRTQ_ERANGE,
+                "exp_fn: a table entry not finite");
+  CHECK_EQ(mrtq_ort_qlinear_softmax_init(1, 1.0f / 256, 0, 4, MRTQ_U8, exp, log, &p), MRTQ_OK, "init");
+  CHECK_REFUSED(mrtq_ort_qlinear_softmax(NULL, x, 1, 1, out), MRTQ_EINVAL, "p: NULL");
+  CHECK_REFUSED(mrtq_ort_qlinear_softmax(&p, NULL, 1, 1, out), MRTQ_EINVAL, "x / out: NULL");
+  CHECK_REFUSED(mrtq_ort_qlinear_softmax(&p, x, 0, 1, out), MRTQ_ESHAPE, "outer / inner: 0");
+  CHECK_REFUSED(mrtq_ort_qlinear_softmax(&p, x, SIZE_MAX / 2, 1, out), MRTQ_ESHAPE, "overflows size_t");
+  p.d = 0;
+  CHECK_REFUSED(mrtq_ort_qlinear_softmax(&p, x, 1, 1, out), MRTQ_EINVAL, "p: not filled by the init");
+  p.type = (mrtq_dtype)0;
+  CHECK_REFUSED(mrtq_ort_qlinear_softmax(&p, x, 1, 1, out), MRTQ_EINVAL, "p->type: not MRTQ_S8 / MRTQ_U8");
+}
+
 int main(void) {
   TH_RUN(t_qlinear_scale);
   TH_RUN(t_quantize);
@@ -293,5 +486,8 @@ int main(void) {
   TH_RUN(t_axis);
   TH_RUN(t_dynamic);
   TH_RUN(t_qlinear_binary);
+  TH_RUN(t_lut);
+  TH_RUN(t_avgpool);
+  TH_RUN(t_softmax);
   return th_finish("test_ort_api");
 }

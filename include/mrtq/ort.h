@@ -9,6 +9,13 @@
  *   DynamicQuantizeLinear         mrtq_ort_dynamic_quantize_linear (parameters and data in one call)
  *   QLinearConv, QLinearMatMul    mrtq_ort_qlinear_scale (ORT's float requantization scale), then
  *                                 mrtq_conv2d_q8 / mrtq_matmul_q8 with MRTQ_FP32 descriptions of it
+ *   QLinearAdd, QLinearMul        mrtq_ort_qlinear_init, mrtq_ort_qlinear_add / _mul
+ *   QLinearLeakyRelu, QLinearSigmoid  mrtq_ort_qlinear_leaky_relu_init / _sigmoid_init, mrtq_ort_lut
+ *   QLinearAveragePool            mrtq_ort_qlinear_avgpool (2-D)
+ *   QLinearGlobalAveragePool      mrtq_ort_avgpool_scale, then mrtq_avgpool2d_rq with MRTQ_FP32
+ *   QLinearSoftmax                mrtq_ort_qlinear_softmax_init, mrtq_ort_qlinear_softmax
+ * (the com.microsoft domain's operators: ORT's contrib ops). No libm: the
+ * softmax table takes exp and log as arguments.
  *
  * Where ONNX Runtime departs from the ONNX specification or from mrtq's own
  * functions, the contract says so (docs/kernels.md 8 lists them). A refusal
@@ -18,6 +25,7 @@
 
 #include "attr.h"
 #include "eltwise.h"
+#include "pool.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -135,6 +143,117 @@ MRTQ_API mrtq_status mrtq_ort_qlinear_add(const size_t *shape_a, int nda, const 
                                           const mrtq_ort_qlinear_params *p, const void *a, const void *b, void *out);
 MRTQ_API mrtq_status mrtq_ort_qlinear_mul(const size_t *shape_a, int nda, const size_t *shape_b, int ndb,
                                           const mrtq_ort_qlinear_params *p, const void *a, const void *b, void *out);
+
+/* ---- the lookup-table operators: com.microsoft QLinearLeakyRelu, QLinearSigmoid ----
+ * ORT builds a 256-entry table once and gathers (y = table[x's byte]). For
+ * each stored value v of the type:
+ *   d = fl(x_scale * (float)(v - x_zp))
+ *   f = d >= 0 ? d : fl(alpha * d)            (LeakyRelu; ONNX's default alpha is 0.01f)
+ *   f = mrtq_ort_logistic(d)                  (Sigmoid: MLAS's rational approximation, below)
+ *   table[v] = mrtq_ort_quantize_linear(f, y_scale, y_zp)
+ * Scales finite and positive; zero points within the type; alpha finite.
+ * Errors: p NULL, a scale or alpha out of range, a zero point outside the type
+ * -> MRTQ_EINVAL; type not MRTQ_S8 / MRTQ_U8 -> MRTQ_EUNSUPPORTED. */
+typedef struct mrtq_ort_lut_params {
+  uint8_t table[256]; /* indexed by the stored byte (int8: its two's-complement byte) */
+  mrtq_dtype type;    /* MRTQ_S8 or MRTQ_U8 */
+} mrtq_ort_lut_params;
+MRTQ_API mrtq_status mrtq_ort_qlinear_leaky_relu_init(float x_scale, int32_t x_zp, float y_scale, int32_t y_zp,
+                                                      float alpha, mrtq_dtype type, mrtq_ort_lut_params *p);
+MRTQ_API mrtq_status mrtq_ort_qlinear_sigmoid_init(float x_scale, int32_t x_zp, float y_scale, int32_t y_zp,
+                                                   mrtq_dtype type, mrtq_ort_lut_params *p);
+/* out[i] = p->table[byte of x[i]], i < n (x and out may be the same array).
+ * Errors: p NULL, p->type not MRTQ_S8 / MRTQ_U8, x or out NULL while n > 0 ->
+ * MRTQ_EINVAL. */
+MRTQ_API mrtq_status mrtq_ort_lut(const mrtq_ort_lut_params *p, const void *x, size_t n, void *out);
+
+/* MLAS's logistic on x86-64 with AVX2 and FMA (MlasComputeLogistic's FMA3
+ * kernel; AVX-512 CPUs run it too), one float per call, every step rounded to
+ * float as the kernel does:
+ *   x = min(18, max(-18, in)), x2 = fl(x * x),
+ *   p = x2 (x2 (x2 (x2 a9 + a7) + a5) + a3) + a1     (each step an fma)
+ *   q = x2 (x2 (x2 (x2 (x2 b10 + b8) + b6) + b4) + b2) + b0   (each an fma)
+ *   y = max(0, fl(fl(fl(x * p) / q) + 0.5))
+ * with Eigen's coefficients a1 = 2.48287947061529e-01f, a3 = 8.51377133304701e-03f,
+ * a5 = 6.08574864600143e-05f, a7 = 1.15627324459942e-07f, a9 = 4.37031012579801e-11f,
+ * b0 = 9.93151921023180e-01f, b2 = 1.16817656904453e-01f, b4 = 1.70198817374094e-03f,
+ * b6 = 6.29106785017040e-06f, b8 = 5.76102136993427e-09f, b10 = 6.10247389755681e-13f.
+ * No upper clamp: y slightly exceeds 1 for some inputs (x = 17.844f gives
+ * 1 + 2^-23). NaN stays NaN. Total. */
+MRTQ_API float mrtq_ort_logistic(float in);
+
+/* ---- com.microsoft QLinearAveragePool, 2-D ----
+ * NCHW or NHWC (p->layout; ORT's channels_last), the geometry of *p (ORT's
+ * kernel_shape, strides, pads; pads < kernel as ORT requires; ceil_mode 0),
+ * p->type MRTQ_S8 or MRTQ_U8 for input and output. Two computations, as ORT:
+ * - the window is the whole image (kh = h, kw = w) and no padding: ORT's
+ *   global pooling in integers, acc = sum x - x_zp h w, then MRTQ_FP32 with
+ *   the scale mrtq_ort_avgpool_scale(x_scale, y_scale, h w) (which must be in
+ *   [2^-32, 256) and h w < 2^24, else ORT refuses the layer: MRTQ_ERANGE);
+ * - otherwise, per output, the window clipped to the input (rows from
+ *   max(oh stride - pad_top, 0) to min(oh stride - pad_top + kh, h), likewise
+ *   columns), in float:
+ *     sum = fl(... fl(fl(0 + d_1) + d_2) ...),  d = fl(x_scale * (float)(x - x_zp)),
+ *           row-major over the window
+ *     avg = fl(sum / (float)count),  count = kh kw (count_include_pad != 0) or
+ *           the clipped window's element count (count_include_pad == 0)
+ *     out = clamp(cvt(fl(fl(avg / y_scale) + y_zp)), qmin, qmax)
+ *   with the output zero point added in float BEFORE rounding (ties go to the
+ *   even sum, not the even quotient) and cvt as QLinearAdd's.
+ * Errors: as mrtq_pool2d_out; x or out NULL, a scale not finite and positive,
+ * a zero point outside the type -> MRTQ_EINVAL; p->type another type ->
+ * MRTQ_EUNSUPPORTED; the global form outside ORT's limits -> MRTQ_ERANGE. */
+MRTQ_API mrtq_status mrtq_ort_qlinear_avgpool(const mrtq_pool2d *p, int count_include_pad, float x_scale,
+                                              int32_t x_zp, float y_scale, int32_t y_zp, const void *x, void *out);
+
+/* The requantization scale of QLinearGlobalAveragePool (and of the global
+ * form above): *out = fl(x_scale / fl(y_scale * (float)hw)), hw = the image's
+ * element count (exact in float below 2^24). Use it with MRTQ_FP32 and
+ * mrtq_avgpool2d_rq (window = the image). Errors: out NULL, a scale not finite
+ * and positive, hw 0 -> MRTQ_EINVAL; hw >= 2^24, or a result outside [2^-32,
+ * 256) (ORT refuses those layers) -> MRTQ_ERANGE. */
+MRTQ_API mrtq_status mrtq_ort_avgpool_scale(float x_scale, float y_scale, size_t hw, float *out);
+
+/* ---- com.microsoft QLinearSoftmax ----
+ * Over rows of d elements: element (o, j, i) of an outer x d x inner tensor is
+ * at (o d + j) inner + i; ONNX opset >= 13 puts the axis there (ORT
+ * transposes it last, which computes the same), opset < 13 flattens from the
+ * axis (outer = the dims before it, d = the product of the rest, inner = 1).
+ * ORT (qlinear_softmax.cc), with s = x_scale:
+ *   bs = max(0, log((float)(FLT_MAX / (float)d)) - 5) / s          (double)
+ *   e[k] = (float)exp((k - 255 + bs) s),  k = 0..255               (double exp)
+ *   per row, m its largest element: t(x) = e[255 - m + x],
+ *   sum = fl(... fl(t_1 + t_2) ...) in row order,
+ *   Y = floorf(1.0f / y_scale)   (the floor of the float reciprocal: y_scale = fl(1/255) gives 254)
+ *   out = min(rne(fl(fl(t(x) Y) / sum)) + y_zp, qmax)   (never below y_zp)
+ * except where fl(t(x) Y) overflows to infinity (e[255] is about FLT_MAX / (148
+ * d), so only rows of d < Y / 148 elements: a one-element row with Y >= 149):
+ * ORT's float-to-integer cast of the infinite quotient gives 0 in its uint8
+ * kernel (out = y_zp) and INT32_MIN in its int8 kernel, to which the zero
+ * point is added with 32-bit wraparound before the clamp: -128 for y_zp >= 0,
+ * 127 for y_zp < 0 (ORT's x86-64 build; both casts are undefined in C++, so
+ * another build may differ).
+ * The input zero point is never read (softmax is shift-invariant). exp_fn and
+ * log_fn are the double exp and log (libm's, to match ORT's build; mrtq does
+ * not link libm). Errors: p, exp_fn or log_fn NULL, a scale not finite and
+ * positive, d == 0, y_zp outside the type -> MRTQ_EINVAL; type not MRTQ_S8 /
+ * MRTQ_U8 -> MRTQ_EUNSUPPORTED; a table entry not finite (only an exp_fn
+ * other than exp gives one: e[255] is below FLT_MAX / 148), 1 / y_scale >= 2^31
+ * (ORT's float-to-integer cast of r is then undefined) -> MRTQ_ERANGE. */
+typedef struct mrtq_ort_softmax_params {
+  float table[256]; /* e[k] */
+  float y;          /* floorf(1.0f / y_scale) */
+  size_t d;         /* row length */
+  int32_t y_zp;
+  mrtq_dtype type;
+} mrtq_ort_softmax_params;
+MRTQ_API mrtq_status mrtq_ort_qlinear_softmax_init(float x_scale, float y_scale, int32_t y_zp, size_t d,
+                                                   mrtq_dtype type, double (*exp_fn)(double),
+                                                   double (*log_fn)(double), mrtq_ort_softmax_params *p);
+/* Errors: p NULL or not an init's (type, d, y_zp), x or out NULL, outer or
+ * inner 0, outer d inner overflowing size_t -> MRTQ_EINVAL / MRTQ_ESHAPE. */
+MRTQ_API mrtq_status mrtq_ort_qlinear_softmax(const mrtq_ort_softmax_params *p, const void *x, size_t outer,
+                                              size_t inner, void *out);
 
 /* ======================= bodies ======================= */
 #if MRTQ__BODIES
@@ -395,6 +514,201 @@ MRTQ_API mrtq_status mrtq_ort_qlinear_add(const size_t *shape_a, int nda, const 
 MRTQ_API mrtq_status mrtq_ort_qlinear_mul(const size_t *shape_a, int nda, const size_t *shape_b, int ndb,
                                           const mrtq_ort_qlinear_params *p, const void *a, const void *b, void *out) {
   return mrtq__ort_binary(1, shape_a, nda, shape_b, ndb, p, a, b, out);
+}
+
+
+/* ---- lookup tables ---- */
+
+MRTQ__PRIV mrtq_status mrtq__ort_lut_args(float xs, int32_t xzp, float ys, int32_t yzp, mrtq_dtype type,
+                                          const void *p, int32_t *lo, int32_t *hi) {
+  mrtq_status st;
+  if (!p) return MRTQ__ERR(MRTQ_EINVAL, "p: NULL");
+  if (!mrtq__ort_scale_ok(xs)) return MRTQ__ERR(MRTQ_EINVAL, "x_scale: not finite and positive");
+  if (!mrtq__ort_scale_ok(ys)) return MRTQ__ERR(MRTQ_EINVAL, "y_scale: not finite and positive");
+  if ((st = mrtq__ort_qtype(type, yzp, lo, hi))) return st;
+  if (xzp < *lo || xzp > *hi) return MRTQ__ERR(MRTQ_EINVAL, "x_zp: outside the type");
+  return MRTQ_OK;
+}
+
+MRTQ_API float mrtq_ort_logistic(float in) {
+  float x = in > -18.0f ? in : in != in ? in : -18.0f;
+  x = x < 18.0f ? x : x != x ? x : 18.0f;
+  float x2 = mrtq__f32(x * x);
+  float pp = mrtq__fmaf(x2, 4.37031012579801e-11f, 1.15627324459942e-07f);
+  pp = mrtq__fmaf(x2, pp, 6.08574864600143e-05f);
+  pp = mrtq__fmaf(x2, pp, 8.51377133304701e-03f);
+  pp = mrtq__fmaf(x2, pp, 2.48287947061529e-01f);
+  float q = mrtq__fmaf(x2, 6.10247389755681e-13f, 5.76102136993427e-09f);
+  q = mrtq__fmaf(x2, q, 6.29106785017040e-06f);
+  q = mrtq__fmaf(x2, q, 1.70198817374094e-03f);
+  q = mrtq__fmaf(x2, q, 1.16817656904453e-01f);
+  q = mrtq__fmaf(x2, q, 9.93151921023180e-01f);
+  float y = mrtq__f32(mrtq__f32(mrtq__f32(x * pp) / q) + 0.5f);
+  return y > 0.0f ? y : y != y ? y : 0.0f;
+}
+
+/* kind 0: LeakyRelu (alpha), 1: Sigmoid */
+MRTQ__PRIV void mrtq__ort_lut_fill(int kind, float xs, int32_t xzp, float ys, int32_t yzp, float alpha,
+                                   mrtq_dtype type, int32_t lo, int32_t hi, mrtq_ort_lut_params *p) {
+  for (int b = 0; b < 256; b++) {
+    int32_t v = type == MRTQ_S8 ? (int32_t)(int8_t)(uint8_t)b : b;
+    float d = mrtq__f32(xs * (float)(v - xzp)), f;
+    if (kind == 0)
+      f = d >= 0.0f ? d : mrtq__f32(alpha * d);
+    else
+      f = mrtq_ort_logistic(d);
+    p->table[b] = (uint8_t)mrtq__ort_q1(f, ys, yzp, lo, hi);
+  }
+  p->type = type;
+}
+
+MRTQ_API mrtq_status mrtq_ort_qlinear_leaky_relu_init(float x_scale, int32_t x_zp, float y_scale, int32_t y_zp,
+                                                      float alpha, mrtq_dtype type, mrtq_ort_lut_params *p) {
+  int32_t lo = 0, hi = 0;
+  mrtq_status st = mrtq__ort_lut_args(x_scale, x_zp, y_scale, y_zp, type, p, &lo, &hi);
+  if (st) return st;
+  if (!(alpha - alpha == 0.0f)) return MRTQ__ERR(MRTQ_EINVAL, "alpha: NaN or infinite");
+  mrtq__ort_lut_fill(0, x_scale, x_zp, y_scale, y_zp, alpha, type, lo, hi, p);
+  return MRTQ_OK;
+}
+
+MRTQ_API mrtq_status mrtq_ort_qlinear_sigmoid_init(float x_scale, int32_t x_zp, float y_scale, int32_t y_zp,
+                                                   mrtq_dtype type, mrtq_ort_lut_params *p) {
+  int32_t lo = 0, hi = 0;
+  mrtq_status st = mrtq__ort_lut_args(x_scale, x_zp, y_scale, y_zp, type, p, &lo, &hi);
+  if (st) return st;
+  mrtq__ort_lut_fill(1, x_scale, x_zp, y_scale, y_zp, 0.0f, type, lo, hi, p);
+  return MRTQ_OK;
+}
+
+MRTQ_API mrtq_status mrtq_ort_lut(const mrtq_ort_lut_params *p, const void *x, size_t n, void *out) {
+  if (!p) return MRTQ__ERR(MRTQ_EINVAL, "p: NULL");
+  if (p->type != MRTQ_S8 && p->type != MRTQ_U8) return MRTQ__ERR(MRTQ_EINVAL, "p->type: not MRTQ_S8 / MRTQ_U8");
+  if (n && (!x || !out)) return MRTQ__ERR(MRTQ_EINVAL, "x / out: NULL");
+  for (size_t i = 0; i < n; i++) ((uint8_t *)out)[i] = p->table[((const uint8_t *)x)[i]];
+  return MRTQ_OK;
+}
+
+/* ---- average pooling ---- */
+
+MRTQ_API mrtq_status mrtq_ort_avgpool_scale(float x_scale, float y_scale, size_t hw, float *out) {
+  if (!out) return MRTQ__ERR(MRTQ_EINVAL, "out: NULL");
+  if (!mrtq__ort_scale_ok(x_scale)) return MRTQ__ERR(MRTQ_EINVAL, "x_scale: not finite and positive");
+  if (!mrtq__ort_scale_ok(y_scale)) return MRTQ__ERR(MRTQ_EINVAL, "y_scale: not finite and positive");
+  if (hw == 0) return MRTQ__ERR(MRTQ_EINVAL, "hw: 0");
+  if (hw >= ((size_t)1 << 24)) return MRTQ__ERR(MRTQ_ERANGE, "hw: at least 2^24 (ORT refuses)");
+  volatile float den = y_scale * (float)hw;
+  float s = x_scale / den;
+  if (!(s >= 2.3283064365386963e-10f && s < 256.0f)) return MRTQ__ERR(MRTQ_ERANGE, "x_scale / (y_scale hw): outside [2^-32, 256)");
+  *out = s;
+  return MRTQ_OK;
+}
+
+MRTQ_API mrtq_status mrtq_ort_qlinear_avgpool(const mrtq_pool2d *p, int count_include_pad, float x_scale,
+                                              int32_t x_zp, float y_scale, int32_t y_zp, const void *x, void *out) {
+  size_t ho, wo;
+  int32_t lo = 0, hi = 0;
+  mrtq_status st = mrtq_pool2d_out(p, &ho, &wo);
+  if (st) return st;
+  if (p->type != MRTQ_S8 && p->type != MRTQ_U8) {
+    if (mrtq_dtype_bits(p->type) == 0) return MRTQ__ERR(MRTQ_EINVAL, "p->type: not an mrtq_dtype");
+    return MRTQ__ERR(MRTQ_EUNSUPPORTED, "p->type: QLinearAveragePool takes MRTQ_S8 or MRTQ_U8");
+  }
+  if ((st = mrtq__ort_lut_args(x_scale, x_zp, y_scale, y_zp, p->type, p, &lo, &hi))) return st;
+  if (!x || !out) return MRTQ__ERR(MRTQ_EINVAL, "x / out: NULL");
+  int nhwc = p->layout == MRTQ_NHWC;
+  if (p->kh == p->h && p->kw == p->w && !p->pad_top && !p->pad_left && !p->pad_bottom && !p->pad_right) {
+    float s;
+    mrtq_rq rq;
+    if ((st = mrtq_ort_avgpool_scale(x_scale, y_scale, p->h * p->w, &s))) return st;
+    if ((st = mrtq_rq_init(MRTQ_FP32, s, y_zp, lo, hi, &rq))) return st;
+    return mrtq_avgpool2d_rq(p, &rq, x, x_zp, out);
+  }
+  float yzf = (float)y_zp;
+  for (size_t n = 0; n < p->n; n++)
+    for (size_t c = 0; c < p->c; c++)
+      for (size_t oh = 0; oh < ho; oh++)
+        for (size_t ow = 0; ow < wo; ow++) {
+          /* the window, clipped to the input: rows [h0, h1), columns [w0, w1) */
+          size_t ts = oh * p->stride_h, ls = ow * p->stride_w;
+          size_t h0 = ts > p->pad_top ? ts - p->pad_top : 0, w0 = ls > p->pad_left ? ls - p->pad_left : 0;
+          size_t h1 = ts + p->kh - p->pad_top, w1 = ls + p->kw - p->pad_left; /* >= 1: pads < window */
+          h1 = h1 < p->h ? h1 : p->h, w1 = w1 < p->w ? w1 : p->w;
+          float sum = 0.0f;
+          for (size_t ih = h0; ih < h1; ih++)
+            for (size_t iw = w0; iw < w1; iw++) {
+              size_t at = nhwc ? ((n * p->h + ih) * p->w + iw) * p->c + c : ((n * p->c + c) * p->h + ih) * p->w + iw;
+              sum = mrtq__f32(sum + mrtq__f32(x_scale * (float)(mrtq__load(x, at, p->type) - x_zp)));
+            }
+          size_t count = count_include_pad ? p->kh * p->kw : (h1 - h0) * (w1 - w0);
+          float avg = sum / (float)count;
+          int32_t q = mrtq__ort_cvt(mrtq__f32(mrtq__f32(avg / y_scale) + yzf));
+          size_t o = nhwc ? ((n * ho + oh) * wo + ow) * p->c + c : ((n * p->c + c) * ho + oh) * wo + ow;
+          mrtq__store(out, o, p->type, q < lo ? lo : q > hi ? hi : q);
+        }
+  return MRTQ_OK;
+}
+
+/* ---- softmax ---- */
+
+MRTQ_API mrtq_status mrtq_ort_qlinear_softmax_init(float x_scale, float y_scale, int32_t y_zp, size_t d,
+                                                   mrtq_dtype type, double (*exp_fn)(double),
+                                                   double (*log_fn)(double), mrtq_ort_softmax_params *p) {
+  int32_t lo = 0, hi = 0;
+  mrtq_status st = mrtq__ort_lut_args(x_scale, 0, y_scale, y_zp, type, p, &lo, &hi);
+  if (st) return st;
+  if (!exp_fn || !log_fn) return MRTQ__ERR(MRTQ_EINVAL, "exp_fn / log_fn: NULL");
+  if (d == 0) return MRTQ__ERR(MRTQ_EINVAL, "d: 0");
+  volatile float q = 3.40282347e38f / (float)d;
+  double bs = log_fn((double)q) - 5.0;
+  bs = (bs > 0.0 ? bs : 0.0) / (double)x_scale;
+  float t[256];
+  for (int k = 0; k < 256; k++) {
+    t[k] = (float)exp_fn(((double)k - 255.0 + bs) * (double)x_scale);
+    if (!(t[k] - t[k] == 0.0f)) return MRTQ__ERR(MRTQ_ERANGE, "exp_fn: a table entry not finite");
+  }
+  memcpy(p->table, t, sizeof t);
+  volatile float r = 1.0f / y_scale;
+  if (!(r < 2147483648.0f)) return MRTQ__ERR(MRTQ_ERANGE, "y_scale: 1 / y_scale at least 2^31 (ORT's cast overflows)");
+  p->y = (float)(int32_t)r; /* floorf of a positive float below 2^31 */
+  p->d = d, p->y_zp = y_zp, p->type = type;
+  return MRTQ_OK;
+}
+
+MRTQ_API mrtq_status mrtq_ort_qlinear_softmax(const mrtq_ort_softmax_params *p, const void *x, size_t outer,
+                                              size_t inner, void *out) {
+  int32_t lo = 0, hi = 0;
+  if (!p) return MRTQ__ERR(MRTQ_EINVAL, "p: NULL");
+  if (p->type != MRTQ_S8 && p->type != MRTQ_U8) return MRTQ__ERR(MRTQ_EINVAL, "p->type: not MRTQ_S8 / MRTQ_U8");
+  mrtq_dtype_range(p->type, &lo, &hi);
+  if (p->d == 0 || p->y_zp < lo || p->y_zp > hi) return MRTQ__ERR(MRTQ_EINVAL, "p: not filled by the init");
+  if (!x || !out) return MRTQ__ERR(MRTQ_EINVAL, "x / out: NULL");
+  if (outer == 0 || inner == 0) return MRTQ__ERR(MRTQ_ESHAPE, "outer / inner: 0");
+  if (outer > SIZE_MAX / p->d || outer * p->d > SIZE_MAX / inner)
+    return MRTQ__ERR(MRTQ_ESHAPE, "outer * d * inner: overflows size_t");
+  for (size_t o = 0; o < outer; o++)
+    for (size_t i = 0; i < inner; i++) {
+      size_t base = o * p->d * inner + i;
+      int32_t m = lo;
+      for (size_t j = 0; j < p->d; j++) {
+        int32_t v = mrtq__load(x, base + j * inner, p->type);
+        m = v > m ? v : m;
+      }
+      float sum = 0.0f;
+      for (size_t j = 0; j < p->d; j++) sum = mrtq__f32(sum + p->table[255 - m + mrtq__load(x, base + j * inner, p->type)]);
+      for (size_t j = 0; j < p->d; j++) {
+        float t = p->table[255 - m + mrtq__load(x, base + j * inner, p->type)];
+        float ty = mrtq__f32(t * p->y);
+        int64_t r;
+        if (ty > 3.40282347e38f) /* inf: ORT's cast gives 0 (uint32) or INT32_MIN (int32, + zp wrapping) */
+          r = p->type == MRTQ_U8 ? p->y_zp : p->y_zp < 0 ? hi : lo;
+        else
+          r = mrtq__rne_f32(mrtq__f32(ty / sum)) + p->y_zp;
+        int32_t q = (int32_t)(r > hi ? hi : r); /* r >= qmin */
+        mrtq__store(out, base + j * inner, p->type, q);
+      }
+    }
+  return MRTQ_OK;
 }
 
 #endif /* MRTQ__BODIES */

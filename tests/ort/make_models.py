@@ -338,5 +338,73 @@ for t in ('u8', 's8'):
               ('c_s', 'f32', np.array(sc), True), ('c_zp', t, np.array(zc), True)], [('c', t)],
              domain='com.microsoft')
 
+
+# The lookup-table operators: every input byte, random scales and zero points.
+ALL = {t: np.arange(RANGE[t][0], RANGE[t][1] + 1) for t in ('u8', 's8')}
+for t in ('u8', 's8'):
+    for k in range(30):
+        xs, ys = rand_scale(-9, 0), rand_scale(-10, -1)
+        if k % 5 == 0:
+            ys = f32(1.0 / 256) if t == 'u8' else f32(1.0 / 128)  # the usual output scale of a sigmoid
+        x = ALL[t].reshape(4, 64)
+        ins = [('x', t, x, False), ('x_s', 'f32', np.array(xs), True), ('x_zp', t, np.array(rand_zp(t)), True),
+               ('y_s', 'f32', np.array(ys), True), ('y_zp', t, np.array(rand_zp(t)), True)]
+        case('qlinear_sigmoid', 'QLinearSigmoid', ins, [('y', t)], domain='com.microsoft')
+        alpha = f32([0.01, 0.1, 0.2, 0.3333, -0.5, 1.5, 0.0][k % 7] if k % 3 else rng.uniform(-2, 2))
+        case('qlinear_leaky_relu', 'QLinearLeakyRelu', ins, [('y', t)], attrs={'alpha': float(alpha)},
+             domain='com.microsoft', cattrs={'alpha': int(np.array(alpha, np.float32).view(np.uint32))})
+
+# QLinearAveragePool (2-D, NCHW and channels_last), both count_include_pad.
+for k in range(80):
+    t = 'u8' if k % 2 else 's8'
+    n, c = 1 + k % 2, int(rng.randint(1, 5))
+    h, w = int(rng.randint(1, 10)), int(rng.randint(1, 10))
+    kh, kw = int(rng.randint(1, h + 1)), int(rng.randint(1, w + 1))
+    sh, sw = int(rng.randint(1, 4)), int(rng.randint(1, 4))
+    pads = [int(rng.randint(0, kh)), int(rng.randint(0, kw)), int(rng.randint(0, kh)), int(rng.randint(0, kw))]
+    if k % 10 == 0:  # the whole image, no padding: ORT's integer global form
+        kh, kw, pads = h, w, [0, 0, 0, 0]
+    cl = k % 4 >= 2
+    cip = (k // 4) % 2
+    xs, ys = rand_scale(-8, 0), rand_scale(-8, 0)
+    if k % 10 == 0:
+        ys = f32(xs * np.float32(rng.uniform(0.3, 3)))
+    shape = [n, h, w, c] if cl else [n, c, h, w]
+    case('qlinear_avgpool', 'QLinearAveragePool',
+         [('x', t, rand_q(t, shape), False), ('x_s', 'f32', np.array(xs), True),
+          ('x_zp', t, np.array(rand_zp(t)), True), ('y_s', 'f32', np.array(ys), True),
+          ('y_zp', t, np.array(rand_zp(t)), True)], [('y', t)],
+         attrs={'kernel_shape': [kh, kw], 'strides': [sh, sw], 'pads': pads, 'count_include_pad': cip,
+                'channels_last': int(cl)}, domain='com.microsoft',
+         cattrs={'kh': kh, 'kw': kw, 'sh': sh, 'sw': sw, 'pt': pads[0], 'pl': pads[1], 'pb': pads[2], 'pr': pads[3],
+                 'cip': cip, 'cl': int(cl)})
+
+# QLinearGlobalAveragePool (NCHW and channels_last).
+for k in range(20):
+    t = 'u8' if k % 2 else 's8'
+    n, c, h, w = 1 + k % 2, int(rng.randint(1, 6)), int(rng.randint(1, 12)), int(rng.randint(1, 12))
+    cl = k % 4 >= 2
+    xs = rand_scale(-8, 0)
+    ys = f32(xs * np.float32(rng.uniform(0.3, 3)))
+    case('qlinear_global_avgpool', 'QLinearGlobalAveragePool',
+         [('x', t, rand_q(t, [n, h, w, c] if cl else [n, c, h, w]), False), ('x_s', 'f32', np.array(xs), True),
+          ('x_zp', t, np.array(rand_zp(t)), True), ('y_s', 'f32', np.array(ys), True),
+          ('y_zp', t, np.array(rand_zp(t)), True)], [('y', t)], attrs={'channels_last': int(cl)},
+         domain='com.microsoft', cattrs={'cl': int(cl)})
+
+# QLinearSoftmax (opset 13 semantics: one axis), the usual output scales and random ones.
+for k in range(40):
+    t = 'u8' if k % 2 else 's8'
+    shape = [int(rng.randint(1, 5)), int(rng.randint(1, 40)), int(rng.randint(1, 4))]
+    axis = [-1, 1, 2, 0][k % 4]
+    xs = rand_scale(-6, 1)
+    ys = [f32(1.0 / 256), f32(1.0 / 255), rand_scale(-9, -1)][k % 3]
+    yzp = (-128 if k % 6 < 3 else rand_zp(t)) if t == 's8' else (0 if k % 6 < 3 else rand_zp(t))
+    case('qlinear_softmax', 'QLinearSoftmax',
+         [('x', t, rand_q(t, shape), False), ('x_s', 'f32', np.array(xs), True),
+          ('x_zp', t, np.array(rand_zp(t)), True), ('y_s', 'f32', np.array(ys), True),
+          ('y_zp', t, np.array(yzp), True)], [('y', t)], attrs={'opset': 13, 'axis': axis},
+         domain='com.microsoft', cattrs={'axis': axis})
+
 json.dump({'seed': SEED, 'onnx': onnx.__version__, 'cases': cases}, open(os.path.join(OUT, 'cases.json'), 'w'))
 print('make_models: %d models in %s (seed %d, onnx %s)' % (len(cases), OUT, SEED, onnx.__version__))
