@@ -386,6 +386,69 @@ static void op_qlinear_softmax(void) {
   free(px), free(got);
 }
 
+static void expect_i32(int k, const int32_t *got) {
+  const tens *o = &cur->out[k];
+  for (size_t i = 0; i < o->n; i++) CHECK_EQ(got[i], o->v[i], "case %d %s output %s[%zu]", cur->id, cur->op, o->name, i);
+  count(o->n);
+}
+
+static void op_matmul_integer(void) {
+  const tens *a = in_("a"), *b = in_("b");
+  size_t m = a->dims[0], k = a->dims[1], n = b->dims[1];
+  void *pa = as_bytes(a), *pb = as_bytes(b);
+  int32_t *got = malloc(m * n * sizeof *got);
+  mrtq_qoperand qa = {pa, dtype_of(a->type), i0("a_zp"), NULL}, qb = {pb, dtype_of(b->type), i0("b_zp"), NULL};
+  CHECK_EQ(mrtq_matmul_s32(1, m, k, n, &qa, &qb, 1, NULL, got), MRTQ_OK, "case %d", cur->id);
+  expect_i32(0, got);
+  free(pa), free(pb), free(got);
+}
+
+static void op_conv_integer(void) {
+  const tens *x = in_("x"), *w = in_("w");
+  mrtq_conv2d_shape s;
+  memset(&s, 0, sizeof s);
+  s.n = x->dims[0], s.c = x->dims[1], s.h = x->dims[2], s.w = x->dims[3], s.o = w->dims[0];
+  s.kh = (size_t)attr("kh", 1), s.kw = (size_t)attr("kw", 1), s.stride_h = s.stride_w = s.dil_h = s.dil_w = 1;
+  s.pad_top = (size_t)attr("pt", 0), s.pad_left = (size_t)attr("pl", 0);
+  s.pad_bottom = (size_t)attr("pb", 0), s.pad_right = (size_t)attr("pr", 0), s.groups = 1, s.layout = MRTQ_NCHW;
+  void *px = as_bytes(x), *pw = as_bytes(w);
+  int32_t *got = malloc(cur->out[0].n * sizeof *got);
+  mrtq_qoperand qx = {px, dtype_of(x->type), i0("x_zp"), NULL}, qw = {pw, dtype_of(w->type), i0("w_zp"), NULL};
+  CHECK_EQ(mrtq_conv2d_s32(&s, &qx, &qw, NULL, got), MRTQ_OK, "case %d", cur->id);
+  expect_i32(0, got);
+  free(px), free(pw), free(got);
+}
+
+/* QLinearConcat: each input through mrtq_ort_qlinear_concat's per-input
+ * table (dequantize, then ORT's QuantizeLinear), copied along the axis. */
+static void op_qlinear_concat(void) {
+  const tens *xs[3];
+  size_t n = 0;
+  char nm[8];
+  for (; n < 3; n++) {
+    snprintf(nm, sizeof nm, "x%zu", n);
+    if (!(xs[n] = in_(nm))) break;
+  }
+  mrtq_dtype t = dtype_of(xs[0]->type);
+  int axis = (int)attr("axis", 1), nd = xs[0]->ndim;
+  axis = axis < 0 ? axis + nd : axis;
+  const size_t *shapes[3];
+  const void *data[3];
+  float sc[3];
+  int32_t zp[3];
+  for (size_t j = 0; j < n; j++) {
+    shapes[j] = xs[j]->dims, data[j] = as_bytes(xs[j]);
+    snprintf(nm, sizeof nm, "s%zu", j), sc[j] = f0(nm);
+    snprintf(nm, sizeof nm, "z%zu", j), zp[j] = i0(nm);
+  }
+  void *got = calloc(1, cur->out[0].n);
+  CHECK_EQ(mrtq_ort_qlinear_concat(shapes, n, nd, axis, data, sc, zp, f0("y_s"), i0("y_zp"), t, got), MRTQ_OK,
+           "case %d", cur->id);
+  expect_q(0, got, t);
+  for (size_t j = 0; j < n; j++) free((void *)data[j]);
+  free(got);
+}
+
 static const struct {
   const char *op;
   void (*fn)(void);
@@ -406,6 +469,9 @@ static const struct {
     {"qlinear_avgpool", op_qlinear_avgpool},
     {"qlinear_global_avgpool", op_qlinear_global_avgpool},
     {"qlinear_softmax", op_qlinear_softmax},
+    {"matmul_integer", op_matmul_integer},
+    {"conv_integer", op_conv_integer},
+    {"qlinear_concat", op_qlinear_concat},
 };
 
 int main(int argc, char **argv) {

@@ -479,6 +479,80 @@ static void t_softmax(void) {
   CHECK_REFUSED(mrtq_ort_qlinear_softmax(&p, x, 1, 1, out), MRTQ_EINVAL, "p->type: not MRTQ_S8 / MRTQ_U8");
 }
 
+/* QLinearConcat restated: per element, dequantize then ORT's quantize (or a
+ * copy where the input's quantization is the output's). */
+static void t_concat(void) {
+  static uint8_t x0[100], x1[100], x2[100], out[400];
+  const void *xs[3] = {x0, x1, x2};
+  for (int it = 0; it < 300; it++) {
+    mrtq_dtype t = it % 2 ? MRTQ_S8 : MRTQ_U8;
+    int32_t lo = t == MRTQ_S8 ? -128 : 0, hi = lo + 255, yzp = (int32_t)th_range(lo, hi), zp[3];
+    int axis = (int)th_range(0, 2);
+    size_t n = (size_t)th_range(1, 3), base[3] = {3, (size_t)th_range(1, 5), 4}, sh[3][3], off = 0, total = 0;
+    float ys = th_scale(-8, 0), sc[3];
+    for (size_t k = 0; k < n; k++) {
+      memcpy(sh[k], base, sizeof base);
+      sh[k][axis] = (size_t)th_range(1, 5);
+      sc[k] = it % 5 == 0 && k == 0 ? ys : th_scale(-8, 0);
+      zp[k] = it % 5 == 0 && k == 0 ? yzp : (int32_t)th_range(lo, hi);
+      for (int i = 0; i < 100; i++) ((uint8_t *)xs[k])[i] = (uint8_t)th_rand32();
+      total += sh[k][axis];
+    }
+    const size_t *shapes[3] = {sh[0], sh[1], sh[2]};
+    CHECK_EQ(mrtq_ort_qlinear_concat(shapes, n, 3, axis, xs, sc, zp, ys, yzp, t, out), MRTQ_OK, "it %d", it);
+    size_t outer = 1, inner = 1;
+    for (int d = 0; d < axis; d++) outer *= base[d];
+    for (int d = axis + 1; d < 3; d++) inner *= base[d];
+    for (size_t k = 0; k < n; k++) {
+      size_t len = sh[k][axis] * inner;
+      for (size_t o = 0; o < outer; o++)
+        for (size_t i = 0; i < len; i++) {
+          uint8_t b = ((const uint8_t *)xs[k])[o * len + i];
+          int32_t v = t == MRTQ_S8 ? (int8_t)b : b, want = v;
+          if (sc[k] != ys || zp[k] != yzp) {
+            volatile float d = sc[k] * (float)(v - zp[k]);
+            want = ort_q(d, ys, yzp, lo, hi);
+          }
+          uint8_t g = out[o * total * inner + off + i];
+          CHECK_EQ(t == MRTQ_S8 ? (int8_t)g : g, want, "it %d k %zu", it, k);
+        }
+      off += len;
+    }
+  }
+  size_t a[2] = {2, 3}, b[2] = {3, 3}, z[2] = {2, 0}, big[2] = {SIZE_MAX / 2, 4};
+  const size_t *sh2[2] = {a, b}, *shz[2] = {a, z}, *shb[3] = {big, big, big};
+  float sc[2] = {1, 1};
+  int32_t zp[2] = {0, 0};
+  const void *xx[2] = {x0, x1}, *xn[2] = {x0, NULL};
+  CHECK_REFUSED(mrtq_ort_qlinear_concat(NULL, 2, 2, 0, xx, sc, zp, 1, 0, MRTQ_U8, out), MRTQ_EINVAL,
+                "shapes / x / scale / zp / out: NULL");
+  CHECK_REFUSED(mrtq_ort_qlinear_concat(sh2, 0, 2, 0, xx, sc, zp, 1, 0, MRTQ_U8, out), MRTQ_EINVAL, "n: no input");
+  CHECK_REFUSED(mrtq_ort_qlinear_concat(sh2, 2, 0, 0, xx, sc, zp, 1, 0, MRTQ_U8, out), MRTQ_EINVAL, "ndim: outside");
+  CHECK_REFUSED(mrtq_ort_qlinear_concat(sh2, 2, 2, 2, xx, sc, zp, 1, 0, MRTQ_U8, out), MRTQ_EINVAL, "axis: outside");
+  CHECK_REFUSED(mrtq_ort_qlinear_concat(sh2, 2, 2, 0, xn, sc, zp, 1, 0, MRTQ_U8, out), MRTQ_EINVAL,
+                "shapes[k] / x[k]: NULL");
+  CHECK_REFUSED(mrtq_ort_qlinear_concat(sh2, 2, 2, 1, xx, sc, zp, 1, 0, MRTQ_U8, out), MRTQ_ESHAPE,
+                "shapes[k]: differs off the axis");
+  CHECK_REFUSED(mrtq_ort_qlinear_concat(shz, 2, 2, 0, xx, sc, zp, 1, 0, MRTQ_U8, out), MRTQ_ESHAPE,
+                "shapes[k]: a zero dimension");
+  {
+    const void *x3[3] = {x0, x1, x2};
+    float s3[3] = {1, 1, 1};
+    int32_t z3[3] = {0, 0, 0};
+    CHECK_REFUSED(mrtq_ort_qlinear_concat(shb, 3, 2, 0, x3, s3, z3, 1, 0, MRTQ_U8, out), MRTQ_ESHAPE,
+                  "shapes: the axis overflows size_t");
+  }
+  CHECK_REFUSED(mrtq_ort_qlinear_concat(shb, 1, 2, 0, xx, sc, zp, 1, 0, MRTQ_U8, out), MRTQ_ESHAPE,
+                "shapes: the element count overflows size_t");
+  sc[1] = -1;
+  CHECK_REFUSED(mrtq_ort_qlinear_concat(sh2, 2, 2, 0, xx, sc, zp, 1, 0, MRTQ_U8, out), MRTQ_EINVAL,
+                "scale[k]: not finite and positive");
+  sc[1] = 1, zp[1] = -1;
+  CHECK_REFUSED(mrtq_ort_qlinear_concat(sh2, 2, 2, 0, xx, sc, zp, 1, 0, MRTQ_U8, out), MRTQ_EINVAL,
+                "zp[k]: outside the type");
+  CHECK_REFUSED(mrtq_ort_qlinear_concat(sh2, 2, 2, 0, xx, sc, zp, 1, 0, MRTQ_S32, out), MRTQ_EUNSUPPORTED, "type:");
+}
+
 int main(void) {
   TH_RUN(t_qlinear_scale);
   TH_RUN(t_quantize);
@@ -489,5 +563,6 @@ int main(void) {
   TH_RUN(t_lut);
   TH_RUN(t_avgpool);
   TH_RUN(t_softmax);
+  TH_RUN(t_concat);
   return th_finish("test_ort_api");
 }

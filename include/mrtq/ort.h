@@ -14,6 +14,8 @@
  *   QLinearAveragePool            mrtq_ort_qlinear_avgpool (2-D)
  *   QLinearGlobalAveragePool      mrtq_ort_avgpool_scale, then mrtq_avgpool2d_rq with MRTQ_FP32
  *   QLinearSoftmax                mrtq_ort_qlinear_softmax_init, mrtq_ort_qlinear_softmax
+ *   QLinearConcat                 mrtq_ort_qlinear_concat
+ *   ConvInteger, MatMulInteger    mrtq_conv2d_s32, mrtq_matmul_s32 (exact int32; nothing ORT-specific)
  * (the com.microsoft domain's operators: ORT's contrib ops). No libm: the
  * softmax table takes exp and log as arguments.
  *
@@ -254,6 +256,23 @@ MRTQ_API mrtq_status mrtq_ort_qlinear_softmax_init(float x_scale, float y_scale,
  * inner 0, outer d inner overflowing size_t -> MRTQ_EINVAL / MRTQ_ESHAPE. */
 MRTQ_API mrtq_status mrtq_ort_qlinear_softmax(const mrtq_ort_softmax_params *p, const void *x, size_t outer,
                                               size_t inner, void *out);
+
+/* ---- com.microsoft QLinearConcat ----
+ * n inputs of `type` (MRTQ_S8 / MRTQ_U8), each with its own scale and zero
+ * point, concatenated along axis into the output's quantization. ORT maps
+ * each input through a 256-entry table unless its scale and zero point equal
+ * the output's (then it copies):
+ *   table_k[v] = mrtq_ort_quantize_linear(fl(scale[k] * (float)(v - zp[k])), y_scale, y_zp)
+ * (a dequantize and a quantize: two roundings, not an fp32 requantization by
+ * fl(scale[k] / y_scale)). Shapes: ndim dimensions, equal except along axis.
+ * Errors: NULL arrays or entries, n == 0, ndim outside [1, MRTQ_MAX_DIMS],
+ * axis outside [0, ndim), a scale not finite and positive, a zero point
+ * outside the type -> MRTQ_EINVAL; a zero dimension, shapes that differ off
+ * the axis, sizes overflowing size_t -> MRTQ_ESHAPE; another type ->
+ * MRTQ_EUNSUPPORTED. Nothing is written on error. */
+MRTQ_API mrtq_status mrtq_ort_qlinear_concat(const size_t *const *shapes, size_t n, int ndim, int axis,
+                                             const void *const *x, const float *scale, const int32_t *zp,
+                                             float y_scale, int32_t y_zp, mrtq_dtype type, void *out);
 
 /* ======================= bodies ======================= */
 #if MRTQ__BODIES
@@ -551,7 +570,7 @@ MRTQ_API float mrtq_ort_logistic(float in) {
 MRTQ__PRIV void mrtq__ort_lut_fill(int kind, float xs, int32_t xzp, float ys, int32_t yzp, float alpha,
                                    mrtq_dtype type, int32_t lo, int32_t hi, mrtq_ort_lut_params *p) {
   for (int b = 0; b < 256; b++) {
-    int32_t v = type == MRTQ_S8 ? (int32_t)(int8_t)(uint8_t)b : b;
+    int32_t v = type == MRTQ_S8 && b >= 128 ? b - 256 : b;
     float d = mrtq__f32(xs * (float)(v - xzp)), f;
     if (kind == 0)
       f = d >= 0.0f ? d : mrtq__f32(alpha * d);
@@ -708,6 +727,60 @@ MRTQ_API mrtq_status mrtq_ort_qlinear_softmax(const mrtq_ort_softmax_params *p, 
         mrtq__store(out, base + j * inner, p->type, q);
       }
     }
+  return MRTQ_OK;
+}
+
+
+/* ---- concat ---- */
+
+MRTQ_API mrtq_status mrtq_ort_qlinear_concat(const size_t *const *shapes, size_t n, int ndim, int axis,
+                                             const void *const *x, const float *scale, const int32_t *zp,
+                                             float y_scale, int32_t y_zp, mrtq_dtype type, void *out) {
+  int32_t lo = 0, hi = 0;
+  mrtq_status st;
+  if (!shapes || !x || !scale || !zp || !out) return MRTQ__ERR(MRTQ_EINVAL, "shapes / x / scale / zp / out: NULL");
+  if ((st = mrtq__ort_lut_args(y_scale, y_zp, y_scale, y_zp, type, out, &lo, &hi))) return st;
+  for (size_t k = 0; k < n; k++) {
+    if (!mrtq__ort_scale_ok(scale[k])) return MRTQ__ERR(MRTQ_EINVAL, "scale[k]: not finite and positive");
+    if (zp[k] < lo || zp[k] > hi) return MRTQ__ERR(MRTQ_EINVAL, "zp[k]: outside the type");
+  }
+  if (n == 0) return MRTQ__ERR(MRTQ_EINVAL, "n: no input");
+  if (ndim < 1 || ndim > MRTQ_MAX_DIMS) return MRTQ__ERR(MRTQ_EINVAL, "ndim: outside [1, MRTQ_MAX_DIMS]");
+  if (axis < 0 || axis >= ndim) return MRTQ__ERR(MRTQ_EINVAL, "axis: outside [0, ndim)");
+  size_t outer = 1, inner = 1, along = 0, at = 0;
+  for (size_t k = 0; k < n; k++) {
+    if (!shapes[k] || !x[k]) return MRTQ__ERR(MRTQ_EINVAL, "shapes[k] / x[k]: NULL");
+    for (int d = 0; d < ndim; d++) {
+      if (shapes[k][d] == 0) return MRTQ__ERR(MRTQ_ESHAPE, "shapes[k]: a zero dimension");
+      if (d != axis && shapes[k][d] != shapes[0][d]) return MRTQ__ERR(MRTQ_ESHAPE, "shapes[k]: differs off the axis");
+    }
+    if (along > SIZE_MAX - shapes[k][axis]) return MRTQ__ERR(MRTQ_ESHAPE, "shapes: the axis overflows size_t");
+    along += shapes[k][axis];
+  }
+  size_t total = 1;
+  for (int d = 0; d < ndim; d++) {
+    size_t v = d == axis ? along : shapes[0][d];
+    if (v > SIZE_MAX / total) return MRTQ__ERR(MRTQ_ESHAPE, "shapes: the element count overflows size_t");
+    total *= v;
+    if (d < axis) outer *= v;
+    if (d > axis) inner *= v;
+  }
+  for (size_t k = 0; k < n; k++) {
+    size_t len = shapes[k][axis] * inner;
+    uint8_t table[256];
+    int map = scale[k] != y_scale || zp[k] != y_zp;
+    for (int b = 0; b < 256; b++) {
+      int32_t v = type == MRTQ_S8 && b >= 128 ? b - 256 : b;
+      table[b] = map ? (uint8_t)mrtq__ort_q1(mrtq__f32(scale[k] * (float)(v - zp[k])), y_scale, y_zp, lo, hi)
+                     : (uint8_t)b;
+    }
+    for (size_t o = 0; o < outer; o++) {
+      uint8_t *dst = (uint8_t *)out + o * along * inner + at;
+      const uint8_t *src = (const uint8_t *)x[k] + o * len;
+      for (size_t i = 0; i < len; i++) dst[i] = table[src[i]];
+    }
+    at += len;
+  }
   return MRTQ_OK;
 }
 

@@ -406,5 +406,40 @@ for k in range(40):
           ('y_zp', t, np.array(yzp), True)], [('y', t)], attrs={'opset': 13, 'axis': axis},
          domain='com.microsoft', cattrs={'axis': axis})
 
+
+# ConvInteger / MatMulInteger (int32 outputs) and com.microsoft QLinearConcat.
+for k in range(20):
+    ta = 'u8' if k % 2 else 's8'
+    tb = 's8' if k % 4 < 2 or ta == 's8' else 'u8'
+    if ta == 's8':
+        ta = 'u8'  # ORT's MatMulInteger / ConvInteger: uint8 or int8 A with ... ; u8 A everywhere here
+    m, kk, n = int(rng.randint(1, 9)), int(rng.randint(1, 70)), int(rng.randint(1, 20))
+    case('matmul_integer', 'MatMulInteger',
+         [('a', ta, rand_q(ta, [m, kk]), False), ('b', tb, rand_q(tb, [kk, n]), True),
+          ('a_zp', ta, np.array(rand_zp(ta)), True), ('b_zp', tb, np.array(rand_zp(tb)), True)], [('y', 's32')])
+    c, h, w, o = int(rng.randint(1, 6)), int(rng.randint(3, 9)), int(rng.randint(3, 9)), int(rng.randint(1, 8))
+    kh, kw = int(rng.randint(1, 4)), int(rng.randint(1, 4))
+    pads = [int(rng.randint(0, kh)), int(rng.randint(0, kw)), int(rng.randint(0, kh)), int(rng.randint(0, kw))]
+    case('conv_integer', 'ConvInteger',
+         [('x', 'u8', rand_q('u8', [1, c, h, w]), False), ('w', 'u8', rand_q('u8', [o, c, kh, kw]), True),
+          ('x_zp', 'u8', np.array(rand_zp('u8')), True), ('w_zp', 'u8', np.array(rand_zp('u8')), True)],
+         [('y', 's32')], attrs={'kernel_shape': [kh, kw], 'pads': pads},
+         cattrs={'kh': kh, 'kw': kw, 'pt': pads[0], 'pl': pads[1], 'pb': pads[2], 'pr': pads[3]})
+for k in range(24):
+    t = 'u8' if k % 2 else 's8'
+    axis = [1, 0, 2, -1][k % 4]
+    base = [2, 3, 4]
+    parts = []
+    ins = [('y_s', 'f32', np.array(rand_scale(-8, 0)), True), ('y_zp', t, np.array(rand_zp(t)), True)]
+    for j in range(int(rng.randint(1, 4))):
+        shp = list(base)
+        shp[axis] = int(rng.randint(1, 5))
+        same = k % 5 == 0 and j == 0
+        ins += [('x%d' % j, t, rand_q(t, shp), False),
+                ('s%d' % j, 'f32', np.array(ins[0][2] if same else rand_scale(-8, 0)), True),
+                ('z%d' % j, t, np.array(ins[1][2] if same else rand_zp(t)), True)]
+    case('qlinear_concat', 'QLinearConcat', ins, [('y', t)], attrs={'axis': axis}, domain='com.microsoft',
+         cattrs={'axis': axis})
+
 json.dump({'seed': SEED, 'onnx': onnx.__version__, 'cases': cases}, open(os.path.join(OUT, 'cases.json'), 'w'))
 print('make_models: %d models in %s (seed %d, onnx %s)' % (len(cases), OUT, SEED, onnx.__version__))
