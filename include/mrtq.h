@@ -26,7 +26,7 @@
  *                        and their array forms (mrtq_rq, SIMD twins)
  *     mrtq/scale.h       qparams from ranges (MRT, ONNX, TFLite), calibration
  *     mrtq/eltwise.h     NumPy broadcasting; TFLite ADD/MUL/MAXIMUM/MINIMUM, XNNPACK ADD; MRT add/sub/mul, merge
- *     mrtq/pool.h        max pooling, TFLite and MRT average pooling
+ *     mrtq/pool.h        max pooling (XNNPACK's dilated form too), TFLite and MRT average pooling
  *     mrtq/shape.h       padding, slicing (lazy split), concatenation with rescaling, flatten,
  *                        TFLite's TRANSPOSE (up to 6 dims)
  *     mrtq/precision.h   precision inference: output bit-widths, overflow-free K

@@ -300,11 +300,104 @@ static void test_int16_edges(void) {
   }
 }
 
+/* mrtq_maxpool2d_xnn: the maximum over the taps inside the input, written out
+ * here with signed index arithmetic; with dilation 1 and padding below the
+ * window it must equal mrtq_maxpool2d. */
+static void test_xnn_max(void) {
+  static uint8_t x[2 * 3 * 11 * 11], out[2 * 3 * 40 * 40], ref[2 * 3 * 40 * 40];
+  long long compared = 0;
+  for (int it = 0; it < 3000; it++) {
+    mrtq_pool2d p;
+    memset(&p, 0, sizeof p);
+    size_t dh = (size_t)th_range(1, 3), dw = (size_t)th_range(1, 3), ho = 0, wo = 0;
+    p.n = (size_t)th_range(1, 2), p.c = (size_t)th_range(1, 3), p.h = (size_t)th_range(1, 11), p.w = (size_t)th_range(1, 11);
+    p.kh = (size_t)th_range(1, 4), p.kw = (size_t)th_range(1, 4);
+    p.stride_h = (size_t)th_range(1, 4), p.stride_w = (size_t)th_range(1, 4);
+    p.pad_top = (size_t)th_range(0, 5), p.pad_left = (size_t)th_range(0, 5);
+    p.pad_bottom = dh > 1 || dw > 1 ? 0 : (size_t)th_range(0, 5), p.pad_right = dh > 1 || dw > 1 ? 0 : (size_t)th_range(0, 5);
+    if (dh > 1 && dw == 1 && p.pad_left > (p.kw - 1) / 2) p.pad_left = (p.kw - 1) / 2;
+    p.layout = it % 2 ? MRTQ_NHWC : MRTQ_NCHW, p.type = it % 3 ? MRTQ_S8 : MRTQ_U8;
+    if (mrtq_maxpool2d_xnn_out(&p, dh, dw, &ho, &wo) != MRTQ_OK) continue;
+    int32_t lo = p.type == MRTQ_S8 ? -128 : 0, qmin = lo + (int32_t)th_range(0, 20), qmax = lo + 255 - (int32_t)th_range(0, 20);
+    for (size_t i = 0; i < p.n * p.c * p.h * p.w; i++) x[i] = (uint8_t)th_rand32();
+    CHECK_EQ(mrtq_maxpool2d_xnn(&p, dh, dw, x, qmin, qmax, out), MRTQ_OK, "it %d", it);
+    for (size_t b = 0; b < p.n; b++)
+      for (size_t c = 0; c < p.c; c++)
+        for (size_t oy = 0; oy < ho; oy++)
+          for (size_t ox = 0; ox < wo; ox++) {
+            int32_t m = INT32_MIN;
+            int any = 0;
+            for (long ky = 0; ky < (long)p.kh; ky++)
+              for (long kx = 0; kx < (long)p.kw; kx++) {
+                long iy = (long)(oy * p.stride_h) + ky * (long)dh - (long)p.pad_top;
+                long ix = (long)(ox * p.stride_w) + kx * (long)dw - (long)p.pad_left;
+                if (iy < 0 || ix < 0 || iy >= (long)p.h || ix >= (long)p.w) continue;
+                size_t at = p.layout == MRTQ_NCHW ? ((b * p.c + c) * p.h + (size_t)iy) * p.w + (size_t)ix
+                                                  : ((b * p.h + (size_t)iy) * p.w + (size_t)ix) * p.c + c;
+                int32_t v = p.type == MRTQ_S8 ? (int8_t)x[at] : x[at];
+                m = v > m ? v : m, any = 1;
+              }
+            CHECK(any);
+            m = m < qmin ? qmin : m > qmax ? qmax : m;
+            size_t o = p.layout == MRTQ_NCHW ? ((b * p.c + c) * ho + oy) * wo + ox : ((b * ho + oy) * wo + ox) * p.c + c;
+            CHECK_EQ(p.type == MRTQ_S8 ? (int8_t)out[o] : out[o], m, "it %d out %zu", it, o);
+            compared++;
+          }
+    if (dh == 1 && dw == 1 && mrtq_maxpool2d(&p, x, qmin, qmax, ref) == MRTQ_OK)
+      CHECK(memcmp(ref, out, p.n * p.c * ho * wo) == 0);
+  }
+  printf("  XNNPACK max pooling (dilation, wide padding): %lld outputs compared\n", compared);
+  mrtq_pool2d p;
+  size_t ho, wo;
+  memset(&p, 0, sizeof p);
+  p.n = p.c = 1, p.h = 2, p.w = 1, p.kh = 1, p.kw = 2, p.stride_h = p.stride_w = 3, p.pad_bottom = 1, p.pad_left = 1;
+  p.layout = MRTQ_NHWC, p.type = MRTQ_S8;
+  CHECK_REFUSED(mrtq_maxpool2d(&p, x, -128, 127, out), MRTQ_ESHAPE, "must be < p->kh");
+  CHECK_EQ(mrtq_maxpool2d_xnn_out(&p, 1, 1, &ho, &wo), MRTQ_OK, "the issue's layer");
+  CHECK_EQ(ho * wo, 1, "one output");
+  CHECK_REFUSED(mrtq_maxpool2d_xnn_out(NULL, 1, 1, &ho, &wo), MRTQ_EINVAL, "p: NULL");
+  CHECK_REFUSED(mrtq_maxpool2d_xnn_out(&p, 1, 1, NULL, &wo), MRTQ_EINVAL, "ho, wo: NULL");
+  CHECK_REFUSED(mrtq_maxpool2d_xnn_out(&p, 0, 1, &ho, &wo), MRTQ_ESHAPE, "dil_h, dil_w: must be >= 1");
+  CHECK_REFUSED(mrtq_maxpool2d_xnn_out(&p, 2, 1, &ho, &wo), MRTQ_EUNSUPPORTED, "p->pad_bottom, p->pad_right: with a dilation");
+  p.pad_bottom = 0, p.pad_left = 1, p.kw = 3, p.w = 3, p.stride_w = 1;
+  p.pad_left = 2;
+  CHECK_REFUSED(mrtq_maxpool2d_xnn_out(&p, 2, 1, &ho, &wo), MRTQ_EUNSUPPORTED, "p->pad_left: above (kw - 1) / 2");
+  p.pad_left = 0, p.kh = 2;
+  CHECK_REFUSED(mrtq_maxpool2d_xnn_out(&p, 3, 1, &ho, &wo), MRTQ_ESHAPE, "p->kh: the dilated window is larger");
+  p.kh = 1, p.kw = 2;
+  CHECK_REFUSED(mrtq_maxpool2d_xnn_out(&p, 1, 4, &ho, &wo), MRTQ_ESHAPE, "p->kw: the dilated window is larger");
+  p.pad_top = 2, p.stride_h = 1;
+  CHECK_REFUSED(mrtq_maxpool2d_xnn_out(&p, 1, 1, &ho, &wo), MRTQ_ESHAPE, "an output row whose window is padding only");
+  p.pad_top = 0, p.pad_right = 3;
+  CHECK_REFUSED(mrtq_maxpool2d_xnn_out(&p, 1, 1, &ho, &wo), MRTQ_ESHAPE, "an output column whose window is padding");
+  p.pad_right = 0, p.layout = (mrtq_layout)7;
+  CHECK_REFUSED(mrtq_maxpool2d_xnn_out(&p, 1, 1, &ho, &wo), MRTQ_EINVAL, "p->layout");
+  p.layout = MRTQ_NCHW, p.h = 0;
+  CHECK_REFUSED(mrtq_maxpool2d_xnn_out(&p, 1, 1, &ho, &wo), MRTQ_ESHAPE, "p->n, p->c, p->h, p->w");
+  p.h = 2, p.kw = 0;
+  CHECK_REFUSED(mrtq_maxpool2d_xnn_out(&p, 1, 1, &ho, &wo), MRTQ_ESHAPE, "p->kh, p->kw");
+  p.kw = 2, p.stride_w = 0;
+  CHECK_REFUSED(mrtq_maxpool2d_xnn_out(&p, 1, 1, &ho, &wo), MRTQ_ESHAPE, "p->stride_h, p->stride_w");
+  p.stride_w = 1, p.w = SIZE_MAX / 2;
+  CHECK_REFUSED(mrtq_maxpool2d_xnn_out(&p, 1, 1, &ho, &wo), MRTQ_ESHAPE, "p: sizes overflow size_t");
+  p.w = 3, p.n = SIZE_MAX / 8, p.c = 1000;
+  CHECK_REFUSED(mrtq_maxpool2d_xnn_out(&p, 1, 1, &ho, &wo), MRTQ_ESHAPE, "p: element count overflows size_t");
+  p.n = p.c = 1;
+  CHECK_REFUSED(mrtq_maxpool2d_xnn(&p, 1, 1, NULL, -128, 127, out), MRTQ_EINVAL, "x: NULL");
+  CHECK_REFUSED(mrtq_maxpool2d_xnn(&p, 1, 1, x, -128, 127, NULL), MRTQ_EINVAL, "out: NULL");
+  CHECK_REFUSED(mrtq_maxpool2d_xnn(&p, 1, 1, x, -129, 127, out), MRTQ_EINVAL, "qmin: outside p->type");
+  CHECK_REFUSED(mrtq_maxpool2d_xnn(&p, 1, 1, x, -128, 128, out), MRTQ_EINVAL, "qmax: outside p->type");
+  CHECK_REFUSED(mrtq_maxpool2d_xnn(&p, 1, 1, x, 5, 4, out), MRTQ_EINVAL, "qmin, qmax: qmin > qmax");
+  p.type = MRTQ_S16;
+  CHECK_REFUSED(mrtq_maxpool2d_xnn(&p, 1, 1, x, -128, 127, out), MRTQ_EUNSUPPORTED, "p->type");
+}
+
 int main(void) {
   TH_RUN(test_int16);
   TH_RUN(test_int16_edges);
   TH_RUN(test_bounds_outside_type);
   TH_RUN(test_random);
   TH_RUN(test_errors);
+  TH_RUN(test_xnn_max);
   return th_finish("test_pool");
 }

@@ -48,6 +48,115 @@ static void test_max_pooling(void) {
   }
 }
 
+/* XNNPACK's max pooling with dilation and with padding as large as the window
+ * or larger (mrtq_maxpool2d_xnn). Layers mrtq refuses (a window of padding
+ * only) are counted, not run; the ones it refuses as unreproducible (a
+ * dilation with bottom / right padding) are run on XNNPACK too, and counted
+ * where its bytes are no function of the window (neither the valid taps'
+ * maximum nor the nearest-edge reading of newer XNNPACK sources). */
+static long long xnn_compared, xnn_refused, xnn_unrepro, xnn_unrepro_off;
+static void test_max_pooling_dilated(void) {
+  static int8_t x[2 * 13 * 13 * 8], ours[2 * 40 * 40 * 8], theirs[2 * 40 * 40 * 8];
+  for (int trial = 0; trial < 6000; trial++) {
+    mrtq_pool2d p;
+    xnn_operator_t op = NULL;
+    size_t ho = 0, wo = 0, i, n, dh = (size_t)th_range(1, 3), dw = (size_t)th_range(1, 3);
+    memset(&p, 0, sizeof p);
+    p.n = (size_t)th_range(1, 2), p.c = (size_t)th_range(1, 8), p.h = (size_t)th_range(1, 13), p.w = (size_t)th_range(1, 13);
+    p.kh = (size_t)th_range(1, 3), p.kw = (size_t)th_range(2, 3);
+    p.stride_h = (size_t)th_range(1, 4), p.stride_w = (size_t)th_range(1, 4);
+    p.pad_top = (size_t)th_range(0, (int64_t)p.kh + 2), p.pad_left = (size_t)th_range(0, (int64_t)p.kw + 2);
+    p.pad_bottom = (size_t)th_range(0, (int64_t)p.kh + 2), p.pad_right = (size_t)th_range(0, (int64_t)p.kw + 2);
+    if (trial % 2 && (dh > 1 || dw > 1)) p.pad_bottom = p.pad_right = 0;
+    p.layout = MRTQ_NHWC, p.type = MRTQ_S8;
+    mrtq_status st = mrtq_maxpool2d_xnn_out(&p, dh, dw, &ho, &wo);
+    { /* the geometry written out here: the dilated window fits, every window holds an input tap */
+      size_t eh = (p.kh - 1) * dh + 1, ew = (p.kw - 1) * dw + 1;
+      int fits = eh <= p.h + p.pad_top + p.pad_bottom && ew <= p.w + p.pad_left + p.pad_right;
+      if (fits) {
+        ho = (p.h + p.pad_top + p.pad_bottom - eh) / p.stride_h + 1, wo = (p.w + p.pad_left + p.pad_right - ew) / p.stride_w + 1;
+        for (size_t oy = 0; oy < ho && fits; oy++) {
+          int hit = 0;
+          for (size_t k = 0; k < p.kh; k++) hit |= oy * p.stride_h + k * dh >= p.pad_top && oy * p.stride_h + k * dh < p.pad_top + p.h;
+          fits = hit;
+        }
+        for (size_t ox = 0; ox < wo && fits; ox++) {
+          int hit = 0;
+          for (size_t k = 0; k < p.kw; k++) hit |= ox * p.stride_w + k * dw >= p.pad_left && ox * p.stride_w + k * dw < p.pad_left + p.w;
+          fits = hit;
+        }
+      }
+      int unrepro = ((dh > 1 || dw > 1) && (p.pad_bottom || p.pad_right)) ||
+                    (dh > 1 && dw == 1 && p.pad_left > (p.kw - 1) / 2);
+      CHECK_EQ(st, unrepro ? MRTQ_EUNSUPPORTED : fits ? MRTQ_OK : MRTQ_ESHAPE, "trial %d geometry", trial);
+      if (!fits) {
+        xnn_refused++;
+        continue;
+      }
+    }
+    for (i = 0; i < p.n * p.h * p.w * p.c; i++) x[i] = (int8_t)th_rand32();
+    CHECK_EQ(xnn_create_max_pooling2d_nhwc_s8((uint32_t)p.pad_top, (uint32_t)p.pad_right, (uint32_t)p.pad_bottom,
+                                              (uint32_t)p.pad_left, (uint32_t)p.kh, (uint32_t)p.kw,
+                                              (uint32_t)p.stride_h, (uint32_t)p.stride_w, (uint32_t)dh, (uint32_t)dw,
+                                              p.c, p.c, p.c, -128, 127, 0, &op),
+             xnn_status_success, "create (trial %d)", trial);
+    if (!op) continue;
+    n = p.n * ho * wo * p.c;
+    CHECK_EQ(xnn_setup_max_pooling2d_nhwc_s8(op, p.n, p.h, p.w, x, theirs, NULL), xnn_status_success, "setup");
+    CHECK_EQ(xnn_run_operator(op, NULL), xnn_status_success, "run");
+    xnn_delete_operator(op);
+    if (st == MRTQ_OK) {
+      CHECK_EQ(mrtq_maxpool2d_xnn(&p, dh, dw, x, -128, 127, ours), MRTQ_OK, "ours");
+      for (i = 0; i < n; i++)
+        if (ours[i] != theirs[i]) CHECK_EQ(ours[i], theirs[i], "trial %d element %zu", trial, i);
+      xnn_compared += (long long)n;
+      continue;
+    }
+    /* the two readings of a tap in the padding: skipped, or the nearest input row / column */
+    int off = 0;
+    for (size_t b = 0; b < p.n; b++)
+      for (size_t oy = 0; oy < ho; oy++)
+        for (size_t ox = 0; ox < wo; ox++)
+          for (size_t c = 0; c < p.c; c++) {
+            int mv = -129, mc = -129;
+            for (size_t ky = 0; ky < p.kh; ky++)
+              for (size_t kx = 0; kx < p.kw; kx++) {
+                long iy = (long)(oy * p.stride_h + ky * dh) - (long)p.pad_top;
+                long ix = (long)(ox * p.stride_w + kx * dw) - (long)p.pad_left;
+                long cy = iy < 0 ? 0 : iy >= (long)p.h ? (long)p.h - 1 : iy, cx = ix < 0 ? 0 : ix >= (long)p.w ? (long)p.w - 1 : ix;
+                int vc = x[((b * p.h + (size_t)cy) * p.w + (size_t)cx) * p.c + c];
+                mc = vc > mc ? vc : mc;
+                if (iy < 0 || ix < 0 || iy >= (long)p.h || ix >= (long)p.w) continue;
+                int v = x[((b * p.h + (size_t)iy) * p.w + (size_t)ix) * p.c + c];
+                mv = v > mv ? v : mv;
+              }
+            int g = theirs[((b * ho + oy) * wo + ox) * p.c + c];
+            off |= g != mv && g != mc;
+          }
+    xnn_unrepro++, xnn_unrepro_off += off;
+  }
+  /* the case XNNPACK accepts and mrtq_maxpool2d refuses: IH 2, IW 1, pool 1x2, stride 3, bottom 1, left 1 */
+  {
+    mrtq_pool2d p;
+    size_t ho = 0, wo = 0;
+    int8_t in[2] = {5, -7}, o1[4] = {0}, o2[4] = {0};
+    xnn_operator_t op = NULL;
+    memset(&p, 0, sizeof p);
+    p.n = p.c = 1, p.h = 2, p.w = 1, p.kh = 1, p.kw = 2, p.stride_h = p.stride_w = 3, p.pad_bottom = 1, p.pad_left = 1;
+    p.layout = MRTQ_NHWC, p.type = MRTQ_S8;
+    CHECK_EQ(mrtq_maxpool2d_xnn_out(&p, 1, 1, &ho, &wo), MRTQ_OK, "accepted");
+    CHECK_EQ(ho * wo, 1, "one output");
+    CHECK_EQ(mrtq_maxpool2d_xnn(&p, 1, 1, in, -128, 127, o1), MRTQ_OK, "ours");
+    CHECK_EQ(xnn_create_max_pooling2d_nhwc_s8(0, 0, 1, 1, 1, 2, 3, 3, 1, 1, 1, 1, 1, -128, 127, 0, &op),
+             xnn_status_success, "create");
+    CHECK_EQ(xnn_setup_max_pooling2d_nhwc_s8(op, 1, 2, 1, in, o2, NULL), xnn_status_success, "setup");
+    CHECK_EQ(xnn_run_operator(op, NULL), xnn_status_success, "run");
+    xnn_delete_operator(op);
+    CHECK_EQ(o1[0], o2[0], "the issue's layer");
+    CHECK_EQ(o2[0], 5, "XNNPACK's output");
+  }
+}
+
 static void test_constant_pad(void) {
   static uint8_t x[5 * 6 * 7], ours[11 * 12 * 13], theirs[11 * 12 * 13];
   int trial;
@@ -260,11 +369,15 @@ static void test_add(void) {
 int main(void) {
   if (xnn_initialize(NULL) != xnn_status_success) return th_skip("test_xnnpack", "xnn_initialize failed on this CPU");
   TH_RUN(test_max_pooling);
+  TH_RUN(test_max_pooling_dilated);
   TH_RUN(test_constant_pad);
   TH_RUN(test_conv_qs8);
   TH_RUN(test_conv_qc8);
   TH_RUN(test_fc_qs8);
   TH_RUN(test_add);
+  printf("  dilated / wide-padding max pooling: %lld outputs; %lld layers with a window of padding only refused; of %lld "
+         "dilated layers with bottom / right padding (refused), %lld where XNNPACK's bytes are no function of the "
+         "window\n", xnn_compared, xnn_refused, xnn_unrepro, xnn_unrepro_off);
   printf("  %lld elements compared with XNNPACK\n", compared);
   return th_finish("test_xnnpack");
 }

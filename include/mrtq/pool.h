@@ -73,6 +73,32 @@ MRTQ_API mrtq_status mrtq_avgpool2d_tflite(const mrtq_pool2d *p, const void *x, 
 MRTQ_API mrtq_status mrtq_avgpool2d_rq(const mrtq_pool2d *p, const mrtq_rq *rq, const void *x, int32_t x_zp,
                                        void *out);
 
+/* XNNPACK's max pooling (xnn_create_max_pooling2d_nhwc_s8 / _u8, Debian's
+ * 2022 snapshot), which has dilation and accepts padding as large as the
+ * window or larger. Taps at rows oy stride_h + ky dil_h - pad_top (ky < kh)
+ * and columns likewise; padding never wins:
+ *   out = clamp(max over the taps inside the input, qmin, qmax)
+ * (with dil_h = dil_w = 1 and padding below the window: mrtq_maxpool2d).
+ * Output: ho = (h + pad_top + pad_bottom - ((kh - 1) dil_h + 1)) / stride_h
+ * + 1, likewise wo (mrtq_maxpool2d_xnn_out). Every output window must hold a
+ * tap inside the input (the stride may skip the all-padding ones; XNNPACK
+ * accepts IH 2, IW 1, pool 1x2, stride 3, bottom 1, left 1: one output, the
+ * first row's element). p->type MRTQ_S8 or MRTQ_U8, either layout.
+ * Errors: p, x, out, ho or wo NULL, layout outside mrtq_layout, qmin / qmax
+ * outside the type or qmin > qmax -> MRTQ_EINVAL; a zero size, window,
+ * stride or dilation, a dilated window larger than the padded input, a
+ * window of padding only, sizes overflowing size_t -> MRTQ_ESHAPE; a
+ * dilation above 1 (either axis) together with bottom or right padding
+ * (either), or dil_h > 1 with dil_w 1 and pad_left > (kw - 1) / 2 ->
+ * MRTQ_EUNSUPPORTED: the 2022 XNNPACK gives bytes there that are no function
+ * of the window (it reads outside it; tests/test_xnnpack.c counts such
+ * layers), so there is no behaviour to reproduce; p->type another mrtq_dtype
+ * -> MRTQ_EUNSUPPORTED. */
+MRTQ_API mrtq_status mrtq_maxpool2d_xnn_out(const mrtq_pool2d *p, size_t dil_h, size_t dil_w, size_t *ho,
+                                            size_t *wo);
+MRTQ_API mrtq_status mrtq_maxpool2d_xnn(const mrtq_pool2d *p, size_t dil_h, size_t dil_w, const void *x,
+                                        int32_t qmin, int32_t qmax, void *out);
+
 /* ======================= bodies ======================= */
 #if MRTQ__BODIES
 
@@ -208,6 +234,95 @@ MRTQ_API mrtq_status mrtq_avgpool2d_rq(const mrtq_pool2d *p, const mrtq_rq *rq, 
   if (p->kh > (size_t)INT32_MAX / 255 / p->kw) /* |x - x_zp| <= 255 per element */
     return MRTQ__ERR(MRTQ_EOVERFLOW, "p->kh, p->kw: kh * kw * 255 exceeds int32");
   mrtq__pool2d(p, ho, wo, x, MRTQ__POOL_AVG_RQ, lo, hi, x_zp, rq, out);
+  return MRTQ_OK;
+}
+
+/* Along one axis: the output count into *out; 0, or 1 (the dilated window
+ * larger than the padded size), or 2 (a window without a tap inside [pad0,
+ * pad0 + size)). Sizes were bounded by the caller. */
+MRTQ__PRIV int mrtq__xnn_axis(size_t size, size_t k, size_t stride, size_t dil, size_t pad0, size_t pad1,
+                              size_t *out) {
+  size_t ek = (k - 1) * dil + 1, padded = size + pad0 + pad1, o, t;
+  if (ek > padded) return 1;
+  *out = (padded - ek) / stride + 1;
+  for (o = 0; o < *out; o++) {
+    int hit = 0;
+    for (t = 0; t < k && !hit; t++) {
+      size_t at = o * stride + t * dil;
+      hit = at >= pad0 && at < pad0 + size;
+    }
+    if (!hit) return 2;
+  }
+  return 0;
+}
+
+MRTQ_API mrtq_status mrtq_maxpool2d_xnn_out(const mrtq_pool2d *p, size_t dil_h, size_t dil_w, size_t *ho,
+                                            size_t *wo) {
+  if (!p) return MRTQ__ERR(MRTQ_EINVAL, "p: NULL");
+  if (!ho || !wo) return MRTQ__ERR(MRTQ_EINVAL, "ho, wo: NULL");
+  if (p->layout != MRTQ_NCHW && p->layout != MRTQ_NHWC)
+    return MRTQ__ERR(MRTQ_EINVAL, "p->layout: must be MRTQ_NCHW or MRTQ_NHWC");
+  if (!p->n || !p->c || !p->h || !p->w) return MRTQ__ERR(MRTQ_ESHAPE, "p->n, p->c, p->h, p->w: must be >= 1");
+  if (!p->kh || !p->kw) return MRTQ__ERR(MRTQ_ESHAPE, "p->kh, p->kw: must be >= 1");
+  if (!p->stride_h || !p->stride_w) return MRTQ__ERR(MRTQ_ESHAPE, "p->stride_h, p->stride_w: must be >= 1");
+  if (!dil_h || !dil_w) return MRTQ__ERR(MRTQ_ESHAPE, "dil_h, dil_w: must be >= 1");
+  if ((dil_h > 1 || dil_w > 1) && (p->pad_bottom || p->pad_right))
+    return MRTQ__ERR(MRTQ_EUNSUPPORTED, "p->pad_bottom, p->pad_right: with a dilation above 1 XNNPACK (2022) reads "
+                                        "outside the window");
+  if (dil_h > 1 && dil_w == 1 && p->pad_left > (p->kw - 1) / 2)
+    return MRTQ__ERR(MRTQ_EUNSUPPORTED, "p->pad_left: above (kw - 1) / 2 with dil_h > 1, dil_w 1 XNNPACK (2022) "
+                                        "reads outside the window");
+  if (p->h > SIZE_MAX / 4 || p->w > SIZE_MAX / 4 || p->kh > SIZE_MAX / 4 / dil_h || p->kw > SIZE_MAX / 4 / dil_w ||
+      p->pad_top > SIZE_MAX / 4 || p->pad_bottom > SIZE_MAX / 4 || p->pad_left > SIZE_MAX / 4 ||
+      p->pad_right > SIZE_MAX / 4)
+    return MRTQ__ERR(MRTQ_ESHAPE, "p: sizes overflow size_t");
+  switch (mrtq__xnn_axis(p->h, p->kh, p->stride_h, dil_h, p->pad_top, p->pad_bottom, ho)) {
+    case 1: return MRTQ__ERR(MRTQ_ESHAPE, "p->kh: the dilated window is larger than the padded height");
+    case 2: return MRTQ__ERR(MRTQ_ESHAPE, "p->pad_top, p->pad_bottom: an output row whose window is padding only");
+    default: break;
+  }
+  switch (mrtq__xnn_axis(p->w, p->kw, p->stride_w, dil_w, p->pad_left, p->pad_right, wo)) {
+    case 1: return MRTQ__ERR(MRTQ_ESHAPE, "p->kw: the dilated window is larger than the padded width");
+    case 2: return MRTQ__ERR(MRTQ_ESHAPE, "p->pad_left, p->pad_right: an output column whose window is padding only");
+    default: break;
+  }
+  {
+    size_t mh = *ho > p->h ? *ho : p->h, mw = *wo > p->w ? *wo : p->w;
+    if (p->n > SIZE_MAX / p->c || p->n * p->c > SIZE_MAX / mh || p->n * p->c * mh > SIZE_MAX / mw)
+      return MRTQ__ERR(MRTQ_ESHAPE, "p: element count overflows size_t");
+  }
+  return MRTQ_OK;
+}
+
+MRTQ_API mrtq_status mrtq_maxpool2d_xnn(const mrtq_pool2d *p, size_t dil_h, size_t dil_w, const void *x,
+                                        int32_t qmin, int32_t qmax, void *out) {
+  size_t ho, wo, n, ch, oy, ox, ky, kx;
+  mrtq_status st = mrtq_maxpool2d_xnn_out(p, dil_h, dil_w, &ho, &wo);
+  if (st != MRTQ_OK) return st;
+  if ((st = MRTQ__Q8_TYPE(p->type, "p->type")) != MRTQ_OK) return st;
+  if (!x) return MRTQ__ERR(MRTQ_EINVAL, "x: NULL");
+  if (!out) return MRTQ__ERR(MRTQ_EINVAL, "out: NULL");
+  if (!mrtq__in_type(qmin, p->type)) return MRTQ__ERR(MRTQ_EINVAL, "qmin: outside p->type");
+  if (!mrtq__in_type(qmax, p->type)) return MRTQ__ERR(MRTQ_EINVAL, "qmax: outside p->type");
+  if (qmin > qmax) return MRTQ__ERR(MRTQ_EINVAL, "qmin, qmax: qmin > qmax");
+  for (n = 0; n < p->n; n++)
+    for (ch = 0; ch < p->c; ch++)
+      for (oy = 0; oy < ho; oy++)
+        for (ox = 0; ox < wo; ox++) {
+          int32_t mx = INT32_MIN;
+          for (ky = 0; ky < p->kh; ky++)
+            for (kx = 0; kx < p->kw; kx++) {
+              size_t iy = oy * p->stride_h + ky * dil_h, ix = ox * p->stride_w + kx * dil_w, at;
+              int32_t v;
+              if (iy < p->pad_top || iy >= p->pad_top + p->h || ix < p->pad_left || ix >= p->pad_left + p->w) continue;
+              iy -= p->pad_top, ix -= p->pad_left;
+              at = p->layout == MRTQ_NCHW ? ((n * p->c + ch) * p->h + iy) * p->w + ix
+                                          : ((n * p->h + iy) * p->w + ix) * p->c + ch;
+              v = mrtq__load(x, at, p->type);
+              mx = v > mx ? v : mx;
+            }
+          mrtq__store(out, mrtq__pool_out_at(p, ho, wo, n, ch, oy, ox), p->type, mrtq__clamp64(mx, qmin, qmax));
+        }
   return MRTQ_OK;
 }
 
