@@ -449,6 +449,30 @@ static void op_qlinear_concat(void) {
   free(got);
 }
 
+/* QGemm: A (m x k) times B (k x n, or n x k with transB) plus the int32 C,
+ * requantized per column with mrtq_ort_qgemm_scale. */
+static void op_qgemm(void) {
+  const tens *a = in_("a"), *b = in_("b"), *bs = in_("b_s");
+  int tb_ = (int)attr("trans_b", 0);
+  mrtq_dtype ta = dtype_of(a->type), tb = dtype_of(b->type);
+  size_t m = a->dims[0], k = a->dims[1], n = tb_ ? b->dims[0] : b->dims[1], nrq = bs->n;
+  float *ws = as_f32(bs), *sc = malloc(nrq * sizeof *sc);
+  int32_t *bzp = as_i32(in_("b_zp")), *bias = as_i32(in_("c")), lo = 0, hi = 0;
+  mrtq_rq *rq = malloc(nrq * sizeof *rq);
+  mrtq_dtype_range(ta, &lo, &hi);
+  CHECK_EQ(mrtq_ort_qgemm_scale(bits_f(attr("alpha", 0)), f0("a_s"), ws, nrq, f0("y_s"), sc), MRTQ_OK, "case %d", cur->id);
+  for (size_t j = 0; j < nrq; j++) CHECK_EQ(mrtq_rq_init(MRTQ_FP32, sc[j], i0("y_zp"), lo, hi, &rq[j]), MRTQ_OK, "scale");
+  uint8_t *pa = as_bytes(a), *pb = as_bytes(b), *bt = malloc(k * n);
+  for (size_t t = 0; t < k; t++)
+    for (size_t j = 0; j < n; j++) bt[t * n + j] = tb_ ? pb[j * k + t] : pb[t * n + j];
+  void *got = malloc(m * n);
+  mrtq_qoperand qa = {pa, ta, i0("a_zp"), NULL}, qb = {bt, tb, in_("b_zp")->n > 1 ? 0 : bzp[0], NULL};
+  if (in_("b_zp")->n > 1) qb.zp_ch = bzp;
+  CHECK_EQ(mrtq_matmul_q8(1, m, k, n, rq, nrq, &qa, &qb, 1, bias, ta, got), MRTQ_OK, "case %d", cur->id);
+  expect_q(0, got, ta);
+  free(ws), free(sc), free(bzp), free(bias), free(rq), free(pa), free(pb), free(bt), free(got);
+}
+
 static const struct {
   const char *op;
   void (*fn)(void);
@@ -472,6 +496,7 @@ static const struct {
     {"matmul_integer", op_matmul_integer},
     {"conv_integer", op_conv_integer},
     {"qlinear_concat", op_qlinear_concat},
+    {"qgemm", op_qgemm},
 };
 
 int main(int argc, char **argv) {

@@ -46,6 +46,18 @@ static void t_qlinear_scale(void) {
     CHECK_REFUSED(mrtq_ort_qlinear_scale(1, &one, 1, bad[k], out), MRTQ_EINVAL, "y_scale: not finite and positive");
     CHECK_REFUSED(mrtq_ort_qlinear_scale(1, &bad[k], 1, 1, out), MRTQ_EINVAL, "w_scale[j]: not finite and positive");
   }
+  for (int it = 0; it < 2000; it++) {
+    float al = th_scale(-3, 3), x = th_scale(-12, 0), y = th_scale(-10, 2);
+    w[0] = th_scale(-12, 0), w[1] = th_scale(-12, 0);
+    CHECK_EQ(mrtq_ort_qgemm_scale(al, x, w, 2, y, out), MRTQ_OK, "it %d", it);
+    for (int j = 0; j < 2; j++) {
+      volatile float ax = al * x, p = ax * w[j], q = p / y;
+      CHECK(out[j] == q);
+    }
+  }
+  CHECK_REFUSED(mrtq_ort_qgemm_scale(-1, 1, &one, 1, 1, out), MRTQ_EINVAL, "alpha: not finite and positive");
+  CHECK_REFUSED(mrtq_ort_qgemm_scale(1, NAN, &one, 1, 1, out), MRTQ_EINVAL, "x_scale: not finite and positive");
+  CHECK_REFUSED(mrtq_ort_qgemm_scale(big, big, &one, 1, 1, out), MRTQ_ERANGE, "alpha: alpha * a_scale overflows");
   CHECK_REFUSED(mrtq_ort_qlinear_scale(big, &big, 1, 1, out), MRTQ_ERANGE, "w_scale[j]: x_scale * w_scale / y_scale");
   CHECK_REFUSED(mrtq_ort_qlinear_scale(tiny, &tiny, 1, 1e10f, out), MRTQ_ERANGE, "rounds to 0 in float");
 }

@@ -9,6 +9,7 @@
  *   DynamicQuantizeLinear         mrtq_ort_dynamic_quantize_linear (parameters and data in one call)
  *   QLinearConv, QLinearMatMul    mrtq_ort_qlinear_scale (ORT's float requantization scale), then
  *                                 mrtq_conv2d_q8 / mrtq_matmul_q8 with MRTQ_FP32 descriptions of it
+ *   QGemm (quantized output)      mrtq_ort_qgemm_scale, then likewise
  *   QLinearAdd, QLinearMul        mrtq_ort_qlinear_init, mrtq_ort_qlinear_add / _mul
  *   QLinearLeakyRelu, QLinearSigmoid  mrtq_ort_qlinear_leaky_relu_init / _sigmoid_init, mrtq_ort_lut
  *   QLinearAveragePool            mrtq_ort_qlinear_avgpool (2-D)
@@ -49,6 +50,15 @@ extern "C" {
  * negative -> MRTQ_EINVAL; a result that overflows to infinity or rounds to
  * zero -> MRTQ_ERANGE (no requantization can carry it). */
 MRTQ_API mrtq_status mrtq_ort_qlinear_scale(float x_scale, const float *w_scale, size_t n, float y_scale, float *out);
+
+/* com.microsoft QGemm with a quantized output: ORT scales alpha first,
+ *   out[j] = fl(fl(fl(alpha * a_scale) * b_scale[j]) / y_scale),   j < n
+ * then requantizes the int32 accumulator (plus its int32 bias C) as
+ * QLinearMatMul does (MRTQ_FP32 with out[j]). alpha must be finite and
+ * positive (a negative or zero scale has no requantization here).
+ * Errors: as mrtq_ort_qlinear_scale, with "alpha" for alpha. */
+MRTQ_API mrtq_status mrtq_ort_qgemm_scale(float alpha, float a_scale, const float *b_scale, size_t n, float y_scale,
+                                          float *out);
 
 /* QuantizeLinear (8-bit outputs) as ONNX Runtime computes it:
  *   out[i] = clamp(rne(x[i] / scale) + zp, qmin, qmax)
@@ -297,6 +307,15 @@ MRTQ_API mrtq_status mrtq_ort_qlinear_scale(float x_scale, const float *w_scale,
     out[j] = p / y_scale;
   }
   return MRTQ_OK;
+}
+
+MRTQ_API mrtq_status mrtq_ort_qgemm_scale(float alpha, float a_scale, const float *b_scale, size_t n, float y_scale,
+                                          float *out) {
+  if (!mrtq__ort_scale_ok(alpha)) return MRTQ__ERR(MRTQ_EINVAL, "alpha: not finite and positive");
+  if (!mrtq__ort_scale_ok(a_scale)) return MRTQ__ERR(MRTQ_EINVAL, "x_scale: not finite and positive");
+  volatile float xa = alpha * a_scale;
+  if (!mrtq__ort_scale_ok(xa)) return MRTQ__ERR(MRTQ_ERANGE, "alpha: alpha * a_scale overflows or rounds to 0");
+  return mrtq_ort_qlinear_scale(xa, b_scale, n, y_scale, out);
 }
 
 MRTQ__PRIV mrtq_status mrtq__ort_qtype(mrtq_dtype type, int32_t zp, int32_t *lo, int32_t *hi) {

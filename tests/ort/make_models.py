@@ -441,5 +441,25 @@ for k in range(24):
     case('qlinear_concat', 'QLinearConcat', ins, [('y', t)], attrs={'axis': axis}, domain='com.microsoft',
          cattrs={'axis': axis})
 
+
+# com.microsoft QGemm with a quantized output: the scale fl(fl(fl(alpha * a_s) * b_s) / y_s).
+for k in range(30):
+    ta = 'u8' if k % 2 else 's8'
+    tb = 's8' if k % 4 < 2 or ta == 's8' else 'u8'
+    m, kk, n = int(rng.randint(1, 9)), int(rng.randint(1, 50)), int(rng.randint(1, 16))
+    per_col = k % 3 == 1
+    xs, ws, ys = operand_scales(n, per_col)
+    alpha = f32([1.0, 0.5, 0.7, 1.3, 2.0][k % 5])
+    trans_b = k % 2
+    b = rand_q(tb, [kk, n])
+    ins = [('a', ta, rand_q(ta, [m, kk]), False), ('a_s', 'f32', np.array(xs), True),
+           ('a_zp', ta, np.array(rand_zp(ta)), True), ('b', tb, b.T.copy() if trans_b else b, True),
+           ('b_s', 'f32', ws if per_col else np.array(ws[0]), True),
+           ('b_zp', tb, np.zeros(n, NP[tb]) if per_col else np.array(rand_zp(tb) if tb == 'u8' else 0), True),
+           ('c', 's32', rng.randint(-3000, 3000, size=n).astype(np.int32) if k % 4 else np.zeros(n, np.int32), True),
+           ('y_s', 'f32', np.array(ys), True), ('y_zp', ta, np.array(rand_zp(ta)), True)]
+    case('qgemm', 'QGemm', ins, [('y', ta)], attrs={'alpha': float(alpha), 'transB': trans_b}, domain='com.microsoft',
+         cattrs={'alpha': int(np.array(alpha, np.float32).view(np.uint32)), 'trans_b': trans_b})
+
 json.dump({'seed': SEED, 'onnx': onnx.__version__, 'cases': cases}, open(os.path.join(OUT, 'cases.json'), 'w'))
 print('make_models: %d models in %s (seed %d, onnx %s)' % (len(cases), OUT, SEED, onnx.__version__))
