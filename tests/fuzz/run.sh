@@ -47,6 +47,7 @@ HARNESSES=(
   "shape|fuzz_shape.c|shape|"
   "tflite|fuzz_tflite.c|tflite|"
   "activation|fuzz_activation.c|activation|"
+  "ort|fuzz_ort.c|ort|"
   "onednn|fuzz_onednn.c|onednn|"
   "vta_isa|fuzz_vta_isa.c|vta_isa|"
   "vta_sim|fuzz_vta_sim.c|vta_sim|"
