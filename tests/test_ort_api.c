@@ -360,7 +360,7 @@ static void t_lut(void) {
 /* QLinearAveragePool's float form restated from its formula (NCHW index
  * arithmetic here; the global form through the integer sum). */
 static void t_avgpool(void) {
-  static uint8_t x[2 * 3 * 9 * 9], out[2 * 3 * 9 * 9];
+  static uint8_t x[2 * 3 * 9 * 9], out[2 * 3 * 17 * 17]; /* ho, wo <= h + kh - 1 <= 17 */
   for (int it = 0; it < 600; it++) {
     mrtq_pool2d p;
     memset(&p, 0, sizeof p);
