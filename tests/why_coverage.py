@@ -51,12 +51,13 @@ def calls(src):
 
 
 reasons = set()
-for path in glob.glob(os.path.join(root, 'include', 'mrtq', '*.h')):
+inc = os.path.join(root, 'include', 'mrtq')
+for path in glob.glob(os.path.join(inc, '*.h')) + glob.glob(os.path.join(inc, '*', '*.h')):  # vta/ too
     for arg in calls(open(path).read()):
         arg = re.sub(r'"\s*"', '', arg)  # "a" "b" is one literal
         for lit in re.findall(r'"((?:[^"\\]|\\.)*)"', arg):
             if ': ' in lit:
-                reasons.add((os.path.basename(path), lit))
+                reasons.add((os.path.relpath(path, inc), lit))
 
 
 def verified(lit):

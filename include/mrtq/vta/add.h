@@ -1,0 +1,281 @@
+/* mrtq/vta/add.h -- the VTA TFLite delegate's quantized ADD: plan, reference, program, run.
+ * Part of the VTA backend: include "mrtq/vta.h" (the umbrella, which says what
+ * the family holds and the rules every part follows); this header includes
+ * only the parts below it. */
+#ifndef MRTQ_VTA_ADD_H
+#define MRTQ_VTA_ADD_H
+
+#include "prog.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ======================= declarations ======================= */
+
+/* ---- 5a. the ADD driver ----
+ * The VTA TFLite delegate's quantized ADD (alkali-csd-fw): with
+ * T = 2 max(s1, s2), the host dequantizes each int8 input into the L = 7
+ * fixed-point domain with mrtq_dequant_vta (multipliers s1/T, s2/T), VTA adds
+ * the two int32 vectors and requantizes with the output multiplier
+ * T / (2^7 s_out): ADD, MUL, SHR 15 - shift, ADD zp, MIN 127, MAX -128, STORE
+ * (floor form, bit for bit the delegate's), or the nudge-rounding plan. */
+typedef struct mrtq_vta_add_params {
+  mrtq_mult in1, in2, out; /* Q15 multipliers (mrtq_mult_q15) */
+  int32_t zp1, zp2, zp_out; /* zero points, [-128, 127] */
+} mrtq_vta_add_params;
+
+/* Where the ADD driver puts things in DRAM (byte offsets) and how big the
+ * program is, for n elements (written by mrtq_vta_add_layout_of). */
+typedef struct mrtq_vta_add_layout {
+  size_t lanes, vecs, rows_per_chunk, chunks;
+  size_t uop_off, a_off, b_off, out_off, dram_bytes; /* bytes */
+  size_t insns;                                      /* instruction words needed */
+} mrtq_vta_add_layout;
+
+#define MRTQ_VTA_ADD_UOPS 32
+
+/* The delegate's parameters from TFLite's float scales and int8 zero points
+ * (arithmetic in double as the delegate's; passing float values reproduces it
+ * exactly). Errors (MRTQ_EINVAL): p NULL, a scale NaN, infinite or <= 0, a zero
+ * point outside [-128, 127]. */
+MRTQ_API mrtq_status mrtq_vta_add_params_init(double s1, int32_t zp1, double s2, int32_t zp2, double s_out,
+                                              int32_t zp_out, mrtq_vta_add_params *p);
+
+/* The requant plan the ADD driver uses for `rounding` on `target`: floor on a
+ * target with MUL is the delegate's sequence; otherwise the plan for a 17-bit
+ * sum (|A'|, |B'| <= 2^15), whose floor form gives the delegate's values
+ * without MUL (no wrap can occur at that width). Errors: p NULL, p's zero
+ * points outside [-128, 127], rounding or target outside their enums ->
+ * MRTQ_EINVAL; otherwise mrtq_vta_rq_plan_build's. */
+MRTQ_API mrtq_status mrtq_vta_add_plan(const mrtq_vta_add_params *p, int rounding, mrtq_vta_profile target,
+                                       mrtq_vta_rq_plan *plan);
+
+/* The ADD on the CPU, the reference the program must equal: per element
+ * y = A' + B' (mod 2^32) with A' = mrtq_dequant_vta(a, zp1, in1) etc., then
+ * mrtq_vta_rq_ref of the driver's plan, as int8. Errors: as mrtq_vta_add_plan;
+ * a, b or out NULL with n > 0 -> MRTQ_EINVAL. */
+MRTQ_API mrtq_status mrtq_vta_add_ref(const mrtq_vta_add_params *p, int rounding, const int8_t *a, const int8_t *b,
+                                      size_t n, int8_t *out);
+
+/* The DRAM layout and program size of the ADD for n elements. Errors
+ * (MRTQ_EINVAL): NULL, an invalid configuration; data widths the simulator
+ * does not model, an ACC of fewer than 4 rows -> MRTQ_EUNSUPPORTED. */
+MRTQ_API mrtq_status mrtq_vta_add_layout_of(const mrtq_vta_config *cfg, const mrtq_vta_rq_plan *plan, size_t n,
+                                            mrtq_vta_add_layout *l);
+
+/* Build the ADD program for n elements into p (initialized with at least
+ * layout.insns words and MRTQ_VTA_ADD_UOPS micro-ops) and the DRAM image's
+ * micro-op table. The inputs A', B' (int32, zero-padded to whole vectors) are
+ * expected at layout.a_off / b_off, the output lands at out_off.
+ * Chunks of rows_per_chunk = ACC depth / 4 vectors alternate between two ACC
+ * halves (virtual threads): A at base, B at base + rows_per_chunk; a chunk
+ * waits (store -> compute token) for the store that last used its half.
+ * Errors: NULL -> MRTQ_EINVAL; as mrtq_vta_add_layout_of; the program or DRAM
+ * too small, or counts beyond the instruction fields -> MRTQ_ERANGE; an
+ * earlier error in p as it was. */
+MRTQ_API mrtq_status mrtq_vta_add_build(const mrtq_vta_rq_plan *plan, size_t n, mrtq_vta_prog *p, uint8_t *dram,
+                                        size_t dram_bytes);
+
+/* Run the quantized ADD out = a + b (n int8 elements) on a simulator: writes
+ * A', B' into its DRAM (sim->dram_bytes >= layout.dram_bytes), builds the
+ * program into words (cap >= layout.insns), runs it and copies the n output
+ * bytes; *ninsn (if not NULL) gets the program's length. Errors: sim, p or
+ * words NULL, a, b or out NULL with n > 0 -> MRTQ_EINVAL; DRAM or words too
+ * small -> MRTQ_ERANGE; as mrtq_vta_add_plan, _build and mrtq_vta_sim_run
+ * (sim->error says what the simulator refused). */
+MRTQ_API mrtq_status mrtq_vta_add_run(const mrtq_vta_add_params *p, int rounding, const int8_t *a, const int8_t *b,
+                                      size_t n, mrtq_vta_word *words, size_t cap, mrtq_vta_sim *sim, int8_t *out,
+                                      size_t *ninsn);
+
+/* ======================= bodies ======================= */
+#if MRTQ__BODIES
+
+/* x is finite and > 0 (NaN and infinities fail). */
+MRTQ__PRIV int mrtq__vta_pos_finite(double x) { return x > 0 && x - x == 0; }
+
+/* The checks every ADD entry point makes on its parameters. */
+MRTQ__PRIV mrtq_status mrtq__vta_add_params_ok(const mrtq_vta_add_params *p) {
+  if (!p) return MRTQ__ERR(MRTQ_EINVAL, "p: NULL");
+  if (p->zp1 < -128 || p->zp1 > 127) return MRTQ__ERR(MRTQ_EINVAL, "p->zp1: must be in [-128, 127]");
+  if (p->zp2 < -128 || p->zp2 > 127) return MRTQ__ERR(MRTQ_EINVAL, "p->zp2: must be in [-128, 127]");
+  if (p->zp_out < -128 || p->zp_out > 127) return MRTQ__ERR(MRTQ_EINVAL, "p->zp_out: must be in [-128, 127]");
+  return MRTQ_OK;
+}
+
+MRTQ_API mrtq_status mrtq_vta_add_params_init(double s1, int32_t zp1, double s2, int32_t zp2, double s_out,
+                                              int32_t zp_out, mrtq_vta_add_params *p) {
+  double t;
+  if (!p) return MRTQ__ERR(MRTQ_EINVAL, "p: NULL");
+  if (!mrtq__vta_pos_finite(s1)) return MRTQ__ERR(MRTQ_EINVAL, "s1: must be finite and > 0");
+  if (!mrtq__vta_pos_finite(s2)) return MRTQ__ERR(MRTQ_EINVAL, "s2: must be finite and > 0");
+  if (!mrtq__vta_pos_finite(s_out)) return MRTQ__ERR(MRTQ_EINVAL, "s_out: must be finite and > 0");
+  if (zp1 < -128 || zp1 > 127) return MRTQ__ERR(MRTQ_EINVAL, "zp1: must be in [-128, 127]");
+  if (zp2 < -128 || zp2 > 127) return MRTQ__ERR(MRTQ_EINVAL, "zp2: must be in [-128, 127]");
+  if (zp_out < -128 || zp_out > 127) return MRTQ__ERR(MRTQ_EINVAL, "zp_out: must be in [-128, 127]");
+  t = 2 * (s1 > s2 ? s1 : s2);
+  mrtq_mult_q15(s1 / t, &p->in1);
+  mrtq_mult_q15(s2 / t, &p->in2);
+  mrtq_mult_q15(t / (128.0 * s_out), &p->out);
+  p->zp1 = zp1, p->zp2 = zp2, p->zp_out = zp_out;
+  return MRTQ_OK;
+}
+
+MRTQ_API mrtq_status mrtq_vta_add_plan(const mrtq_vta_add_params *p, int rounding, mrtq_vta_profile target,
+                                       mrtq_vta_rq_plan *plan) {
+  mrtq_vta_rq_opts o = mrtq_vta_rq_opts_default();
+  mrtq_status st = mrtq__vta_add_params_ok(p);
+  if (st != MRTQ_OK) return st;
+  if (rounding != MRTQ_VTA_ROUND_FLOOR && rounding != MRTQ_VTA_ROUND_NUDGE)
+    return MRTQ__ERR(MRTQ_EINVAL, "rounding: must be MRTQ_VTA_ROUND_FLOOR or _NUDGE");
+  if ((int)target < 0 || (int)target > 3) return MRTQ__ERR(MRTQ_EINVAL, "target: not an mrtq_vta_profile");
+  o.target = target;
+  o.rounding = rounding;
+  o.delegate = rounding == MRTQ_VTA_ROUND_FLOOR && mrtq__vta_has_mul(target); /* else shift-add, same values */
+  o.in_bits = o.delegate ? 32 : 17; /* |A'|, |B'| <= 2^15; the delegate's sequence takes any int32 */
+  return mrtq_vta_rq_plan_build(&o, &p->out, 1, p->zp_out, -128, 127, plan);
+}
+
+MRTQ_API mrtq_status mrtq_vta_add_ref(const mrtq_vta_add_params *p, int rounding, const int8_t *a, const int8_t *b,
+                                      size_t n, int8_t *out) {
+  mrtq_vta_rq_plan plan;
+  mrtq_status st;
+  size_t i;
+  if ((st = mrtq__vta_add_params_ok(p)) != MRTQ_OK) return st;
+  if (!a && n) return MRTQ__ERR(MRTQ_EINVAL, "a: NULL with n > 0");
+  if (!b && n) return MRTQ__ERR(MRTQ_EINVAL, "b: NULL with n > 0");
+  if (!out && n) return MRTQ__ERR(MRTQ_EINVAL, "out: NULL with n > 0");
+  st = mrtq_vta_add_plan(p, rounding, MRTQ_VTA_PROFILE_SIM, &plan);
+  if (st != MRTQ_OK) return st;
+  for (i = 0; i < n; i++) {
+    int32_t y = mrtq__wrap32((uint32_t)mrtq_dequant_vta(a[i], p->zp1, p->in1) +
+                             (uint32_t)mrtq_dequant_vta(b[i], p->zp2, p->in2));
+    out[i] = (int8_t)mrtq_vta_rq_ref(&plan, p->out, y);
+  }
+  return MRTQ_OK;
+}
+
+MRTQ_API mrtq_status mrtq_vta_add_layout_of(const mrtq_vta_config *cfg, const mrtq_vta_rq_plan *plan, size_t n,
+                                            mrtq_vta_add_layout *l) {
+  mrtq_vta_depths d;
+  size_t per_chunk, eb;
+  int i;
+  mrtq_status st;
+  if (!l) return MRTQ__ERR(MRTQ_EINVAL, "l: NULL");
+  if (!plan) return MRTQ__ERR(MRTQ_EINVAL, "plan: NULL");
+  if ((st = mrtq_vta_depths_of(cfg, &d)) != MRTQ_OK) return st;
+  if (mrtq_vta_sim_scratch_bytes(cfg) == 0)
+    return MRTQ__ERR(MRTQ_EUNSUPPORTED,
+          "cfg: the ADD driver takes 8-bit inputs, weights and outputs with 32-bit accumulators only");
+  if (d.acc < 2)
+    return MRTQ__ERR(MRTQ_EUNSUPPORTED, "cfg->log_acc_buff_size: the ADD driver needs at least 4 ACC rows");
+  l->lanes = (size_t)1 << (cfg->log_batch + cfg->log_block_out);
+  l->vecs = n / l->lanes + (n % l->lanes != 0);
+  l->rows_per_chunk = ((size_t)1 << d.acc) / 4; /* two virtual threads, two operands each */
+  l->chunks = l->vecs / l->rows_per_chunk + (l->vecs % l->rows_per_chunk != 0);
+  eb = 4 * l->lanes; /* ACC element bytes, a multiple of the OUT element's */
+  l->uop_off = 0;
+  l->a_off = (MRTQ_VTA_ADD_UOPS * 4 + eb - 1) / eb * eb;
+  l->b_off = l->a_off + l->vecs * eb;
+  l->out_off = l->b_off + l->vecs * eb;
+  l->dram_bytes = l->out_off + l->vecs * l->lanes;
+  per_chunk = 4; /* LOAD A, LOAD B, ALU ADD, STORE */
+  for (i = 0; i < plan->nsteps && i < MRTQ_VTA_MAX_STEPS; i++) per_chunk += plan->step[i].kind == MRTQ_VTA_STEP_SAVE ? 2 : 1;
+  l->insns = 1 + l->chunks * per_chunk + (l->chunks < 2 ? l->chunks : 2) + 1; /* uop load, chunks, drains, FINISH */
+  return MRTQ_OK;
+}
+
+MRTQ_API mrtq_status mrtq_vta_add_build(const mrtq_vta_rq_plan *plan, size_t n, mrtq_vta_prog *p, uint8_t *dram,
+                                        size_t dram_bytes) {
+  mrtq_vta_add_layout l;
+  size_t c, first, last;
+  mrtq_vta_insn in;
+  mrtq_status st;
+  if (!p) return MRTQ__ERR(MRTQ_EINVAL, "p: NULL");
+  if (!plan) return MRTQ__ERR(MRTQ_EINVAL, "plan: NULL");
+  if (!dram) return MRTQ__ERR(MRTQ_EINVAL, "dram: NULL");
+  if (p->status != MRTQ_OK) return p->status;
+  if ((st = mrtq_vta_add_layout_of(&p->cfg, plan, n, &l)) != MRTQ_OK) return st;
+  if (l.b_off / (4 * l.lanes) + l.vecs > 0xffffffffu)
+    return MRTQ__ERR(MRTQ_ERANGE, "n: DRAM element indices beyond 32 bits");
+  if (l.dram_bytes > dram_bytes) return MRTQ__ERR(MRTQ_ERANGE, "dram_bytes: below the layout's dram_bytes");
+  if (l.insns > p->cap) return MRTQ__ERR(MRTQ_ERANGE, "p->cap: below the layout's insns");
+  for (c = 0; c < l.chunks; c++) {
+    uint32_t L = (uint32_t)l.rows_per_chunk, base = (uint32_t)((c % 2) * 2 * L);
+    uint32_t rows = (uint32_t)(c + 1 < l.chunks ? L : l.vecs - c * L);
+    uint32_t v0 = (uint32_t)(c * L);
+    memset(&in, 0, sizeof in);
+    in.opcode = MRTQ_VTA_LOAD, in.memory_type = MRTQ_VTA_MEM_ACC, in.sram_base = base;
+    in.dram_base = (uint32_t)(l.a_off / (4 * l.lanes)) + v0, in.y_size = 1, in.x_size = rows, in.x_stride = rows;
+    first = mrtq_vta_prog_push(&in, p);
+    if (c >= 2) mrtq_vta_prog_deps(first, 0, 1, 0, 0, p); /* wait for the store of chunk c - 2 */
+    in.sram_base = base + L, in.dram_base = (uint32_t)(l.b_off / (4 * l.lanes)) + v0;
+    mrtq_vta_prog_push(&in, p);
+    mrtq__vta_alu_rows(p, MRTQ_VTA_ALU_ADD, 0, 0, base, base + L, 1, rows); /* A += B */
+    last = mrtq_vta_emit_rq(plan, base, rows, base + L, 0, p);
+    mrtq_vta_prog_deps(last, 0, 0, 0, 1, p); /* results ready: compute -> store */
+    memset(&in, 0, sizeof in);
+    in.opcode = MRTQ_VTA_STORE, in.memory_type = MRTQ_VTA_MEM_OUT, in.sram_base = base;
+    in.dram_base = (uint32_t)(l.out_off / l.lanes) + v0, in.y_size = 1, in.x_size = rows, in.x_stride = rows;
+    last = mrtq_vta_prog_push(&in, p);
+    mrtq_vta_prog_deps(last, 1, 0, 1, 0, p); /* wait for compute, then free the half */
+  }
+  /* drain the store -> compute tokens not yet taken (one per half in use) */
+  for (c = 0; c < (l.chunks < 2 ? l.chunks : 2); c++) {
+    memset(&in, 0, sizeof in);
+    in.opcode = MRTQ_VTA_GEMM, in.iter_out = 0, in.iter_in = 0; /* no work: only the token */
+    last = mrtq_vta_prog_push(&in, p);
+    mrtq_vta_prog_deps(last, 0, 1, 0, 0, p);
+  }
+  memset(&in, 0, sizeof in);
+  in.opcode = MRTQ_VTA_FINISH;
+  mrtq_vta_prog_push(&in, p);
+  return mrtq_vta_prog_finish((uint32_t)(l.uop_off / 4), p, dram, dram_bytes);
+}
+
+MRTQ_API mrtq_status mrtq_vta_add_run(const mrtq_vta_add_params *p, int rounding, const int8_t *a, const int8_t *b,
+                                      size_t n, mrtq_vta_word *words, size_t cap, mrtq_vta_sim *sim, int8_t *out,
+                                      size_t *ninsn) {
+  mrtq_vta_rq_plan plan;
+  mrtq_vta_add_layout l;
+  mrtq_vta_prog prog;
+  uint32_t uops[MRTQ_VTA_ADD_UOPS];
+  mrtq_status st;
+  size_t i;
+  if ((st = mrtq__vta_add_params_ok(p)) != MRTQ_OK) return st;
+  if (!sim) return MRTQ__ERR(MRTQ_EINVAL, "sim: NULL");
+  if (!words) return MRTQ__ERR(MRTQ_EINVAL, "words: NULL");
+  if (!a && n) return MRTQ__ERR(MRTQ_EINVAL, "a: NULL with n > 0");
+  if (!b && n) return MRTQ__ERR(MRTQ_EINVAL, "b: NULL with n > 0");
+  if (!out && n) return MRTQ__ERR(MRTQ_EINVAL, "out: NULL with n > 0");
+  memset(&l, 0, sizeof l);
+  memset(&prog, 0, sizeof prog);
+  st = mrtq_vta_add_plan(p, rounding, sim->profile, &plan);
+  if (st == MRTQ_OK) st = mrtq_vta_add_layout_of(&sim->cfg, &plan, n, &l);
+  if (st != MRTQ_OK) return st;
+  if (l.dram_bytes > sim->dram_bytes)
+    return MRTQ__ERR(MRTQ_ERANGE, "sim->dram_bytes: below the ADD layout's dram_bytes");
+  if (l.insns > cap) return MRTQ__ERR(MRTQ_ERANGE, "cap: below the ADD layout's insns");
+  st = mrtq_vta_prog_init(&sim->cfg, words, cap, uops, MRTQ_VTA_ADD_UOPS, &prog);
+  if (st != MRTQ_OK) return st;
+  memset(sim->dram, 0, l.dram_bytes);
+  for (i = 0; i < n; i++) {
+    int32_t va = mrtq_dequant_vta(a[i], p->zp1, p->in1), vb = mrtq_dequant_vta(b[i], p->zp2, p->in2);
+    memcpy(sim->dram + l.a_off + 4 * i, &va, 4);
+    memcpy(sim->dram + l.b_off + 4 * i, &vb, 4);
+  }
+  st = mrtq_vta_add_build(&plan, n, &prog, sim->dram, sim->dram_bytes);
+  if (st == MRTQ_OK) st = mrtq_vta_sim_run(words, prog.n, sim);
+  if (st != MRTQ_OK) return st;
+  if (ninsn) *ninsn = prog.n;
+  for (i = 0; i < n; i++) out[i] = (int8_t)sim->dram[l.out_off + i];
+  return MRTQ_OK;
+}
+
+#endif /* MRTQ__BODIES */
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* MRTQ_VTA_ADD_H */

@@ -1,0 +1,671 @@
+/* mrtq/vta/conv.h -- CONV2D on VTA: plan, packing, program, run, reference.
+ * Part of the VTA backend: include "mrtq/vta.h" (the umbrella, which says what
+ * the family holds and the rules every part follows); this header includes
+ * only the parts below it. */
+#ifndef MRTQ_VTA_CONV_H
+#define MRTQ_VTA_CONV_H
+
+#include "prog.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ======================= declarations ======================= */
+
+/* ---- 5b. CONV2D on VTA ----
+ * A quantized 2-D convolution (groups 1) mapped onto GEMM + ALU: per batch
+ * block and output-channel block, the block's weights go to WGT SRAM and its
+ * bias and requant parameters to ACC; per output row, the ACC row set is
+ * reset, the input rows it needs (every input-channel block, kernel rows only)
+ * are loaded into INP, one GEMM instruction runs the micro-op loops (kernel
+ * rows x columns, over output columns and input-channel blocks), then the ALU
+ * epilogue (bias, requant plan) and a STORE.
+ *
+ * Zero points: the host packs X' = X (S8) or X - 128 (U8) with the spatial
+ * padding filled by the zero point zx' = x_zp (- 128), so padded positions
+ * are real zeros, and W' = W - w_zp (which must fit int8). Then
+ *   sum (X - x_zp)(W - w_zp) = sum X' W' - zx' sum W'_o,
+ * and the last term is a per-channel constant folded into the bias row.
+ * Layouts: mrtq_layout; MRTQ_NCHW activations go with OIHW weights,
+ * MRTQ_NHWC with OHWI. */
+
+typedef struct mrtq_vta_conv_shape {
+  size_t n, c, h, w;        /* input */
+  size_t o, kh, kw;         /* output channels, kernel */
+  size_t stride_h, stride_w, pad_h, pad_w, dil_h, dil_w;
+} mrtq_vta_conv_shape;
+
+typedef struct mrtq_vta_conv_quant {
+  mrtq_dtype x_type, w_type;  /* MRTQ_S8 or MRTQ_U8 */
+  int32_t x_zp, w_zp;         /* zero points (per tensor), values of x_type / w_type */
+  const int32_t *bias;        /* o int32 values, or NULL */
+  const mrtq_mult *m;         /* Q15 multipliers: 1 (per tensor) or o (per channel) */
+  size_t nm;                  /* 1 or o */
+  int32_t zp, qmin, qmax;     /* output zero point and bounds (8-bit) */
+  int rounding;               /* MRTQ_VTA_ROUND_FLOOR / _NUDGE */
+} mrtq_vta_conv_quant;
+
+/* Everything the driver decided for a layer, and what it will cost (written
+ * by mrtq_vta_conv_plan_build). */
+typedef struct mrtq_vta_conv_plan {
+  mrtq_vta_conv_shape s;
+  size_t ho, wo, hp, wp;              /* output size; padded input size */
+  size_t nb, cb, ob;                  /* batch, input-channel, output-channel blocks */
+  size_t k;                           /* reduction length c * kh * kw */
+  size_t inp_half, inp_bufs, acc_sets; /* INP entries per buffer; buffers (1 or 2); ACC row sets (1 or 2) */
+  size_t wgt_entries, param_rows;     /* WGT entries per output block; ACC rows of bias + plan parameters */
+  size_t x_bytes, w_bytes, p_bytes, y_bytes; /* packed DRAM sizes */
+  size_t x_off, w_off, p_off, y_off, dram_bytes; /* DRAM layout (bytes; micro-ops at 0) */
+  size_t insns, uops;                 /* program size */
+  uint64_t load_bytes[6], store_bytes, gemm_ops, alu_ops; /* cost estimate (equal to the simulator's counters) */
+  int in_bits;                        /* precision of the value requantized */
+  mrtq_vta_rq_plan rq;
+  char why[160];                      /* why a layer does not fit, with the smallest SRAM sizes that would */
+} mrtq_vta_conv_plan;
+
+/* Plan a layer (groups 1: depthwise layers are not mapped). w_any: the raw
+ * weights (o*c*kh*kw elements of q->w_type, either layout) to check W - w_zp
+ * and bound the sum with the real weights, or NULL for the worst case
+ * |W'| = 128.
+ * Errors: cfg, s, q, q->m or plan NULL, q->nm not 1 or s->o, target or
+ * q->rounding outside their enums, a zero point outside its operand's type,
+ * an invalid configuration -> MRTQ_EINVAL;
+ * q->x_type / q->w_type not S8 or U8, data widths other than 8-bit with 32-bit
+ * accumulators, batch * BLOCK_OUT > 256, a configuration whose instructions
+ * exceed 128 bits or whose micro-ops exceed 32 bits -> MRTQ_EUNSUPPORTED; a
+ * zero dimension, stride or dilation 0, a dimension beyond the ISA's fields
+ * (65535 pixels or channels, 255 kernel, stride, padding, dilation), a dilated
+ * kernel larger than the padded input -> MRTQ_ESHAPE; a weight with W - w_zp
+ * outside int8 -> MRTQ_ERANGE; a sum that could overflow int32 ->
+ * MRTQ_EOVERFLOW; a requant the plan builder refuses -> its status; tiles
+ * that do not fit the configured SRAMs or the instruction fields, a DRAM
+ * image beyond 4 GiB -> MRTQ_ERANGE (tiles: plan->why names the smallest
+ * log2 SRAM sizes that would fit, and *plan is written). */
+MRTQ_API mrtq_status mrtq_vta_conv_plan_build(const mrtq_vta_config *cfg, mrtq_vta_profile target,
+                                              const mrtq_vta_conv_shape *s, const mrtq_vta_conv_quant *q,
+                                              const void *w_any, mrtq_vta_conv_plan *plan);
+
+/* Packing (cfg and q must be the ones the plan was built with):
+ *  pack_input:  x (n*c*h*w elements of q->x_type in `layout`) into
+ *               [nb][cb][hp][wp][batch][block_in] int8 (plan->x_bytes), X' = X
+ *               - 128 for U8, the spatial padding filled with zx' = x_zp (-
+ *               128), missing channels and batch entries 0.
+ *  pack_weights: w (o*c*kh*kw elements of q->w_type, OIHW for NCHW, OHWI for
+ *               NHWC) into [ob][cb][kh][kw][block_out][block_in] int8
+ *               (plan->w_bytes) as W' = W - w_zp, missing channels 0;
+ *               MRTQ_ERANGE if some W - w_zp leaves int8.
+ *  pack_params: the ACC parameter rows: per output block, the bias row
+ *               (bias_o - zx' sum W'_o per lane) and the requant plan's rows,
+ *               int32 [ob][param_rows][batch][block_out] (plan->p_bytes bytes,
+ *               any alignment); MRTQ_EUNSUPPORTED for more than 256 lanes or
+ *               3 rows.
+ *  unpack_output: the output [nb][ob][ho][wo][batch][block_out] bytes back to
+ *               n*o*ho*wo values in `layout`, as the 8-bit bytes they are.
+ * Errors: NULL, layout not MRTQ_NCHW / MRTQ_NHWC, x_type / w_type not S8 or
+ * U8 -> MRTQ_EINVAL / MRTQ_EUNSUPPORTED as in mrtq_vta_conv_plan_build. */
+MRTQ_API mrtq_status mrtq_vta_conv_pack_input(const mrtq_vta_config *cfg, const mrtq_vta_conv_plan *p,
+                                              const mrtq_vta_conv_quant *q, mrtq_layout layout, const void *x,
+                                              int8_t *dst);
+MRTQ_API mrtq_status mrtq_vta_conv_pack_weights(const mrtq_vta_config *cfg, const mrtq_vta_conv_plan *p,
+                                                const mrtq_vta_conv_quant *q, mrtq_layout layout, const void *w,
+                                                int8_t *dst);
+MRTQ_API mrtq_status mrtq_vta_conv_pack_params(const mrtq_vta_config *cfg, const mrtq_vta_conv_plan *p,
+                                               const mrtq_vta_conv_quant *q, mrtq_layout layout, const void *w,
+                                               uint8_t *dst);
+MRTQ_API mrtq_status mrtq_vta_conv_unpack_output(const mrtq_vta_config *cfg, const mrtq_vta_conv_plan *p,
+                                                 mrtq_layout layout, const uint8_t *src, void *y);
+
+/* Build a layer's program into p (initialized with plan->insns words and
+ * plan->uops micro-ops) and write its micro-op table into dram; the packed
+ * input, weights and parameters must be at plan->x_off, w_off, p_off.
+ * Errors: NULL -> MRTQ_EINVAL; DRAM or program too small -> MRTQ_ERANGE; an
+ * earlier error in p as it was. */
+MRTQ_API mrtq_status mrtq_vta_conv_build(const mrtq_vta_conv_plan *cp, mrtq_vta_prog *p, uint8_t *dram,
+                                         size_t dram_bytes);
+
+/* Pack, build, run on the simulator and unpack: y gets n*o*ho*wo bytes in
+ * `layout` (weights OIHW for NCHW, OHWI for NHWC). words: plan->insns
+ * instructions, uops: plan->uops micro-ops of scratch. Errors: NULL ->
+ * MRTQ_EINVAL; sim's DRAM, words or uops too small -> MRTQ_ERANGE; as the
+ * packers, mrtq_vta_conv_build and mrtq_vta_sim_run. */
+MRTQ_API mrtq_status mrtq_vta_conv_run(const mrtq_vta_conv_plan *cp, const mrtq_vta_conv_quant *q, mrtq_layout layout,
+                                       const void *x, const void *w, mrtq_vta_word *words, size_t cap, uint32_t *uops,
+                                       size_t uop_cap, mrtq_vta_sim *sim, void *y);
+
+/* The layer on the CPU, the statement the program must equal:
+ *   acc = sum over c, ky, kx of (X - x_zp)(W - w_zp) (padded positions: X =
+ *         x_zp) + bias_o, exact;  out = mrtq_vta_rq_ref(plan->rq, m_o, acc).
+ * Errors: NULL, layout not in the enum -> MRTQ_EINVAL; types as the packers. */
+MRTQ_API mrtq_status mrtq_vta_conv_ref(const mrtq_vta_conv_plan *cp, const mrtq_vta_conv_quant *q, mrtq_layout layout,
+                                       const void *x, const void *w, void *y);
+
+/* ======================= bodies ======================= */
+#if MRTQ__BODIES
+
+/* Bits the instruction form of `opcode` needs with depths d (a field that
+ * would cross bit 64 starts there), as the encoder lays it out. */
+MRTQ__PRIV int mrtq__vta_form_bits(uint32_t opcode, const mrtq_vta_depths *d) {
+  mrtq__vta_field f[24];
+  int n = mrtq__vta_fields(opcode, d, f), i, pos = 0;
+  for (i = 0; i < n; i++) {
+    if ((pos % 64) + f[i].width > 64) pos = (pos / 64 + 1) * 64;
+    pos += f[i].width;
+  }
+  return pos;
+}
+
+/* The checks the conv packers and the reference share. */
+MRTQ__PRIV mrtq_status mrtq__vta_conv_args(const mrtq_vta_conv_plan *p, const mrtq_vta_conv_quant *q,
+                                           mrtq_layout layout) {
+  if (!p) return MRTQ__ERR(MRTQ_EINVAL, "p: NULL");
+  if (!q) return MRTQ__ERR(MRTQ_EINVAL, "q: NULL");
+  if (layout != MRTQ_NCHW && layout != MRTQ_NHWC)
+    return MRTQ__ERR(MRTQ_EINVAL, "layout: must be MRTQ_NCHW or MRTQ_NHWC");
+  if (!mrtq__dtype_q8(q->x_type)) return MRTQ__ERR(MRTQ_EUNSUPPORTED, "q->x_type: must be MRTQ_S8 or MRTQ_U8");
+  if (!mrtq__dtype_q8(q->w_type)) return MRTQ__ERR(MRTQ_EUNSUPPORTED, "q->w_type: must be MRTQ_S8 or MRTQ_U8");
+  return MRTQ_OK;
+}
+
+MRTQ__PRIV int mrtq__vta_log2_ceil(uint64_t v) {
+  int k = 0;
+  while (((uint64_t)1 << k) < v && k < 63) k++;
+  return k;
+}
+
+MRTQ_API mrtq_status mrtq_vta_conv_plan_build(const mrtq_vta_config *cfg, mrtq_vta_profile target,
+                                              const mrtq_vta_conv_shape *s, const mrtq_vta_conv_quant *q,
+                                              const void *w_any, mrtq_vta_conv_plan *plan) {
+  mrtq_vta_conv_plan p;
+  mrtq_vta_depths d;
+  mrtq_vta_rq_opts o = mrtq_vta_rq_opts_default();
+  size_t bo, bi, batch, rows, i, nsave = 0, extra;
+  uint64_t bound, wmax;
+  mrtq__vta_buf b;
+  mrtq_status st;
+  const uint8_t *wb = (const uint8_t *)w_any;
+  int sw;
+  if (!cfg) return MRTQ__ERR(MRTQ_EINVAL, "cfg: NULL");
+  if (!s) return MRTQ__ERR(MRTQ_EINVAL, "s: NULL");
+  if (!q) return MRTQ__ERR(MRTQ_EINVAL, "q: NULL");
+  if (!plan) return MRTQ__ERR(MRTQ_EINVAL, "plan: NULL");
+  if (!q->m) return MRTQ__ERR(MRTQ_EINVAL, "q->m: NULL");
+  if (q->nm != 1 && q->nm != s->o) return MRTQ__ERR(MRTQ_EINVAL, "q->nm: must be 1 or s->o");
+  if ((int)target < 0 || (int)target > 3) return MRTQ__ERR(MRTQ_EINVAL, "target: not an mrtq_vta_profile");
+  if (q->rounding != MRTQ_VTA_ROUND_FLOOR && q->rounding != MRTQ_VTA_ROUND_NUDGE)
+    return MRTQ__ERR(MRTQ_EINVAL, "q->rounding: must be MRTQ_VTA_ROUND_FLOOR or MRTQ_VTA_ROUND_NUDGE");
+  if (!mrtq__dtype_q8(q->x_type)) return MRTQ__ERR(MRTQ_EUNSUPPORTED, "q->x_type: must be MRTQ_S8 or MRTQ_U8");
+  if (!mrtq__dtype_q8(q->w_type)) return MRTQ__ERR(MRTQ_EUNSUPPORTED, "q->w_type: must be MRTQ_S8 or MRTQ_U8");
+  if ((st = mrtq_vta_depths_of(cfg, &d)) != MRTQ_OK) return st;
+  if (mrtq_vta_sim_scratch_bytes(cfg) == 0)
+    return MRTQ__ERR(MRTQ_EUNSUPPORTED,
+          "cfg: VTA CONV2D takes 8-bit inputs, weights and outputs with 32-bit accumulators only");
+  if (mrtq__vta_form_bits(MRTQ_VTA_GEMM, &d) > 128 || mrtq__vta_form_bits(MRTQ_VTA_ALU, &d) > 128)
+    return MRTQ__ERR(MRTQ_EUNSUPPORTED,
+          "cfg: the GEMM or ALU instruction's fields exceed 128 bits in this configuration");
+  sw = d.acc > d.inp ? d.acc : d.inp;
+  if (d.acc + sw + d.wgt > 32)
+    return MRTQ__ERR(MRTQ_EUNSUPPORTED,
+          "cfg: a micro-op needs more than 32 bits (log2 ACC + max(ACC, INP) + WGT depths)");
+  if (s->n < 1 || s->n > 65535) return MRTQ__ERR(MRTQ_ESHAPE, "s->n: must be in [1, 65535]");
+  if (s->c < 1 || s->c > 65535) return MRTQ__ERR(MRTQ_ESHAPE, "s->c: must be in [1, 65535]");
+  if (s->h < 1 || s->h > 65535) return MRTQ__ERR(MRTQ_ESHAPE, "s->h: must be in [1, 65535]");
+  if (s->w < 1 || s->w > 65535) return MRTQ__ERR(MRTQ_ESHAPE, "s->w: must be in [1, 65535]");
+  if (s->o < 1 || s->o > 65535) return MRTQ__ERR(MRTQ_ESHAPE, "s->o: must be in [1, 65535]");
+  if (s->kh < 1 || s->kh > 255) return MRTQ__ERR(MRTQ_ESHAPE, "s->kh: must be in [1, 255]");
+  if (s->kw < 1 || s->kw > 255) return MRTQ__ERR(MRTQ_ESHAPE, "s->kw: must be in [1, 255]");
+  if (s->stride_h < 1 || s->stride_h > 255) return MRTQ__ERR(MRTQ_ESHAPE, "s->stride_h: must be in [1, 255]");
+  if (s->stride_w < 1 || s->stride_w > 255) return MRTQ__ERR(MRTQ_ESHAPE, "s->stride_w: must be in [1, 255]");
+  if (s->dil_h < 1 || s->dil_h > 255) return MRTQ__ERR(MRTQ_ESHAPE, "s->dil_h: must be in [1, 255]");
+  if (s->dil_w < 1 || s->dil_w > 255) return MRTQ__ERR(MRTQ_ESHAPE, "s->dil_w: must be in [1, 255]");
+  if (s->pad_h > 255) return MRTQ__ERR(MRTQ_ESHAPE, "s->pad_h: must be in [0, 255]");
+  if (s->pad_w > 255) return MRTQ__ERR(MRTQ_ESHAPE, "s->pad_w: must be in [0, 255]");
+  memset(&p, 0, sizeof p);
+  p.s = *s;
+  p.hp = s->h + 2 * s->pad_h, p.wp = s->w + 2 * s->pad_w;
+  if ((s->kh - 1) * s->dil_h + 1 > p.hp)
+    return MRTQ__ERR(MRTQ_ESHAPE, "s->kh, s->dil_h: the dilated kernel is taller than the padded input");
+  if ((s->kw - 1) * s->dil_w + 1 > p.wp)
+    return MRTQ__ERR(MRTQ_ESHAPE, "s->kw, s->dil_w: the dilated kernel is wider than the padded input");
+  p.ho = (p.hp - (s->kh - 1) * s->dil_h - 1) / s->stride_h + 1;
+  p.wo = (p.wp - (s->kw - 1) * s->dil_w - 1) / s->stride_w + 1;
+  if (!mrtq__in_type(q->x_zp, q->x_type)) return MRTQ__ERR(MRTQ_EINVAL, "q->x_zp: must be a value of q->x_type");
+  if (!mrtq__in_type(q->w_zp, q->w_type)) return MRTQ__ERR(MRTQ_EINVAL, "q->w_zp: must be a value of q->w_type");
+  batch = (size_t)1 << cfg->log_batch, bi = (size_t)1 << cfg->log_block_in, bo = (size_t)1 << cfg->log_block_out;
+  if (batch * bo > 256) /* the parameter rows are packed through a 256-lane buffer */
+    return MRTQ__ERR(MRTQ_EUNSUPPORTED, "cfg->log_batch, cfg->log_block_out: batch * BLOCK_OUT must be <= 256");
+  p.nb = (s->n + batch - 1) / batch, p.cb = (s->c + bi - 1) / bi, p.ob = (s->o + bo - 1) / bo;
+  p.k = s->c * s->kh * s->kw;
+  /* the weights must be representable as W - zw in int8 (checked on the data when given) */
+  wmax = 0;
+  if (wb) {
+    size_t nw = s->o * s->c * s->kh * s->kw;
+    for (i = 0; i < nw; i++) {
+      int32_t v = (q->w_type == MRTQ_U8 ? (int32_t)wb[i] : (int32_t)(int8_t)wb[i]) - q->w_zp;
+      if (v < -128 || v > 127) return MRTQ__ERR(MRTQ_ERANGE, "w_any: some W - q->w_zp is outside int8");
+      if ((uint64_t)(v < 0 ? -v : v) > wmax) wmax = (uint64_t)(v < 0 ? -v : v);
+    }
+  } else {
+    wmax = 128;
+  }
+  /* |y| <= K * 255 * max|W'| + |bias| (the folded bias term included) */
+  bound = (uint64_t)p.k * 255u * wmax;
+  {
+    uint64_t bmax = 0;
+    if (q->bias)
+      for (i = 0; i < s->o; i++) {
+        uint64_t v = q->bias[i] < 0 ? (uint64_t)0 - (uint64_t)(int64_t)q->bias[i] : (uint64_t)q->bias[i];
+        if (v > bmax) bmax = v;
+      }
+    bound += bmax + (uint64_t)p.k * 128u * 256u; /* + |zx' sum W'| <= K * 256 * 128 */
+  }
+  if (bound >= ((uint64_t)1 << 31))
+    return MRTQ__ERR(MRTQ_EOVERFLOW,
+          "s, q->bias: the accumulator could overflow int32 (K * 255 * max|W'| + |bias| + K * 32768 >= 2^31)");
+  p.in_bits = mrtq__vta_log2_ceil(bound + 1) + 1;
+  /* the requant plan (per tensor or per channel) */
+  o.target = target;
+  o.rounding = q->rounding;
+  o.in_bits = p.in_bits;
+  o.allow_pow2 = 0;
+  st = mrtq_vta_rq_plan_build(&o, q->m, q->nm, q->zp, q->qmin, q->qmax, &p.rq);
+  if (st != MRTQ_OK) return st;
+  /* tiles */
+  p.inp_half = p.cb * s->kh * p.wp;
+  p.wgt_entries = p.cb * s->kh * s->kw;
+  p.param_rows = 1 + (size_t)p.rq.nparams;
+  for (i = 0; i < (size_t)p.rq.nsteps; i++) nsave += p.rq.step[i].kind == MRTQ_VTA_STEP_SAVE;
+  rows = (size_t)1 << d.acc;
+  extra = p.param_rows + (nsave ? p.wo : 0); /* parameters, and scratch rows for a shift-add multiply */
+  p.inp_bufs = 2 * p.inp_half <= ((size_t)1 << d.inp) ? 2 : 1;
+  p.acc_sets = 2 * p.wo + extra <= rows ? 2 : 1;
+  p.uops = p.inp_bufs * p.acc_sets * s->kh * s->kw + p.acc_sets * (6 + 2 * (size_t)p.rq.nparams);
+  b.p = p.why, b.cap = sizeof p.why, b.len = 0;
+  if (p.inp_half > ((size_t)1 << d.inp) || p.wgt_entries > ((size_t)1 << d.wgt) || p.wo + extra > rows ||
+      p.uops > ((size_t)1 << d.uop) || p.wo > 16383 || p.cb > 16383 || s->kh * p.wp >= ((size_t)1 << d.inp) ||
+      s->stride_w >= ((size_t)1 << d.inp) || s->kh * s->kw >= ((size_t)1 << d.wgt) || s->dil_h * p.wp > 65535) {
+    /* smallest log2 byte sizes: INP and WGT entries of batch * block_in (block_out * block_in) bytes,
+     * ACC rows of 4 * batch * block_out bytes, micro-ops of 4 bytes */
+    int li = mrtq__vta_log2_ceil((uint64_t)p.inp_half * batch * bi);
+    int lw = mrtq__vta_log2_ceil((uint64_t)p.wgt_entries * bo * bi);
+    int la = mrtq__vta_log2_ceil((uint64_t)(p.wo + extra) * 4u * batch * bo);
+    int lu = mrtq__vta_log2_ceil((uint64_t)(s->kh * s->kw + 6 + 2 * (size_t)p.rq.nparams) * 4u);
+    mrtq__vta_put(&b, "layer does not fit: needs at least log_inp_buff_size ");
+    mrtq__vta_put_int(&b, li > cfg->log_inp_buff_size ? li : cfg->log_inp_buff_size);
+    mrtq__vta_put(&b, ", log_wgt_buff_size ");
+    mrtq__vta_put_int(&b, lw > cfg->log_wgt_buff_size ? lw : cfg->log_wgt_buff_size);
+    mrtq__vta_put(&b, ", log_acc_buff_size ");
+    mrtq__vta_put_int(&b, la > cfg->log_acc_buff_size ? la : cfg->log_acc_buff_size);
+    mrtq__vta_put(&b, ", log_uop_buff_size ");
+    mrtq__vta_put_int(&b, lu > cfg->log_uop_buff_size ? lu : cfg->log_uop_buff_size);
+    p.why[b.len < sizeof p.why ? b.len : sizeof p.why - 1] = 0;
+    *plan = p;
+    return MRTQ__ERR(MRTQ_ERANGE,
+                     "cfg: the layer's tiles do not fit the SRAMs or the instruction fields (see plan->why)");
+  }
+  /* DRAM layout: micro-ops, input [nb][cb][hp][wp][batch][bi], weights [ob][cb][kh][kw][bo][bi],
+   * parameter rows [ob][param_rows][batch][bo] int32, output [nb][ob][ho][wo][batch][bo] */
+  {
+    size_t eb_acc = 4 * batch * bo, al = eb_acc > bo * bi ? eb_acc : bo * bi, u = (p.uops * 4 + al - 1) / al * al;
+    while (u % (batch * bi) || u % (bo * bi) || u % eb_acc || u % (batch * bo)) u += al; /* element-aligned */
+    p.x_bytes = p.nb * p.cb * p.hp * p.wp * batch * bi;
+    p.w_bytes = p.ob * p.wgt_entries * bo * bi;
+    p.p_bytes = p.ob * p.param_rows * eb_acc;
+    p.y_bytes = p.nb * p.ob * p.ho * p.wo * batch * bo;
+    p.x_off = u;
+    p.w_off = (p.x_off + p.x_bytes + al - 1) / al * al;
+    p.p_off = (p.w_off + p.w_bytes + al - 1) / al * al;
+    p.y_off = (p.p_off + p.p_bytes + al - 1) / al * al;
+    p.dram_bytes = p.y_off + p.y_bytes;
+    if ((uint64_t)p.dram_bytes > 0xffffffffu) /* DRAM addresses are 32-bit element indices */
+      return MRTQ__ERR(MRTQ_ERANGE, "s: the packed DRAM image exceeds 2^32 bytes");
+  }
+  /* program size and cost */
+  {
+    size_t blocks = p.nb * p.ob, per_row = 1 + 1 + p.cb + 1 + (size_t)p.rq.nsteps + nsave + 1; /* reset, GEMM, loads, bias, plan, store */
+    size_t drains = (p.ho < p.inp_bufs ? p.ho : p.inp_bufs) + (p.ho < p.acc_sets ? p.ho : p.acc_sets);
+    p.insns = 1 + blocks * (2 + p.ho * per_row + drains) + 1;
+    p.load_bytes[MRTQ_VTA_MEM_UOP] = (uint64_t)p.uops * 4u; /* at most: the table after deduplication */
+    p.load_bytes[MRTQ_VTA_MEM_WGT] = (uint64_t)blocks * p.wgt_entries * bo * bi;
+    p.load_bytes[MRTQ_VTA_MEM_ACC] = (uint64_t)blocks * p.param_rows * 4u * batch * bo;
+    p.load_bytes[MRTQ_VTA_MEM_INP] = (uint64_t)blocks * p.ho * p.cb * s->kh * p.wp * batch * bi;
+    p.store_bytes = (uint64_t)blocks * p.ho * p.wo * batch * bo;
+    p.gemm_ops = (uint64_t)blocks * p.ho * p.wo * p.cb * s->kh * s->kw;
+    p.alu_ops = (uint64_t)blocks * p.ho * p.wo * (1u + (uint64_t)p.rq.nsteps);
+  }
+  *plan = p;
+  return MRTQ_OK;
+}
+
+MRTQ_API mrtq_status mrtq_vta_conv_pack_input(const mrtq_vta_config *cfg, const mrtq_vta_conv_plan *p,
+                                              const mrtq_vta_conv_quant *q, mrtq_layout layout, const void *x,
+                                              int8_t *dst) {
+  const uint8_t *xb = (const uint8_t *)x;
+  size_t batch, bi, nb, cb, yy, xx, bb, ii;
+  int off, xu;
+  mrtq_status st;
+  if (!cfg) return MRTQ__ERR(MRTQ_EINVAL, "cfg: NULL");
+  if ((st = mrtq__vta_conv_args(p, q, layout)) != MRTQ_OK) return st;
+  if (!x) return MRTQ__ERR(MRTQ_EINVAL, "x: NULL");
+  if (!dst) return MRTQ__ERR(MRTQ_EINVAL, "dst: NULL");
+  batch = (size_t)1 << cfg->log_batch, bi = (size_t)1 << cfg->log_block_in;
+  xu = q->x_type == MRTQ_U8;
+  off = xu ? 128 : 0;
+  for (nb = 0; nb < p->nb; nb++)
+    for (cb = 0; cb < p->cb; cb++)
+      for (yy = 0; yy < p->hp; yy++)
+        for (xx = 0; xx < p->wp; xx++)
+          for (bb = 0; bb < batch; bb++)
+            for (ii = 0; ii < bi; ii++) {
+              size_t n = nb * batch + bb, c = cb * bi + ii;
+              int32_t v = 0;
+              if (n < p->s.n && c < p->s.c) {
+                if (yy < p->s.pad_h || yy >= p->s.pad_h + p->s.h || xx < p->s.pad_w || xx >= p->s.pad_w + p->s.w) {
+                  v = q->x_zp - off;
+                } else {
+                  size_t y0 = yy - p->s.pad_h, x0 = xx - p->s.pad_w;
+                  size_t at = layout == MRTQ_NCHW ? ((n * p->s.c + c) * p->s.h + y0) * p->s.w + x0
+                                                  : ((n * p->s.h + y0) * p->s.w + x0) * p->s.c + c;
+                  v = (xu ? (int32_t)xb[at] : (int32_t)(int8_t)xb[at]) - off;
+                }
+              }
+              *dst++ = (int8_t)v;
+            }
+  return MRTQ_OK;
+}
+
+MRTQ_API mrtq_status mrtq_vta_conv_pack_weights(const mrtq_vta_config *cfg, const mrtq_vta_conv_plan *p,
+                                                const mrtq_vta_conv_quant *q, mrtq_layout layout, const void *w,
+                                                int8_t *dst) {
+  const uint8_t *wb = (const uint8_t *)w;
+  size_t bi, bo, ob, cb, ky, kx, oo, ii, nw;
+  int wu;
+  mrtq_status st;
+  if (!cfg) return MRTQ__ERR(MRTQ_EINVAL, "cfg: NULL");
+  if ((st = mrtq__vta_conv_args(p, q, layout)) != MRTQ_OK) return st;
+  if (!w) return MRTQ__ERR(MRTQ_EINVAL, "w: NULL");
+  if (!dst) return MRTQ__ERR(MRTQ_EINVAL, "dst: NULL");
+  wu = q->w_type == MRTQ_U8;
+  nw = p->s.o * p->s.c * p->s.kh * p->s.kw;
+  for (oo = 0; oo < nw; oo++) { /* every weight first: a refusal writes nothing */
+    int32_t v = (wu ? (int32_t)wb[oo] : (int32_t)(int8_t)wb[oo]) - q->w_zp;
+    if (v < -128 || v > 127) return MRTQ__ERR(MRTQ_ERANGE, "w: some W - q->w_zp is outside int8");
+  }
+  bi = (size_t)1 << cfg->log_block_in, bo = (size_t)1 << cfg->log_block_out;
+  for (ob = 0; ob < p->ob; ob++)
+    for (cb = 0; cb < p->cb; cb++)
+      for (ky = 0; ky < p->s.kh; ky++)
+        for (kx = 0; kx < p->s.kw; kx++)
+          for (oo = 0; oo < bo; oo++)
+            for (ii = 0; ii < bi; ii++) {
+              size_t o = ob * bo + oo, c = cb * bi + ii;
+              int32_t v = 0;
+              if (o < p->s.o && c < p->s.c) {
+                size_t at = layout == MRTQ_NCHW ? ((o * p->s.c + c) * p->s.kh + ky) * p->s.kw + kx
+                                                : ((o * p->s.kh + ky) * p->s.kw + kx) * p->s.c + c;
+                v = (wu ? (int32_t)wb[at] : (int32_t)(int8_t)wb[at]) - q->w_zp;
+              }
+              *dst++ = (int8_t)v;
+            }
+  return MRTQ_OK;
+}
+
+MRTQ_API mrtq_status mrtq_vta_conv_pack_params(const mrtq_vta_config *cfg, const mrtq_vta_conv_plan *p,
+                                               const mrtq_vta_conv_quant *q, mrtq_layout layout, const void *w,
+                                               uint8_t *dst) {
+  const uint8_t *wb = (const uint8_t *)w;
+  size_t bo, lanes, ob, l, c, t, kk;
+  int32_t rows[3 * 256];
+  int wu;
+  mrtq_status st;
+  if (!cfg) return MRTQ__ERR(MRTQ_EINVAL, "cfg: NULL");
+  if ((st = mrtq__vta_conv_args(p, q, layout)) != MRTQ_OK) return st;
+  if (!w) return MRTQ__ERR(MRTQ_EINVAL, "w: NULL");
+  if (!dst) return MRTQ__ERR(MRTQ_EINVAL, "dst: NULL");
+  if (!q->m) return MRTQ__ERR(MRTQ_EINVAL, "q->m: NULL");
+  kk = p->s.kh * p->s.kw, wu = q->w_type == MRTQ_U8;
+  bo = (size_t)1 << cfg->log_block_out, lanes = bo << cfg->log_batch;
+  if (lanes > 256)
+    return MRTQ__ERR(MRTQ_EUNSUPPORTED, "cfg->log_batch, cfg->log_block_out: batch * BLOCK_OUT must be <= 256");
+  if (p->param_rows > 3) return MRTQ__ERR(MRTQ_EUNSUPPORTED, "p->param_rows: at most 3 (bias + 2 plan rows)");
+  if (p->rq.per_channel) { /* every channel first: a refusal writes nothing */
+    for (ob = 0; ob < p->ob; ob++) {
+      size_t first = ob * bo, nch = p->s.o - first < bo ? p->s.o - first : bo;
+      for (l = 0; l < nch; l++) {
+        int r = 0, k = 0;
+        int32_t mm = 0;
+        if (mrtq__vta_rq_chan(&p->rq.opts, p->rq.method, 1, p->rq.wide, q->m[first + l], &r, &mm, &k) != 0)
+          return MRTQ__ERR(MRTQ_ERANGE, "q->m: a channel's multiplier cannot be carried by p->rq");
+      }
+    }
+  }
+  for (ob = 0; ob < p->ob; ob++) {
+    for (l = 0; l < lanes; l++) {
+      size_t o = ob * bo + l % bo;
+      int64_t v = 0, sw = 0;
+      if (o < p->s.o) {
+        for (c = 0; c < p->s.c; c++)
+          for (t = 0; t < kk; t++) {
+            size_t at = layout == MRTQ_NCHW ? (o * p->s.c + c) * kk + t : (o * kk + t) * p->s.c + c;
+            sw += (wu ? (int32_t)wb[at] : (int32_t)(int8_t)wb[at]) - q->w_zp;
+          }
+        v = (q->bias ? q->bias[o] : 0) - (int64_t)(q->x_zp - (q->x_type == MRTQ_U8 ? 128 : 0)) * sw;
+      }
+      rows[l] = (int32_t)v; /* within int32: the plan's overflow bound covers it */
+    }
+    if (p->rq.per_channel) {
+      size_t first = ob * bo, nch = p->s.o - first < bo ? p->s.o - first : bo;
+      st = mrtq_vta_rq_param_rows(cfg, &p->rq, q->m + first, nch, rows + lanes);
+      if (st != MRTQ_OK) return st;
+    }
+    memcpy(dst + ob * p->param_rows * lanes * 4, rows, p->param_rows * lanes * 4);
+  }
+  return MRTQ_OK;
+}
+
+MRTQ_API mrtq_status mrtq_vta_conv_unpack_output(const mrtq_vta_config *cfg, const mrtq_vta_conv_plan *p,
+                                                 mrtq_layout layout, const uint8_t *src, void *y) {
+  uint8_t *yb = (uint8_t *)y;
+  size_t batch, bo, n, o, yy, xx;
+  if (!cfg) return MRTQ__ERR(MRTQ_EINVAL, "cfg: NULL");
+  if (!p) return MRTQ__ERR(MRTQ_EINVAL, "p: NULL");
+  if (layout != MRTQ_NCHW && layout != MRTQ_NHWC)
+    return MRTQ__ERR(MRTQ_EINVAL, "layout: must be MRTQ_NCHW or MRTQ_NHWC");
+  if (!src) return MRTQ__ERR(MRTQ_EINVAL, "src: NULL");
+  if (!y) return MRTQ__ERR(MRTQ_EINVAL, "y: NULL");
+  batch = (size_t)1 << cfg->log_batch, bo = (size_t)1 << cfg->log_block_out;
+  for (n = 0; n < p->s.n; n++)
+    for (o = 0; o < p->s.o; o++)
+      for (yy = 0; yy < p->ho; yy++)
+        for (xx = 0; xx < p->wo; xx++) {
+          size_t from = ((((n / batch) * p->ob + o / bo) * p->ho + yy) * p->wo + xx) * batch * bo + (n % batch) * bo + o % bo;
+          size_t to = layout == MRTQ_NCHW ? ((n * p->s.o + o) * p->ho + yy) * p->wo + xx
+                                              : ((n * p->ho + yy) * p->wo + xx) * p->s.o + o;
+          yb[to] = src[from];
+        }
+  return MRTQ_OK;
+}
+
+/* Append micro-ops without deduplication (a GEMM range must be contiguous). */
+MRTQ__PRIV uint32_t mrtq__vta_uop_append(mrtq_vta_prog *p, uint32_t dst, uint32_t src, uint32_t wgt) {
+  mrtq_vta_uop u;
+  uint32_t w = 0;
+  if (p->status != MRTQ_OK) return 0;
+  u.dst = dst, u.src = src, u.wgt = wgt;
+  if (p->nuop >= p->uop_cap) {
+    p->status = MRTQ__ERR(MRTQ_ERANGE, "p->uop_cap: the micro-op table is full");
+    return 0;
+  }
+  if (p->nuop >= ((size_t)1 << (p->cfg.log_uop_buff_size - 2))) {
+    p->status = MRTQ__ERR(MRTQ_ERANGE, "p->cfg.log_uop_buff_size: the micro-op table exceeds the UOP SRAM");
+    return 0;
+  }
+  p->status = mrtq_vta_uop_encode(&p->cfg, &u, &w);
+  p->uops[p->nuop] = w;
+  return (uint32_t)p->nuop++;
+}
+
+MRTQ_API mrtq_status mrtq_vta_conv_build(const mrtq_vta_conv_plan *cp, mrtq_vta_prog *p, uint8_t *dram,
+                                         size_t dram_bytes) {
+  const mrtq_vta_conv_shape *s;
+  size_t batch, bi, bo, eb_inp, eb_wgt, eb_acc, eb_out, blk, y, c, h, a;
+  uint32_t gemm_uop[2][2], wo, pb, cbase;
+  mrtq_vta_insn in;
+  if (!cp) return MRTQ__ERR(MRTQ_EINVAL, "cp: NULL");
+  if (!p) return MRTQ__ERR(MRTQ_EINVAL, "p: NULL");
+  if (!dram) return MRTQ__ERR(MRTQ_EINVAL, "dram: NULL");
+  if (p->status != MRTQ_OK) return p->status;
+  if (cp->dram_bytes > dram_bytes) return MRTQ__ERR(MRTQ_ERANGE, "dram_bytes: below cp->dram_bytes");
+  if (p->cap < cp->insns) return MRTQ__ERR(MRTQ_ERANGE, "p->cap: below cp->insns");
+  s = &cp->s;
+  batch = (size_t)1 << p->cfg.log_batch, bi = (size_t)1 << p->cfg.log_block_in, bo = (size_t)1 << p->cfg.log_block_out;
+  eb_inp = batch * bi, eb_wgt = bo * bi, eb_acc = 4 * batch * bo, eb_out = batch * bo;
+  wo = (uint32_t)cp->wo;
+  pb = (uint32_t)(cp->acc_sets * cp->wo);
+  cbase = pb + (uint32_t)cp->param_rows;
+  /* the GEMM micro-op ranges first: one per (INP buffer, ACC set) */
+  for (h = 0; h < cp->inp_bufs; h++)
+    for (a = 0; a < cp->acc_sets; a++) {
+      size_t ky, kx;
+      gemm_uop[h][a] = (uint32_t)p->nuop;
+      for (ky = 0; ky < s->kh; ky++)
+        for (kx = 0; kx < s->kw; kx++)
+          mrtq__vta_uop_append(p, (uint32_t)(a * cp->wo), (uint32_t)(h * cp->inp_half + ky * cp->wp + kx * s->dil_w),
+                               (uint32_t)(ky * s->kw + kx));
+    }
+  for (blk = 0; blk < cp->nb * cp->ob; blk++) {
+    size_t nbi = blk / cp->ob, obi = blk % cp->ob, last = 0;
+    memset(&in, 0, sizeof in);
+    in.opcode = MRTQ_VTA_LOAD, in.memory_type = MRTQ_VTA_MEM_WGT, in.sram_base = 0;
+    in.dram_base = (uint32_t)(cp->w_off / eb_wgt + obi * cp->wgt_entries);
+    in.y_size = 1, in.x_size = in.x_stride = (uint32_t)cp->wgt_entries;
+    mrtq_vta_prog_push(&in, p);
+    in.memory_type = MRTQ_VTA_MEM_ACC, in.sram_base = pb;
+    in.dram_base = (uint32_t)(cp->p_off / eb_acc + obi * cp->param_rows);
+    in.x_size = in.x_stride = (uint32_t)cp->param_rows;
+    mrtq_vta_prog_push(&in, p);
+    for (y = 0; y < cp->ho; y++) {
+      uint32_t ib, ab;
+      h = y % cp->inp_bufs, a = y % cp->acc_sets;
+      ib = (uint32_t)(h * cp->inp_half), ab = (uint32_t)(a * cp->wo);
+      for (c = 0; c < cp->cb; c++) { /* the kernel rows of every input-channel block */
+        memset(&in, 0, sizeof in);
+        in.opcode = MRTQ_VTA_LOAD, in.memory_type = MRTQ_VTA_MEM_INP;
+        in.sram_base = ib + (uint32_t)(c * s->kh * cp->wp);
+        in.dram_base = (uint32_t)(cp->x_off / eb_inp + ((nbi * cp->cb + c) * cp->hp + y * s->stride_h) * cp->wp);
+        in.y_size = (uint32_t)s->kh, in.x_size = (uint32_t)cp->wp, in.x_stride = (uint32_t)(s->dil_h * cp->wp);
+        in.pop_next = c == 0 && y >= cp->inp_bufs; /* the buffer's previous GEMM is done */
+        in.push_next = c + 1 == cp->cb;
+        mrtq_vta_prog_push(&in, p);
+      }
+      last = mrtq__vta_reset_rows(p, ab, wo); /* the row set, after its previous store */
+      if (y >= cp->acc_sets) mrtq_vta_prog_deps(last, 0, 1, 0, 0, p);
+      memset(&in, 0, sizeof in);
+      in.opcode = MRTQ_VTA_GEMM, in.uop_bgn = gemm_uop[h][a], in.uop_end = in.uop_bgn + (uint32_t)(s->kh * s->kw);
+      in.iter_out = wo, in.dst_factor_out = 1, in.src_factor_out = (uint32_t)s->stride_w;
+      in.iter_in = (uint32_t)cp->cb, in.src_factor_in = (uint32_t)(s->kh * cp->wp);
+      in.wgt_factor_in = (uint32_t)(s->kh * s->kw);
+      in.pop_prev = 1, in.push_prev = 1; /* wait for the loads, then free the INP buffer */
+      mrtq_vta_prog_push(&in, p);
+      last = mrtq__vta_alu_rows(p, MRTQ_VTA_ALU_ADD, 0, 0, ab, pb, 0, wo); /* + the bias row */
+      if (cp->rq.nsteps) last = mrtq_vta_emit_rq(&cp->rq, ab, wo, cbase, pb + 1, p);
+      mrtq_vta_prog_deps(last, 0, 0, 0, 1, p);
+      memset(&in, 0, sizeof in);
+      in.opcode = MRTQ_VTA_STORE, in.memory_type = MRTQ_VTA_MEM_OUT, in.sram_base = ab;
+      in.dram_base = (uint32_t)(cp->y_off / eb_out + ((nbi * cp->ob + obi) * cp->ho + y) * cp->wo);
+      in.y_size = 1, in.x_size = in.x_stride = wo, in.pop_prev = 1, in.push_prev = 1;
+      mrtq_vta_prog_push(&in, p);
+    }
+    for (y = 0; y < (cp->ho < cp->inp_bufs ? cp->ho : cp->inp_bufs); y++) { /* drain: all GEMMs done */
+      memset(&in, 0, sizeof in);
+      in.opcode = MRTQ_VTA_LOAD, in.memory_type = MRTQ_VTA_MEM_INP, in.pop_next = 1; /* x_size 0: no data */
+      mrtq_vta_prog_push(&in, p);
+    }
+    for (y = 0; y < (cp->ho < cp->acc_sets ? cp->ho : cp->acc_sets); y++) { /* drain: all stores done */
+      memset(&in, 0, sizeof in);
+      in.opcode = MRTQ_VTA_GEMM, in.pop_next = 1;
+      mrtq_vta_prog_push(&in, p);
+    }
+  }
+  memset(&in, 0, sizeof in);
+  in.opcode = MRTQ_VTA_FINISH;
+  mrtq_vta_prog_push(&in, p);
+  return mrtq_vta_prog_finish(0, p, dram, dram_bytes);
+}
+
+MRTQ_API mrtq_status mrtq_vta_conv_run(const mrtq_vta_conv_plan *cp, const mrtq_vta_conv_quant *q, mrtq_layout layout,
+                                       const void *x, const void *w, mrtq_vta_word *words, size_t cap, uint32_t *uops,
+                                       size_t uop_cap, mrtq_vta_sim *sim, void *y) {
+  mrtq_vta_prog prog;
+  mrtq_status st;
+  if (!cp) return MRTQ__ERR(MRTQ_EINVAL, "cp: NULL");
+  if ((st = mrtq__vta_conv_args(cp, q, layout)) != MRTQ_OK) return st;
+  if (!x) return MRTQ__ERR(MRTQ_EINVAL, "x: NULL");
+  if (!w) return MRTQ__ERR(MRTQ_EINVAL, "w: NULL");
+  if (!words) return MRTQ__ERR(MRTQ_EINVAL, "words: NULL");
+  if (!uops) return MRTQ__ERR(MRTQ_EINVAL, "uops: NULL");
+  if (!sim) return MRTQ__ERR(MRTQ_EINVAL, "sim: NULL");
+  if (!y) return MRTQ__ERR(MRTQ_EINVAL, "y: NULL");
+  if (cp->dram_bytes > sim->dram_bytes) return MRTQ__ERR(MRTQ_ERANGE, "sim->dram_bytes: below cp->dram_bytes");
+  if (cap < cp->insns) return MRTQ__ERR(MRTQ_ERANGE, "cap: below cp->insns");
+  if (uop_cap < cp->uops) return MRTQ__ERR(MRTQ_ERANGE, "uop_cap: below cp->uops");
+  memset(&prog, 0, sizeof prog);
+  memset(sim->dram, 0, cp->dram_bytes);
+  st = mrtq_vta_conv_pack_input(&sim->cfg, cp, q, layout, x, (int8_t *)(void *)(sim->dram + cp->x_off));
+  if (st == MRTQ_OK) st = mrtq_vta_conv_pack_weights(&sim->cfg, cp, q, layout, w, (int8_t *)(void *)(sim->dram + cp->w_off));
+  if (st == MRTQ_OK) st = mrtq_vta_conv_pack_params(&sim->cfg, cp, q, layout, w, sim->dram + cp->p_off);
+  if (st == MRTQ_OK) st = mrtq_vta_prog_init(&sim->cfg, words, cap, uops, uop_cap, &prog);
+  if (st == MRTQ_OK) st = mrtq_vta_conv_build(cp, &prog, sim->dram, sim->dram_bytes);
+  if (st == MRTQ_OK) st = mrtq_vta_sim_run(words, prog.n, sim);
+  if (st == MRTQ_OK) st = mrtq_vta_conv_unpack_output(&sim->cfg, cp, layout, sim->dram + cp->y_off, y);
+  return st;
+}
+
+MRTQ_API mrtq_status mrtq_vta_conv_ref(const mrtq_vta_conv_plan *cp, const mrtq_vta_conv_quant *q, mrtq_layout layout,
+                                       const void *x, const void *w, void *y) {
+  const uint8_t *xb = (const uint8_t *)x, *wb = (const uint8_t *)w;
+  uint8_t *yb = (uint8_t *)y;
+  const mrtq_vta_conv_shape *s;
+  size_t n, o, oy, ox, c, ky, kx;
+  int xu, wu;
+  mrtq_status st;
+  if (!cp) return MRTQ__ERR(MRTQ_EINVAL, "cp: NULL");
+  if ((st = mrtq__vta_conv_args(cp, q, layout)) != MRTQ_OK) return st;
+  if (!x) return MRTQ__ERR(MRTQ_EINVAL, "x: NULL");
+  if (!w) return MRTQ__ERR(MRTQ_EINVAL, "w: NULL");
+  if (!y) return MRTQ__ERR(MRTQ_EINVAL, "y: NULL");
+  if (!q->m) return MRTQ__ERR(MRTQ_EINVAL, "q->m: NULL");
+  xu = q->x_type == MRTQ_U8, wu = q->w_type == MRTQ_U8;
+  s = &cp->s;
+  for (n = 0; n < s->n; n++)
+    for (o = 0; o < s->o; o++)
+      for (oy = 0; oy < cp->ho; oy++)
+        for (ox = 0; ox < cp->wo; ox++) {
+          int64_t acc = q->bias ? q->bias[o] : 0;
+          size_t to;
+          for (c = 0; c < s->c; c++)
+            for (ky = 0; ky < s->kh; ky++)
+              for (kx = 0; kx < s->kw; kx++) {
+                size_t iy = oy * s->stride_h + ky * s->dil_h, ix = ox * s->stride_w + kx * s->dil_w, xa, wa;
+                int32_t xv, wv;
+                if (iy < s->pad_h || iy >= s->pad_h + s->h || ix < s->pad_w || ix >= s->pad_w + s->w) continue;
+                iy -= s->pad_h, ix -= s->pad_w;
+                xa = layout == MRTQ_NCHW ? ((n * s->c + c) * s->h + iy) * s->w + ix : ((n * s->h + iy) * s->w + ix) * s->c + c;
+                wa = layout == MRTQ_NCHW ? ((o * s->c + c) * s->kh + ky) * s->kw + kx : ((o * s->kh + ky) * s->kw + kx) * s->c + c;
+                xv = xu ? (int32_t)xb[xa] : (int32_t)(int8_t)xb[xa];
+                wv = wu ? (int32_t)wb[wa] : (int32_t)(int8_t)wb[wa];
+                acc += (int64_t)(xv - q->x_zp) * (wv - q->w_zp);
+              }
+          to = layout == MRTQ_NCHW ? ((n * s->o + o) * cp->ho + oy) * cp->wo + ox : ((n * cp->ho + oy) * cp->wo + ox) * s->o + o;
+          yb[to] = (uint8_t)mrtq_vta_rq_ref(&cp->rq, q->m[q->nm == 1 ? 0 : o], (int32_t)acc);
+        }
+  return MRTQ_OK;
+}
+
+#endif /* MRTQ__BODIES */
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* MRTQ_VTA_CONV_H */
