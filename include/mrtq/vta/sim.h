@@ -32,7 +32,10 @@ extern "C" {
  *    : (a * 2^-b) mod 2^32; amounts of 32 or more keep that definition
  *    (0 or -1 right, 0 left) where upstream is undefined. On the HLS profile
  *    the amount is its low 5 bits read as signed (16..31 shift left).
- *  - FINISH counts.
+ *  - FINISH counts (sim->finish_count); the run goes on to the end of the
+ *    stream either way. On the device only a FINISH executed by the compute
+ *    module ends a run (tvm-vta's runtime polls for it, then times out), so a
+ *    program for hardware ends with exactly one (docs/vta.md, Termination).
  * Three modules (load, compute, store) run their instructions in order;
  * pop/push flags move tokens between neighbours (load <-> compute <->
  * store). A module waits while a token it pops is missing; if no module can
