@@ -563,6 +563,8 @@ static void t_concat(void) {
   CHECK_REFUSED(mrtq_ort_qlinear_concat(sh2, 2, 2, 0, xx, sc, zp, 1, 0, MRTQ_U8, out), MRTQ_EINVAL,
                 "zp[k]: outside the type");
   CHECK_REFUSED(mrtq_ort_qlinear_concat(sh2, 2, 2, 0, xx, sc, zp, 1, 0, MRTQ_S32, out), MRTQ_EUNSUPPORTED, "type:");
+  CHECK_REFUSED(mrtq_ort_qlinear_concat(sh2, 2, 2, 0, xx, sc, zp, 0, 0, MRTQ_U8, out), MRTQ_EINVAL, "y_scale: not finite");
+  CHECK_REFUSED(mrtq_ort_qlinear_concat(sh2, 2, 2, 0, xx, sc, zp, 1, 300, MRTQ_U8, out), MRTQ_EINVAL, "zp: outside");
 }
 
 int main(void) {

@@ -106,7 +106,8 @@ MRTQ_API mrtq_status mrtq_ort_dequantize_linear_axis(const void *q, const size_t
  * that range. Errors: x, y, scale or zp NULL, n == 0 (ORT has no minimum of an
  * empty tensor), an x[i] NaN or infinite (ORT's range would then depend on
  * where the NaN sits; a scale from an infinite range is NaN) -> MRTQ_EINVAL.
- * Nothing is written on error. */
+ * A finite range wider than FLT_MAX gives scale +inf, zero point 0 and all
+ * outputs 0, as ORT's float arithmetic does. Nothing is written on error. */
 MRTQ_API mrtq_status mrtq_ort_dynamic_quantize_linear(const float *x, size_t n, uint8_t *y, float *scale,
                                                       int32_t *zp);
 
@@ -758,7 +759,8 @@ MRTQ_API mrtq_status mrtq_ort_qlinear_concat(const size_t *const *shapes, size_t
   int32_t lo = 0, hi = 0;
   mrtq_status st;
   if (!shapes || !x || !scale || !zp || !out) return MRTQ__ERR(MRTQ_EINVAL, "shapes / x / scale / zp / out: NULL");
-  if ((st = mrtq__ort_lut_args(y_scale, y_zp, y_scale, y_zp, type, out, &lo, &hi))) return st;
+  if (!mrtq__ort_scale_ok(y_scale)) return MRTQ__ERR(MRTQ_EINVAL, "y_scale: not finite and positive");
+  if ((st = mrtq__ort_qtype(type, y_zp, &lo, &hi))) return st;
   for (size_t k = 0; k < n; k++) {
     if (!mrtq__ort_scale_ok(scale[k])) return MRTQ__ERR(MRTQ_EINVAL, "scale[k]: not finite and positive");
     if (zp[k] < lo || zp[k] > hi) return MRTQ__ERR(MRTQ_EINVAL, "zp[k]: outside the type");

@@ -159,6 +159,9 @@ for k in range(40):
         x = np.zeros(n, dtype=np.float32)
     case('dynamic_quantize', 'DynamicQuantizeLinear', [('x', 'f32', x, False)],
          [('y', 'u8'), ('y_scale', 'f32'), ('y_zp', 'u8')])
+# a finite range wider than FLT_MAX: the scale overflows to infinity
+case('dynamic_quantize', 'DynamicQuantizeLinear', [('x', 'f32', np.array([3e38, -3e38, 1.0, -2.5], np.float32), False)],
+     [('y', 'u8'), ('y_scale', 'f32'), ('y_zp', 'u8')])
 
 
 # ---------------- QLinearMatMul / QLinearConv ----------------
