@@ -375,9 +375,10 @@ int main(void) {
   TH_RUN(test_conv_qc8);
   TH_RUN(test_fc_qs8);
   TH_RUN(test_add);
-  printf("  dilated / wide-padding max pooling: %lld outputs; %lld layers with a window of padding only refused; of %lld "
-         "dilated layers with bottom / right padding (refused), %lld where XNNPACK's bytes are no function of the "
-         "window\n", xnn_compared, xnn_refused, xnn_unrepro, xnn_unrepro_off);
+  printf("  dilated / wide-padding max pooling: %lld outputs; %lld layers with a window of padding only refused; of "
+         "%lld dilated layers refused as unreproducible (bottom / right padding, or wide left padding with dil_w 1), "
+         "%lld where XNNPACK's bytes are no function of the window\n",
+         xnn_compared, xnn_refused, xnn_unrepro, xnn_unrepro_off);
   printf("  %lld elements compared with XNNPACK\n", compared);
   return th_finish("test_xnnpack");
 }
