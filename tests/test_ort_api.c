@@ -56,7 +56,7 @@ static void t_qlinear_scale(void) {
     }
   }
   CHECK_REFUSED(mrtq_ort_qgemm_scale(-1, 1, &one, 1, 1, out), MRTQ_EINVAL, "alpha: not finite and positive");
-  CHECK_REFUSED(mrtq_ort_qgemm_scale(1, NAN, &one, 1, 1, out), MRTQ_EINVAL, "x_scale: not finite and positive");
+  CHECK_REFUSED(mrtq_ort_qgemm_scale(1, NAN, &one, 1, 1, out), MRTQ_EINVAL, "a_scale: not finite and positive");
   CHECK_REFUSED(mrtq_ort_qgemm_scale(big, big, &one, 1, 1, out), MRTQ_ERANGE, "alpha: alpha * a_scale overflows");
   CHECK_REFUSED(mrtq_ort_qlinear_scale(big, &big, 1, 1, out), MRTQ_ERANGE, "w_scale[j]: x_scale * w_scale / y_scale");
   CHECK_REFUSED(mrtq_ort_qlinear_scale(tiny, &tiny, 1, 1e10f, out), MRTQ_ERANGE, "rounds to 0 in float");

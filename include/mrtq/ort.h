@@ -21,8 +21,8 @@
  * softmax table takes exp and log as arguments.
  *
  * Where ONNX Runtime departs from the ONNX specification or from mrtq's own
- * functions, the contract says so (docs/kernels.md 8 lists them). A refusal
- * names the argument and writes nothing. */
+ * functions, the contract says so (docs/kernels.md 7c states every formula,
+ * 8 what is not reproduced). A refusal names the argument and writes nothing. */
 #ifndef MRTQ_ORT_H
 #define MRTQ_ORT_H
 
@@ -56,7 +56,9 @@ MRTQ_API mrtq_status mrtq_ort_qlinear_scale(float x_scale, const float *w_scale,
  * then requantizes the int32 accumulator (plus its int32 bias C) as
  * QLinearMatMul does (MRTQ_FP32 with out[j]). alpha must be finite and
  * positive (a negative or zero scale has no requantization here).
- * Errors: as mrtq_ort_qlinear_scale, with "alpha" for alpha. */
+ * Errors: alpha or a_scale NaN, infinite, zero or negative -> MRTQ_EINVAL;
+ * alpha * a_scale overflowing or rounding to 0 -> MRTQ_ERANGE; otherwise as
+ * mrtq_ort_qlinear_scale (b_scale in the place of w_scale). */
 MRTQ_API mrtq_status mrtq_ort_qgemm_scale(float alpha, float a_scale, const float *b_scale, size_t n, float y_scale,
                                           float *out);
 
@@ -313,7 +315,7 @@ MRTQ_API mrtq_status mrtq_ort_qlinear_scale(float x_scale, const float *w_scale,
 MRTQ_API mrtq_status mrtq_ort_qgemm_scale(float alpha, float a_scale, const float *b_scale, size_t n, float y_scale,
                                           float *out) {
   if (!mrtq__ort_scale_ok(alpha)) return MRTQ__ERR(MRTQ_EINVAL, "alpha: not finite and positive");
-  if (!mrtq__ort_scale_ok(a_scale)) return MRTQ__ERR(MRTQ_EINVAL, "x_scale: not finite and positive");
+  if (!mrtq__ort_scale_ok(a_scale)) return MRTQ__ERR(MRTQ_EINVAL, "a_scale: not finite and positive");
   volatile float xa = alpha * a_scale;
   if (!mrtq__ort_scale_ok(xa)) return MRTQ__ERR(MRTQ_ERANGE, "alpha: alpha * a_scale overflows or rounds to 0");
   return mrtq_ort_qlinear_scale(xa, b_scale, n, y_scale, out);
