@@ -245,11 +245,13 @@ static void op_qlinear_conv(void) {
   for (size_t j = 0; j < nrq; j++) CHECK_EQ(mrtq_rq_init(MRTQ_FP32, sc[j], i0("y_zp"), lo, hi, &rq[j]), MRTQ_OK, "scale");
   size_t nout = s.n * s.o * ho * wo;
   void *px = as_bytes(x), *pw = as_bytes(w), *got = malloc(nout);
-  mrtq_qoperand qx = {px, tx, i0("x_zp"), NULL}, qw = {pw, tw, i0("w_zp"), NULL};
+  int32_t *wzp = as_i32(in_("w_zp"));
+  mrtq_qoperand qx = {px, tx, i0("x_zp"), NULL}, qw = {pw, tw, in_("w_zp")->n > 1 ? 0 : wzp[0], NULL};
+  if (in_("w_zp")->n > 1) qw.zp_ch = wzp; /* per output channel */
   CHECK_EQ(mrtq_conv2d_q8(&s, rq, nrq, &qx, &qw, bias, tx, got), MRTQ_OK, "case %d", cur->id);
   CHECK_EQ(cur->out[0].n, nout, "case %d output size", cur->id);
   if (cur->out[0].n == nout) expect_q(0, got, tx);
-  free(ws), free(sc), free(rq), free(bias), free(px), free(pw), free(got);
+  free(ws), free(sc), free(rq), free(bias), free(px), free(pw), free(got), free(wzp);
 }
 
 /* The constructed order cases: ORT's bytes equal mrtq's (the order

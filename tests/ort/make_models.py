@@ -199,9 +199,11 @@ for k in range(60):
     pads = [int(rng.randint(0, kh)), int(rng.randint(0, kw)), int(rng.randint(0, kh)), int(rng.randint(0, kw))]
     if (h + pads[0] + pads[2] - (kh - 1) * dh - 1) < 0 or (w + pads[1] + pads[3] - (kw - 1) * dw - 1) < 0:
         dh = dw = 1
-    per_ch = k % 2 == 0
+    per_ch = (k // 2) % 2 == 0
     xs, ws, ys = operand_scales(o, per_ch)
     wzp = np.array(0 if tw == 's8' else rand_zp(tw))
+    if tw == 'u8' and per_ch:  # ORT takes a zero point per output channel for uint8 weights
+        wzp = rand_q('u8', [o])
     bias = rng.randint(-5000, 5000, size=o).astype(np.int32)
     ins = [('x', tx, rand_q(tx, [n, c, h, w]), False), ('x_s', 'f32', np.array(xs), True),
            ('x_zp', tx, np.array(rand_zp(tx)), True), ('w', tw, rand_q(tw, [o, c // group, kh, kw]), True),
