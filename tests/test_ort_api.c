@@ -98,7 +98,7 @@ static void t_quantize(void) {
   }
   uint8_t o;
   float one = 1.0f;
-  CHECK_REFUSED(mrtq_ort_quantize_linear(&one, 1, 1, 0, MRTQ_S16, &o), MRTQ_EUNSUPPORTED, "type: QuantizeLinear here");
+  CHECK_REFUSED(mrtq_ort_quantize_linear(&one, 1, 1, 0, MRTQ_S16, &o), MRTQ_EUNSUPPORTED, "type: ORT's 8-bit operators");
   CHECK_REFUSED(mrtq_ort_quantize_linear(&one, 1, 1, 0, (mrtq_dtype)0, &o), MRTQ_EINVAL, "type: not an mrtq_dtype");
   CHECK_REFUSED(mrtq_ort_quantize_linear(&one, 1, 1, 256, MRTQ_U8, &o), MRTQ_EINVAL, "zp: outside the type");
   CHECK_REFUSED(mrtq_ort_quantize_linear(&one, 1, 1, -129, MRTQ_S8, &o), MRTQ_EINVAL, "zp: outside the type");
@@ -288,7 +288,7 @@ static void t_qlinear_binary(void) {
   CHECK_REFUSED(mrtq_ort_qlinear_init(1, -1, 1, 0, 1, 0, MRTQ_U8, &p), MRTQ_EINVAL, "za: outside the type");
   CHECK_REFUSED(mrtq_ort_qlinear_init(1, 0, 1, 128, 1, 0, MRTQ_S8, &p), MRTQ_EINVAL, "zb: outside the type");
   CHECK_REFUSED(mrtq_ort_qlinear_init(1, 0, 1, 0, 1, 256, MRTQ_U8, &p), MRTQ_EINVAL, "zc: outside the type");
-  CHECK_REFUSED(mrtq_ort_qlinear_init(1, 0, 1, 0, 1, 0, MRTQ_S16, &p), MRTQ_EUNSUPPORTED, "type: QuantizeLinear");
+  CHECK_REFUSED(mrtq_ort_qlinear_init(1, 0, 1, 0, 1, 0, MRTQ_S16, &p), MRTQ_EUNSUPPORTED, "type: ORT's 8-bit");
   size_t sh[1] = {2}, bad[1] = {3};
   CHECK_EQ(mrtq_ort_qlinear_init(1, 0, 1, 0, 1, 0, MRTQ_U8, &p), MRTQ_OK, "init");
   CHECK_REFUSED(mrtq_ort_qlinear_add(sh, 1, sh, 1, NULL, a, b, out), MRTQ_EINVAL, "p: NULL");

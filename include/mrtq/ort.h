@@ -324,7 +324,7 @@ MRTQ_API mrtq_status mrtq_ort_qgemm_scale(float alpha, float a_scale, const floa
 MRTQ__PRIV mrtq_status mrtq__ort_qtype(mrtq_dtype type, int32_t zp, int32_t *lo, int32_t *hi) {
   if (type != MRTQ_S8 && type != MRTQ_U8) {
     if (mrtq_dtype_bits(type) == 0) return MRTQ__ERR(MRTQ_EINVAL, "type: not an mrtq_dtype");
-    return MRTQ__ERR(MRTQ_EUNSUPPORTED, "type: QuantizeLinear here writes MRTQ_S8 or MRTQ_U8");
+    return MRTQ__ERR(MRTQ_EUNSUPPORTED, "type: ORT's 8-bit operators take MRTQ_S8 or MRTQ_U8");
   }
   mrtq_dtype_range(type, lo, hi);
   if (zp < *lo || zp > *hi) return MRTQ__ERR(MRTQ_EINVAL, "zp: outside the type");
