@@ -89,9 +89,9 @@ MRTQ_API mrtq_status mrtq_ort_dequantize_linear(const void *q, size_t n, float s
  * C x inner, C = shape[axis]; element (o, c, i) uses scale[c] and zp[c] (C
  * entries each; zp NULL means all 0), otherwise as the per-tensor functions.
  * Errors: shape, x / q, scale or out NULL, ndim outside [1, MRTQ_MAX_DIMS],
- * axis outside [-ndim, ndim), a zero dimension or an element count overflowing
- * size_t -> MRTQ_ESHAPE (NULL / axis: MRTQ_EINVAL); a zp[c] outside the type
- * -> MRTQ_EINVAL; types as the per-tensor functions. */
+ * axis outside [-ndim, ndim), a zp[c] outside the type -> MRTQ_EINVAL; a zero
+ * dimension or an element count overflowing size_t -> MRTQ_ESHAPE; types as
+ * the per-tensor functions. Nothing is written on error. */
 MRTQ_API mrtq_status mrtq_ort_quantize_linear_axis(const float *x, const size_t *shape, int ndim, int axis,
                                                    const float *scale, const int32_t *zp, mrtq_dtype type,
                                                    void *out);
@@ -136,7 +136,8 @@ MRTQ_API mrtq_status mrtq_ort_dynamic_quantize_linear(const float *x, size_t n, 
  * not have (size 1 there); "b one value per span" likewise for b; otherwise
  * both advance together. The zero point of the output enters only through the
  * float bias (QLinearMul: scales 1, 1, 2, zc 1, products 3, 5, -3 give 2, 4,
- * 0; mrtq's MRTQ_FP32 requantization of the products gives 3, 3, -1).
+ * 0; mrtq's MRTQ_FP32 requantization of the products gives 3, 3, and -1
+ * before the clamp).
  * Scales: finite and positive floats; zero points within the type. */
 typedef struct mrtq_ort_qlinear_params {
   float sa, sb, sc;      /* the three scales */
