@@ -102,8 +102,8 @@ MRTQ_API mrtq_status mrtq_maxpool2d_xnn(const mrtq_pool2d *p, size_t dil_h, size
 /* ======================= bodies ======================= */
 #if MRTQ__BODIES
 
-MRTQ_API mrtq_status mrtq_pool2d_out(const mrtq_pool2d *p, size_t *ho, size_t *wo) {
-  size_t hp, wp;
+/* The checks every pooling geometry starts with (both output-size rules). */
+MRTQ__PRIV mrtq_status mrtq__pool_shape_args(const mrtq_pool2d *p, const size_t *ho, const size_t *wo) {
   if (!p) return MRTQ__ERR(MRTQ_EINVAL, "p: NULL");
   if (!ho || !wo) return MRTQ__ERR(MRTQ_EINVAL, "ho, wo: NULL");
   if (p->layout != MRTQ_NCHW && p->layout != MRTQ_NHWC)
@@ -111,6 +111,21 @@ MRTQ_API mrtq_status mrtq_pool2d_out(const mrtq_pool2d *p, size_t *ho, size_t *w
   if (!p->n || !p->c || !p->h || !p->w) return MRTQ__ERR(MRTQ_ESHAPE, "p->n, p->c, p->h, p->w: must be >= 1");
   if (!p->kh || !p->kw) return MRTQ__ERR(MRTQ_ESHAPE, "p->kh, p->kw: must be >= 1");
   if (!p->stride_h || !p->stride_w) return MRTQ__ERR(MRTQ_ESHAPE, "p->stride_h, p->stride_w: must be >= 1");
+  return MRTQ_OK;
+}
+
+/* n c max(oh, h) max(ow, w) fits size_t (input and output element counts). */
+MRTQ__PRIV mrtq_status mrtq__pool_count_ok(const mrtq_pool2d *p, size_t oh, size_t ow) {
+  size_t mh = oh > p->h ? oh : p->h, mw = ow > p->w ? ow : p->w;
+  if (p->n > SIZE_MAX / p->c || p->n * p->c > SIZE_MAX / mh || p->n * p->c * mh > SIZE_MAX / mw)
+    return MRTQ__ERR(MRTQ_ESHAPE, "p: element count overflows size_t");
+  return MRTQ_OK;
+}
+
+MRTQ_API mrtq_status mrtq_pool2d_out(const mrtq_pool2d *p, size_t *ho, size_t *wo) {
+  size_t hp, wp;
+  mrtq_status st = mrtq__pool_shape_args(p, ho, wo);
+  if (st != MRTQ_OK) return st;
   if (p->pad_top >= p->kh || p->pad_bottom >= p->kh)
     return MRTQ__ERR(MRTQ_ESHAPE, "p->pad_top, p->pad_bottom: must be < p->kh");
   if (p->pad_left >= p->kw || p->pad_right >= p->kw)
@@ -122,23 +137,23 @@ MRTQ_API mrtq_status mrtq_pool2d_out(const mrtq_pool2d *p, size_t *ho, size_t *w
   if (p->kw > wp) return MRTQ__ERR(MRTQ_ESHAPE, "p->kw: larger than the padded width");
   {
     size_t oh = (hp - p->kh) / p->stride_h + 1, ow = (wp - p->kw) / p->stride_w + 1;
-    size_t mh = oh > p->h ? oh : p->h, mw = ow > p->w ? ow : p->w;
-    if (p->n > SIZE_MAX / p->c || p->n * p->c > SIZE_MAX / mh || p->n * p->c * mh > SIZE_MAX / mw)
-      return MRTQ__ERR(MRTQ_ESHAPE, "p: element count overflows size_t");
+    if ((st = mrtq__pool_count_ok(p, oh, ow)) != MRTQ_OK) return st;
     *ho = oh, *wo = ow;
   }
   return MRTQ_OK;
 }
 
-/* Visit one output element's window: the sum of (v - x_zp) and the maximum of
- * its valid (non-padding) elements, and their count. */
-MRTQ__PRIV void mrtq__pool_window(const mrtq_pool2d *p, const void *x, size_t n, size_t ch, size_t oy, size_t ox,
-                                  int32_t x_zp, int64_t *sum, int32_t *max, size_t *count) {
+/* Visit one output element's window (taps dil_h / dil_w apart; 1: dense):
+ * the sum of (v - x_zp) and the maximum of its valid (non-padding) elements,
+ * and their count. */
+MRTQ__PRIV void mrtq__pool_window(const mrtq_pool2d *p, size_t dil_h, size_t dil_w, const void *x, size_t n,
+                                  size_t ch, size_t oy, size_t ox, int32_t x_zp, int64_t *sum, int32_t *max,
+                                  size_t *count) {
   size_t ky, kx;
   *sum = 0, *max = INT32_MIN, *count = 0;
   for (ky = 0; ky < p->kh; ky++)
     for (kx = 0; kx < p->kw; kx++) {
-      size_t iy = oy * p->stride_h + ky, ix = ox * p->stride_w + kx, at;
+      size_t iy = oy * p->stride_h + ky * dil_h, ix = ox * p->stride_w + kx * dil_w, at;
       int32_t v;
       if (iy < p->pad_top || iy >= p->pad_top + p->h || ix < p->pad_left || ix >= p->pad_left + p->w) continue;
       iy -= p->pad_top, ix -= p->pad_left;
@@ -158,8 +173,8 @@ MRTQ__PRIV size_t mrtq__pool_out_at(const mrtq_pool2d *p, size_t ho, size_t wo, 
 enum { MRTQ__POOL_MAX = 0, MRTQ__POOL_AVG_TFLITE = 1, MRTQ__POOL_AVG_RQ = 2 };
 
 /* The shared loop: one window per output element, reduced by `mode`. */
-MRTQ__PRIV void mrtq__pool2d(const mrtq_pool2d *p, size_t ho, size_t wo, const void *x, int mode, int32_t qmin,
-                             int32_t qmax, int32_t x_zp, const mrtq_rq *rq, void *out) {
+MRTQ__PRIV void mrtq__pool2d(const mrtq_pool2d *p, size_t dil_h, size_t dil_w, size_t ho, size_t wo, const void *x,
+                             int mode, int32_t qmin, int32_t qmax, int32_t x_zp, const mrtq_rq *rq, void *out) {
   size_t n, ch, oy, ox;
   for (n = 0; n < p->n; n++)
     for (ch = 0; ch < p->c; ch++)
@@ -168,13 +183,24 @@ MRTQ__PRIV void mrtq__pool2d(const mrtq_pool2d *p, size_t ho, size_t wo, const v
           int64_t s, c;
           int32_t mx, v;
           size_t cnt;
-          mrtq__pool_window(p, x, n, ch, oy, ox, x_zp, &s, &mx, &cnt);
+          mrtq__pool_window(p, dil_h, dil_w, x, n, ch, oy, ox, x_zp, &s, &mx, &cnt);
           c = (int64_t)cnt;
           if (mode == MRTQ__POOL_MAX) v = mrtq__clamp64(mx, qmin, qmax);
           else if (mode == MRTQ__POOL_AVG_TFLITE) v = mrtq__clamp64(s > 0 ? (s + c / 2) / c : (s - c / 2) / c, qmin, qmax);
           else v = mrtq_rq_apply(rq, (int32_t)s, qmin, qmax);
           mrtq__store(out, mrtq__pool_out_at(p, ho, wo, n, ch, oy, ox), p->type, v);
         }
+}
+
+/* The data pointers and output bounds every max / TFLite-average pooling checks. */
+MRTQ__PRIV mrtq_status mrtq__pool_operands(const mrtq_pool2d *p, const void *x, int32_t qmin, int32_t qmax,
+                                           const void *out) {
+  if (!x) return MRTQ__ERR(MRTQ_EINVAL, "x: NULL");
+  if (!out) return MRTQ__ERR(MRTQ_EINVAL, "out: NULL");
+  if (!mrtq__in_type(qmin, p->type)) return MRTQ__ERR(MRTQ_EINVAL, "qmin: outside p->type");
+  if (!mrtq__in_type(qmax, p->type)) return MRTQ__ERR(MRTQ_EINVAL, "qmax: outside p->type");
+  if (qmin > qmax) return MRTQ__ERR(MRTQ_EINVAL, "qmin, qmax: qmin > qmax");
+  return MRTQ_OK;
 }
 
 /* The checks mrtq_maxpool2d and mrtq_avgpool2d_tflite share (8-bit or int16). */
@@ -186,19 +212,14 @@ MRTQ__PRIV mrtq_status mrtq__pool_args(const mrtq_pool2d *p, const void *x, int3
     mrtq_status tst = MRTQ__Q816_TYPE(p->type, "p->type");
     if (tst != MRTQ_OK) return tst;
   }
-  if (!x) return MRTQ__ERR(MRTQ_EINVAL, "x: NULL");
-  if (!out) return MRTQ__ERR(MRTQ_EINVAL, "out: NULL");
-  if (!mrtq__in_type(qmin, p->type)) return MRTQ__ERR(MRTQ_EINVAL, "qmin: outside p->type");
-  if (!mrtq__in_type(qmax, p->type)) return MRTQ__ERR(MRTQ_EINVAL, "qmax: outside p->type");
-  if (qmin > qmax) return MRTQ__ERR(MRTQ_EINVAL, "qmin, qmax: qmin > qmax");
-  return MRTQ_OK;
+  return mrtq__pool_operands(p, x, qmin, qmax, out);
 }
 
 MRTQ_API mrtq_status mrtq_maxpool2d(const mrtq_pool2d *p, const void *x, int32_t qmin, int32_t qmax, void *out) {
   size_t ho, wo;
   mrtq_status st = mrtq__pool_args(p, x, qmin, qmax, out, &ho, &wo);
   if (st != MRTQ_OK) return st;
-  mrtq__pool2d(p, ho, wo, x, MRTQ__POOL_MAX, qmin, qmax, 0, NULL, out);
+  mrtq__pool2d(p, 1, 1, ho, wo, x, MRTQ__POOL_MAX, qmin, qmax, 0, NULL, out);
   return MRTQ_OK;
 }
 
@@ -211,7 +232,7 @@ MRTQ_API mrtq_status mrtq_avgpool2d_tflite(const mrtq_pool2d *p, const void *x, 
   if (p->type == MRTQ_S16 && (p->kh < p->h ? p->kh : p->h) > 65535 / (p->kw < p->w ? p->kw : p->w))
     return MRTQ__ERR(MRTQ_EOVERFLOW, "p->kh, p->kw: a window holds more than 65535 valid elements "
                                      "(min(kh, h) * min(kw, w)) for MRTQ_S16 (TFLite's int32 window sum)");
-  mrtq__pool2d(p, ho, wo, x, MRTQ__POOL_AVG_TFLITE, qmin, qmax, 0, NULL, out);
+  mrtq__pool2d(p, 1, 1, ho, wo, x, MRTQ__POOL_AVG_TFLITE, qmin, qmax, 0, NULL, out);
   return MRTQ_OK;
 }
 
@@ -233,7 +254,7 @@ MRTQ_API mrtq_status mrtq_avgpool2d_rq(const mrtq_pool2d *p, const mrtq_rq *rq, 
   if (x_zp < lo || x_zp > hi) return MRTQ__ERR(MRTQ_EINVAL, "x_zp: outside p->type");
   if (p->kh > (size_t)INT32_MAX / 255 / p->kw) /* |x - x_zp| <= 255 per element */
     return MRTQ__ERR(MRTQ_EOVERFLOW, "p->kh, p->kw: kh * kw * 255 exceeds int32");
-  mrtq__pool2d(p, ho, wo, x, MRTQ__POOL_AVG_RQ, lo, hi, x_zp, rq, out);
+  mrtq__pool2d(p, 1, 1, ho, wo, x, MRTQ__POOL_AVG_RQ, lo, hi, x_zp, rq, out);
   return MRTQ_OK;
 }
 
@@ -258,13 +279,9 @@ MRTQ__PRIV int mrtq__xnn_axis(size_t size, size_t k, size_t stride, size_t dil, 
 
 MRTQ_API mrtq_status mrtq_maxpool2d_xnn_out(const mrtq_pool2d *p, size_t dil_h, size_t dil_w, size_t *ho,
                                             size_t *wo) {
-  if (!p) return MRTQ__ERR(MRTQ_EINVAL, "p: NULL");
-  if (!ho || !wo) return MRTQ__ERR(MRTQ_EINVAL, "ho, wo: NULL");
-  if (p->layout != MRTQ_NCHW && p->layout != MRTQ_NHWC)
-    return MRTQ__ERR(MRTQ_EINVAL, "p->layout: must be MRTQ_NCHW or MRTQ_NHWC");
-  if (!p->n || !p->c || !p->h || !p->w) return MRTQ__ERR(MRTQ_ESHAPE, "p->n, p->c, p->h, p->w: must be >= 1");
-  if (!p->kh || !p->kw) return MRTQ__ERR(MRTQ_ESHAPE, "p->kh, p->kw: must be >= 1");
-  if (!p->stride_h || !p->stride_w) return MRTQ__ERR(MRTQ_ESHAPE, "p->stride_h, p->stride_w: must be >= 1");
+  size_t oh, ow;
+  mrtq_status st = mrtq__pool_shape_args(p, ho, wo);
+  if (st != MRTQ_OK) return st;
   if (!dil_h || !dil_w) return MRTQ__ERR(MRTQ_ESHAPE, "dil_h, dil_w: must be >= 1");
   if ((dil_h > 1 || dil_w > 1) && (p->pad_bottom || p->pad_right))
     return MRTQ__ERR(MRTQ_EUNSUPPORTED, "p->pad_bottom, p->pad_right: with a dilation above 1 XNNPACK (2022) reads "
@@ -276,53 +293,29 @@ MRTQ_API mrtq_status mrtq_maxpool2d_xnn_out(const mrtq_pool2d *p, size_t dil_h, 
       p->pad_top > SIZE_MAX / 4 || p->pad_bottom > SIZE_MAX / 4 || p->pad_left > SIZE_MAX / 4 ||
       p->pad_right > SIZE_MAX / 4)
     return MRTQ__ERR(MRTQ_ESHAPE, "p: sizes overflow size_t");
-  switch (mrtq__xnn_axis(p->h, p->kh, p->stride_h, dil_h, p->pad_top, p->pad_bottom, ho)) {
+  switch (mrtq__xnn_axis(p->h, p->kh, p->stride_h, dil_h, p->pad_top, p->pad_bottom, &oh)) {
     case 1: return MRTQ__ERR(MRTQ_ESHAPE, "p->kh: the dilated window is larger than the padded height");
     case 2: return MRTQ__ERR(MRTQ_ESHAPE, "p->pad_top, p->pad_bottom: an output row whose window is padding only");
     default: break;
   }
-  switch (mrtq__xnn_axis(p->w, p->kw, p->stride_w, dil_w, p->pad_left, p->pad_right, wo)) {
+  switch (mrtq__xnn_axis(p->w, p->kw, p->stride_w, dil_w, p->pad_left, p->pad_right, &ow)) {
     case 1: return MRTQ__ERR(MRTQ_ESHAPE, "p->kw: the dilated window is larger than the padded width");
     case 2: return MRTQ__ERR(MRTQ_ESHAPE, "p->pad_left, p->pad_right: an output column whose window is padding only");
     default: break;
   }
-  {
-    size_t mh = *ho > p->h ? *ho : p->h, mw = *wo > p->w ? *wo : p->w;
-    if (p->n > SIZE_MAX / p->c || p->n * p->c > SIZE_MAX / mh || p->n * p->c * mh > SIZE_MAX / mw)
-      return MRTQ__ERR(MRTQ_ESHAPE, "p: element count overflows size_t");
-  }
+  if ((st = mrtq__pool_count_ok(p, oh, ow)) != MRTQ_OK) return st;
+  *ho = oh, *wo = ow;
   return MRTQ_OK;
 }
 
 MRTQ_API mrtq_status mrtq_maxpool2d_xnn(const mrtq_pool2d *p, size_t dil_h, size_t dil_w, const void *x,
                                         int32_t qmin, int32_t qmax, void *out) {
-  size_t ho, wo, n, ch, oy, ox, ky, kx;
+  size_t ho, wo;
   mrtq_status st = mrtq_maxpool2d_xnn_out(p, dil_h, dil_w, &ho, &wo);
   if (st != MRTQ_OK) return st;
   if ((st = MRTQ__Q8_TYPE(p->type, "p->type")) != MRTQ_OK) return st;
-  if (!x) return MRTQ__ERR(MRTQ_EINVAL, "x: NULL");
-  if (!out) return MRTQ__ERR(MRTQ_EINVAL, "out: NULL");
-  if (!mrtq__in_type(qmin, p->type)) return MRTQ__ERR(MRTQ_EINVAL, "qmin: outside p->type");
-  if (!mrtq__in_type(qmax, p->type)) return MRTQ__ERR(MRTQ_EINVAL, "qmax: outside p->type");
-  if (qmin > qmax) return MRTQ__ERR(MRTQ_EINVAL, "qmin, qmax: qmin > qmax");
-  for (n = 0; n < p->n; n++)
-    for (ch = 0; ch < p->c; ch++)
-      for (oy = 0; oy < ho; oy++)
-        for (ox = 0; ox < wo; ox++) {
-          int32_t mx = INT32_MIN;
-          for (ky = 0; ky < p->kh; ky++)
-            for (kx = 0; kx < p->kw; kx++) {
-              size_t iy = oy * p->stride_h + ky * dil_h, ix = ox * p->stride_w + kx * dil_w, at;
-              int32_t v;
-              if (iy < p->pad_top || iy >= p->pad_top + p->h || ix < p->pad_left || ix >= p->pad_left + p->w) continue;
-              iy -= p->pad_top, ix -= p->pad_left;
-              at = p->layout == MRTQ_NCHW ? ((n * p->c + ch) * p->h + iy) * p->w + ix
-                                          : ((n * p->h + iy) * p->w + ix) * p->c + ch;
-              v = mrtq__load(x, at, p->type);
-              mx = v > mx ? v : mx;
-            }
-          mrtq__store(out, mrtq__pool_out_at(p, ho, wo, n, ch, oy, ox), p->type, mrtq__clamp64(mx, qmin, qmax));
-        }
+  if ((st = mrtq__pool_operands(p, x, qmin, qmax, out)) != MRTQ_OK) return st;
+  mrtq__pool2d(p, dil_h, dil_w, ho, wo, x, MRTQ__POOL_MAX, qmin, qmax, 0, NULL, out);
   return MRTQ_OK;
 }
 
