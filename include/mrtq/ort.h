@@ -589,7 +589,8 @@ MRTQ_API float mrtq_ort_logistic(float in) {
   return y > 0.0f ? y : y != y ? y : 0.0f;
 }
 
-/* kind 0: LeakyRelu (alpha), 1: Sigmoid */
+/* ORT's table of a function of the dequantized byte: kind 0 LeakyRelu
+ * (alpha), 1 Sigmoid, 2 the identity (QLinearConcat's requantization). */
 MRTQ__PRIV void mrtq__ort_lut_fill(int kind, float xs, int32_t xzp, float ys, int32_t yzp, float alpha,
                                    mrtq_dtype type, int32_t lo, int32_t hi, mrtq_ort_lut_params *p) {
   for (int b = 0; b < 256; b++) {
@@ -597,8 +598,10 @@ MRTQ__PRIV void mrtq__ort_lut_fill(int kind, float xs, int32_t xzp, float ys, in
     float d = mrtq__f32(xs * (float)(v - xzp)), f;
     if (kind == 0)
       f = d >= 0.0f ? d : mrtq__f32(alpha * d);
-    else
+    else if (kind == 1)
       f = mrtq_ort_logistic(d);
+    else
+      f = d;
     p->table[b] = (uint8_t)mrtq__ort_q1(f, ys, yzp, lo, hi);
   }
   p->type = type;
@@ -791,17 +794,16 @@ MRTQ_API mrtq_status mrtq_ort_qlinear_concat(const size_t *const *shapes, size_t
   }
   for (size_t k = 0; k < n; k++) {
     size_t len = shapes[k][axis] * inner;
-    uint8_t table[256];
-    int map = scale[k] != y_scale || zp[k] != y_zp;
-    for (int b = 0; b < 256; b++) {
-      int32_t v = type == MRTQ_S8 && b >= 128 ? b - 256 : b;
-      table[b] = map ? (uint8_t)mrtq__ort_q1(mrtq__f32(scale[k] * (float)(v - zp[k])), y_scale, y_zp, lo, hi)
-                     : (uint8_t)b;
-    }
+    mrtq_ort_lut_params t;
+    int map = scale[k] != y_scale || zp[k] != y_zp; /* else ORT copies */
+    if (map) mrtq__ort_lut_fill(2, scale[k], zp[k], y_scale, y_zp, 0.0f, type, lo, hi, &t);
     for (size_t o = 0; o < outer; o++) {
       uint8_t *dst = (uint8_t *)out + o * along * inner + at;
       const uint8_t *src = (const uint8_t *)x[k] + o * len;
-      for (size_t i = 0; i < len; i++) dst[i] = table[src[i]];
+      if (map)
+        for (size_t i = 0; i < len; i++) dst[i] = t.table[src[i]];
+      else
+        memcpy(dst, src, len);
     }
     at += len;
   }
