@@ -317,7 +317,22 @@ static void test_xnn_max(void) {
     p.pad_bottom = dh > 1 || dw > 1 ? 0 : (size_t)th_range(0, 5), p.pad_right = dh > 1 || dw > 1 ? 0 : (size_t)th_range(0, 5);
     if (dh > 1 && dw == 1 && p.pad_left > (p.kw - 1) / 2) p.pad_left = (p.kw - 1) / 2;
     p.layout = it % 2 ? MRTQ_NHWC : MRTQ_NCHW, p.type = it % 3 ? MRTQ_S8 : MRTQ_U8;
-    if (mrtq_maxpool2d_xnn_out(&p, dh, dw, &ho, &wo) != MRTQ_OK) continue;
+    /* acceptance by brute force: the dilated window fits the padded input and
+     * every output window has a tap inside it (scanned tap by tap) */
+    int fits = 1;
+    for (int ax = 0; ax < 2; ax++) {
+      size_t sz = ax ? p.w : p.h, k = ax ? p.kw : p.kh, st = ax ? p.stride_w : p.stride_h, d = ax ? dw : dh;
+      size_t p0 = ax ? p.pad_left : p.pad_top, padded = sz + p0 + (ax ? p.pad_right : p.pad_bottom);
+      if ((k - 1) * d + 1 > padded) { fits = 0; break; }
+      for (size_t o = 0; o <= (padded - (k - 1) * d - 1) / st; o++) {
+        int hit = 0;
+        for (size_t t = 0; t < k; t++) hit |= o * st + t * d >= p0 && o * st + t * d < p0 + sz;
+        fits &= hit;
+      }
+    }
+    mrtq_status acc = mrtq_maxpool2d_xnn_out(&p, dh, dw, &ho, &wo);
+    CHECK_EQ(acc == MRTQ_OK, fits, "it %d: accepted iff every window holds an input tap", it);
+    if (acc != MRTQ_OK) continue;
     int32_t lo = p.type == MRTQ_S8 ? -128 : 0, qmin = lo + (int32_t)th_range(0, 20), qmax = lo + 255 - (int32_t)th_range(0, 20);
     for (size_t i = 0; i < p.n * p.c * p.h * p.w; i++) x[i] = (uint8_t)th_rand32();
     CHECK_EQ(mrtq_maxpool2d_xnn(&p, dh, dw, x, qmin, qmax, out), MRTQ_OK, "it %d", it);
@@ -383,6 +398,14 @@ static void test_xnn_max(void) {
   p.w = 3, p.n = SIZE_MAX / 8, p.c = 1000;
   CHECK_REFUSED(mrtq_maxpool2d_xnn_out(&p, 1, 1, &ho, &wo), MRTQ_ESHAPE, "p: element count overflows size_t");
   p.n = p.c = 1;
+  /* a shape query answers at once for sizes no image has (no scan over the outputs) */
+  p.h = (size_t)1 << 40, p.w = 1, p.kh = 3, p.kw = 1, p.stride_h = 1, p.stride_w = 1;
+  p.pad_top = p.pad_bottom = p.pad_left = p.pad_right = 0;
+  CHECK_EQ(mrtq_maxpool2d_xnn_out(&p, 5, 1, &ho, &wo), MRTQ_OK, "2^40 rows");
+  CHECK_EQ(ho, ((size_t)1 << 40) - 10, "2^40 rows, dilated window 11");
+  p.h = p.w = (size_t)1 << 61, p.kh = p.kw = 1;
+  CHECK_REFUSED(mrtq_maxpool2d_xnn_out(&p, 1, 1, &ho, &wo), MRTQ_ESHAPE, "p: element count overflows size_t");
+  p.h = 2, p.w = 3, p.kh = 1, p.kw = 2;
   CHECK_REFUSED(mrtq_maxpool2d_xnn(&p, 1, 1, NULL, -128, 127, out), MRTQ_EINVAL, "x: NULL");
   CHECK_REFUSED(mrtq_maxpool2d_xnn(&p, 1, 1, x, -128, 127, NULL), MRTQ_EINVAL, "out: NULL");
   CHECK_REFUSED(mrtq_maxpool2d_xnn(&p, 1, 1, x, -129, 127, out), MRTQ_EINVAL, "qmin: outside p->type");
@@ -390,6 +413,8 @@ static void test_xnn_max(void) {
   CHECK_REFUSED(mrtq_maxpool2d_xnn(&p, 1, 1, x, 5, 4, out), MRTQ_EINVAL, "qmin, qmax: qmin > qmax");
   p.type = MRTQ_S16;
   CHECK_REFUSED(mrtq_maxpool2d_xnn(&p, 1, 1, x, -128, 127, out), MRTQ_EUNSUPPORTED, "p->type");
+  p.type = (mrtq_dtype)0;
+  CHECK_REFUSED(mrtq_maxpool2d_xnn(&p, 1, 1, x, -128, 127, out), MRTQ_EINVAL, "p->type: not an mrtq_dtype");
 }
 
 int main(void) {

@@ -93,7 +93,8 @@ MRTQ_API mrtq_status mrtq_avgpool2d_rq(const mrtq_pool2d *p, const mrtq_rq *rq, 
  * MRTQ_EUNSUPPORTED: the 2022 XNNPACK gives bytes there that are no function
  * of the window (it reads outside it; tests/test_xnnpack.c counts such
  * layers), so there is no behaviour to reproduce; p->type another mrtq_dtype
- * -> MRTQ_EUNSUPPORTED. */
+ * -> MRTQ_EUNSUPPORTED (outside the enum: MRTQ_EINVAL). Nothing is written on
+ * error. */
 MRTQ_API mrtq_status mrtq_maxpool2d_xnn_out(const mrtq_pool2d *p, size_t dil_h, size_t dil_w, size_t *ho,
                                             size_t *wo);
 MRTQ_API mrtq_status mrtq_maxpool2d_xnn(const mrtq_pool2d *p, size_t dil_h, size_t dil_w, const void *x,
@@ -260,20 +261,21 @@ MRTQ_API mrtq_status mrtq_avgpool2d_rq(const mrtq_pool2d *p, const mrtq_rq *rq, 
 
 /* Along one axis: the output count into *out; 0, or 1 (the dilated window
  * larger than the padded size), or 2 (a window without a tap inside [pad0,
- * pad0 + size)). Sizes were bounded by the caller. */
+ * pad0 + size)). Sizes were bounded by the caller, and dil == 1 or pad1 == 0
+ * (the caller refuses the rest). O(1), no scan over the outputs:
+ * - dil == 1: output o's taps are the run [o s, o s + k - 1], which moves
+ *   right with o, so only the first (the run ends before pad0) and the last
+ *   (it starts at or after pad0 + size) can miss the input;
+ * - pad1 == 0: the last tap o s + (k - 1) dil <= padded - 1 = pad0 + size - 1
+ *   is never past the input, so a window hits the input iff its last tap is at
+ *   or after pad0, which is weakest for o = 0.
+ * Both cases: miss iff (k - 1) dil < pad0 or (*out - 1) s >= pad0 + size. */
 MRTQ__PRIV int mrtq__xnn_axis(size_t size, size_t k, size_t stride, size_t dil, size_t pad0, size_t pad1,
                               size_t *out) {
-  size_t ek = (k - 1) * dil + 1, padded = size + pad0 + pad1, o, t;
+  size_t ek = (k - 1) * dil + 1, padded = size + pad0 + pad1;
   if (ek > padded) return 1;
   *out = (padded - ek) / stride + 1;
-  for (o = 0; o < *out; o++) {
-    int hit = 0;
-    for (t = 0; t < k && !hit; t++) {
-      size_t at = o * stride + t * dil;
-      hit = at >= pad0 && at < pad0 + size;
-    }
-    if (!hit) return 2;
-  }
+  if ((k - 1) * dil < pad0 || (*out - 1) * stride >= pad0 + size) return 2;
   return 0;
 }
 
