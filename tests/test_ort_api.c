@@ -23,6 +23,17 @@ static float th_scale(int lo, int hi) {
   return ldexpf(1.0f + (float)(th_rand32() >> 9) / 8388608.0f, (int)th_range(lo, hi));
 }
 
+/* A refused init must leave its parameters untouched: fill them with a
+ * pattern, refuse, compare. */
+#define REFUSED_KEEPS(call, code, substr, pp)                                   \
+  do {                                                                          \
+    unsigned char th_was_[sizeof *(pp)];                                        \
+    memset((pp), 0xa5, sizeof *(pp));                                           \
+    memcpy(th_was_, (pp), sizeof *(pp));                                        \
+    CHECK_REFUSED(call, code, substr);                                          \
+    CHECK(memcmp(th_was_, (pp), sizeof *(pp)) == 0);                            \
+  } while (0)
+
 static void t_qlinear_scale(void) {
   float w[64], out[64];
   for (int it = 0; it < 2000; it++) {
@@ -282,13 +293,14 @@ static void t_qlinear_binary(void) {
       }
   }
   CHECK_REFUSED(mrtq_ort_qlinear_init(1, 0, 1, 0, 1, 0, MRTQ_U8, NULL), MRTQ_EINVAL, "p: NULL");
-  CHECK_REFUSED(mrtq_ort_qlinear_init(NAN, 0, 1, 0, 1, 0, MRTQ_U8, &p), MRTQ_EINVAL, "sa: not finite and positive");
-  CHECK_REFUSED(mrtq_ort_qlinear_init(1, 0, 0, 0, 1, 0, MRTQ_U8, &p), MRTQ_EINVAL, "sb: not finite and positive");
-  CHECK_REFUSED(mrtq_ort_qlinear_init(1, 0, 1, 0, INFINITY, 0, MRTQ_U8, &p), MRTQ_EINVAL, "sc: not finite");
-  CHECK_REFUSED(mrtq_ort_qlinear_init(1, -1, 1, 0, 1, 0, MRTQ_U8, &p), MRTQ_EINVAL, "za: outside the type");
-  CHECK_REFUSED(mrtq_ort_qlinear_init(1, 0, 1, 128, 1, 0, MRTQ_S8, &p), MRTQ_EINVAL, "zb: outside the type");
-  CHECK_REFUSED(mrtq_ort_qlinear_init(1, 0, 1, 0, 1, 256, MRTQ_U8, &p), MRTQ_EINVAL, "zc: outside the type");
-  CHECK_REFUSED(mrtq_ort_qlinear_init(1, 0, 1, 0, 1, 0, MRTQ_S16, &p), MRTQ_EUNSUPPORTED, "type: ORT's 8-bit");
+  REFUSED_KEEPS(mrtq_ort_qlinear_init(NAN, 0, 1, 0, 1, 0, MRTQ_U8, &p), MRTQ_EINVAL, "sa: not finite and positive", &p);
+  REFUSED_KEEPS(mrtq_ort_qlinear_init(1, 0, 0, 0, 1, 0, MRTQ_U8, &p), MRTQ_EINVAL, "sb: not finite and positive", &p);
+  REFUSED_KEEPS(mrtq_ort_qlinear_init(1, 0, 1, 0, INFINITY, 0, MRTQ_U8, &p), MRTQ_EINVAL, "sc: not finite", &p);
+  REFUSED_KEEPS(mrtq_ort_qlinear_init(1, -1, 1, 0, 1, 0, MRTQ_U8, &p), MRTQ_EINVAL, "za: outside the type", &p);
+  REFUSED_KEEPS(mrtq_ort_qlinear_init(1, 0, 1, 128, 1, 0, MRTQ_S8, &p), MRTQ_EINVAL, "zb: outside the type", &p);
+  REFUSED_KEEPS(mrtq_ort_qlinear_init(1, 0, 1, 0, 1, 256, MRTQ_U8, &p), MRTQ_EINVAL, "zc: outside the type", &p);
+  REFUSED_KEEPS(mrtq_ort_qlinear_init(1, 0, 1, 0, 1, 0, MRTQ_S16, &p), MRTQ_EUNSUPPORTED, "type: ORT's 8-bit", &p);
+  REFUSED_KEEPS(mrtq_ort_qlinear_init(1, 0, 1, 0, 1, 0, (mrtq_dtype)99, &p), MRTQ_EINVAL, "type: not an mrtq_dtype", &p);
   size_t sh[1] = {2}, bad[1] = {3};
   CHECK_EQ(mrtq_ort_qlinear_init(1, 0, 1, 0, 1, 0, MRTQ_U8, &p), MRTQ_OK, "init");
   CHECK_REFUSED(mrtq_ort_qlinear_add(sh, 1, sh, 1, NULL, a, b, out), MRTQ_EINVAL, "p: NULL");
@@ -345,12 +357,16 @@ static void t_lut(void) {
     }
   }
   CHECK_REFUSED(mrtq_ort_qlinear_sigmoid_init(1, 0, 1, 0, MRTQ_U8, NULL), MRTQ_EINVAL, "p: NULL");
-  CHECK_REFUSED(mrtq_ort_qlinear_sigmoid_init(0, 0, 1, 0, MRTQ_U8, &p), MRTQ_EINVAL, "x_scale: not finite");
-  CHECK_REFUSED(mrtq_ort_qlinear_sigmoid_init(1, 0, -1, 0, MRTQ_U8, &p), MRTQ_EINVAL, "y_scale: not finite");
-  CHECK_REFUSED(mrtq_ort_qlinear_sigmoid_init(1, 200, 1, 0, MRTQ_S8, &p), MRTQ_EINVAL, "x_zp: outside the type");
-  CHECK_REFUSED(mrtq_ort_qlinear_sigmoid_init(1, 0, 1, -1, MRTQ_U8, &p), MRTQ_EINVAL, "zp: outside the type");
-  CHECK_REFUSED(mrtq_ort_qlinear_leaky_relu_init(1, 0, 1, 0, NAN, MRTQ_U8, &p), MRTQ_EINVAL, "alpha: NaN or infinite");
-  CHECK_REFUSED(mrtq_ort_qlinear_leaky_relu_init(1, 0, 1, 0, 0.1f, MRTQ_S16, &p), MRTQ_EUNSUPPORTED, "type:");
+  REFUSED_KEEPS(mrtq_ort_qlinear_sigmoid_init(0, 0, 1, 0, MRTQ_U8, &p), MRTQ_EINVAL, "x_scale: not finite", &p);
+  REFUSED_KEEPS(mrtq_ort_qlinear_sigmoid_init(1, 0, -1, 0, MRTQ_U8, &p), MRTQ_EINVAL, "y_scale: not finite", &p);
+  REFUSED_KEEPS(mrtq_ort_qlinear_sigmoid_init(1, 200, 1, 0, MRTQ_S8, &p), MRTQ_EINVAL, "x_zp: outside the type", &p);
+  REFUSED_KEEPS(mrtq_ort_qlinear_sigmoid_init(1, 0, 1, -1, MRTQ_U8, &p), MRTQ_EINVAL, "zp: outside the type", &p);
+  REFUSED_KEEPS(mrtq_ort_qlinear_leaky_relu_init(1, 0, 1, 0, NAN, MRTQ_U8, &p), MRTQ_EINVAL, "alpha: NaN or infinite",
+                &p);
+  REFUSED_KEEPS(mrtq_ort_qlinear_leaky_relu_init(1, 0, 1, 0, 0.1f, MRTQ_S16, &p), MRTQ_EUNSUPPORTED, "type:", &p);
+  REFUSED_KEEPS(mrtq_ort_qlinear_sigmoid_init(1, 0, 1, 0, (mrtq_dtype)99, &p), MRTQ_EINVAL, "type: not an mrtq_dtype",
+                &p);
+  CHECK_EQ(mrtq_ort_qlinear_sigmoid_init(1, 0, 1, 0, MRTQ_U8, &p), MRTQ_OK, "init");
   CHECK_REFUSED(mrtq_ort_lut(NULL, all, 1, out), MRTQ_EINVAL, "p: NULL");
   CHECK_REFUSED(mrtq_ort_lut(&p, NULL, 1, out), MRTQ_EINVAL, "x / out: NULL");
   p.type = MRTQ_S16;
@@ -400,7 +416,9 @@ static void t_avgpool(void) {
           if (global) {
             volatile float den = ys * (float)(p.h * p.w);
             float s = xs / den;
-            want = mrtq_requant_fp32((int32_t)isum, s, yzp, lo, hi);
+            volatile float v = (float)isum * s; /* isum is exact in float here */
+            long r = lrintf(v) + yzp;
+            want = (int32_t)(r < lo ? lo : r > hi ? hi : r);
           } else {
             volatile float avg = sum / (float)(cip ? (long)(p.kh * p.kw) : cnt), q = avg / ys, t = q + (float)yzp;
             long r = lrintf(t);
@@ -422,6 +440,14 @@ static void t_avgpool(void) {
   CHECK_REFUSED(mrtq_ort_qlinear_avgpool(&p, 0, 1, 0, 1, 256, x, out), MRTQ_EINVAL, "zp: outside the type");
   p.kh = p.kw = 4;
   CHECK_REFUSED(mrtq_ort_qlinear_avgpool(&p, 0, 1, 0, 1e-5f, 0, x, out), MRTQ_ERANGE, "outside [2^-32, 256)");
+  p.h = p.w = p.kh = p.kw = 2902; /* 2902^2 = 8,421,604: 255 h w exceeds int32 (not read: refused first) */
+  CHECK_REFUSED(mrtq_ort_qlinear_avgpool(&p, 0, 1, 0, 1, 0, x, out), MRTQ_EOVERFLOW, "p->h * p->w: above 8,421,504");
+  p.h = p.w = p.kh = p.kw = 2901; /* 8,415,801: accepted by this check, refused by ORT's scale limit */
+  CHECK_REFUSED(mrtq_ort_qlinear_avgpool(&p, 0, 1e-10f, 0, 1, 0, x, out), MRTQ_ERANGE, "outside [2^-32, 256)");
+  /* a window of 2^66 elements over a 1x1 image (pads just below the window) */
+  p.h = p.w = 1, p.kh = p.kw = (size_t)1 << 33, p.stride_h = p.stride_w = (size_t)1 << 34;
+  p.pad_top = p.pad_bottom = p.pad_left = p.pad_right = ((size_t)1 << 33) - 1;
+  CHECK_REFUSED(mrtq_ort_qlinear_avgpool(&p, 1, 1, 0, 1, 0, x, out), MRTQ_ESHAPE, "p->kh * p->kw: overflows size_t");
   float s = 0;
   CHECK_EQ(mrtq_ort_avgpool_scale(3.0f, 0.1f, 49, &s), MRTQ_OK, "scale");
   {
@@ -437,6 +463,9 @@ static void t_avgpool(void) {
 }
 
 static double bad_exp(double v) { return v > 0 ? INFINITY : exp(v); }
+static double big_exp(double v) { return v > 0 ? 1e300 : exp(v); } /* finite, above FLT_MAX */
+static double neg_exp(double v) { (void)v; return -1.0; }
+
 
 static void t_softmax(void) {
   static uint8_t x[4 * 40 * 3], out[4 * 40 * 3];
@@ -474,12 +503,33 @@ static void t_softmax(void) {
       }
   }
   CHECK_REFUSED(mrtq_ort_qlinear_softmax_init(1, 1, 0, 4, MRTQ_U8, exp, log, NULL), MRTQ_EINVAL, "p: NULL");
-  CHECK_REFUSED(mrtq_ort_qlinear_softmax_init(1, 1, 0, 4, MRTQ_U8, NULL, log, &p), MRTQ_EINVAL, "exp_fn / log_fn");
-  CHECK_REFUSED(mrtq_ort_qlinear_softmax_init(1, 1, 0, 0, MRTQ_U8, exp, log, &p), MRTQ_EINVAL, "d: 0");
-  CHECK_REFUSED(mrtq_ort_qlinear_softmax_init(1, 1e-10f, 0, 4, MRTQ_U8, exp, log, &p), MRTQ_ERANGE,
-                "y_scale: 1 / y_scale at least 2^31");
-  CHECK_REFUSED(mrtq_ort_qlinear_softmax_init(1, 1, 0, 4, MRTQ_U8, bad_exp, log, &p), MRTQ_ERANGE,
-                "exp_fn: a table entry not finite");
+  REFUSED_KEEPS(mrtq_ort_qlinear_softmax_init(1, 1, 0, 4, MRTQ_U8, NULL, log, &p), MRTQ_EINVAL, "exp_fn / log_fn", &p);
+  REFUSED_KEEPS(mrtq_ort_qlinear_softmax_init(1, 1, 0, 0, MRTQ_U8, exp, log, &p), MRTQ_EINVAL, "d: 0", &p);
+  REFUSED_KEEPS(mrtq_ort_qlinear_softmax_init(0, 1, 0, 4, MRTQ_U8, exp, log, &p), MRTQ_EINVAL, "x_scale", &p);
+  REFUSED_KEEPS(mrtq_ort_qlinear_softmax_init(1, 1, 0, 4, MRTQ_S16, exp, log, &p), MRTQ_EUNSUPPORTED, "type:", &p);
+  REFUSED_KEEPS(mrtq_ort_qlinear_softmax_init(1, 1, 0, 4, (mrtq_dtype)99, exp, log, &p), MRTQ_EINVAL,
+                "type: not an mrtq_dtype", &p);
+  /* the table is fine here (exp), only y is refused: nothing may be written */
+  REFUSED_KEEPS(mrtq_ort_qlinear_softmax_init(1, 1e-10f, 0, 4, MRTQ_U8, exp, log, &p), MRTQ_ERANGE,
+                "y_scale: 1 / y_scale at least 2^31", &p);
+  REFUSED_KEEPS(mrtq_ort_qlinear_softmax_init(1, 1, 0, 4, MRTQ_U8, bad_exp, log, &p), MRTQ_ERANGE,
+                "exp_fn: a table entry outside [0, FLT_MAX]", &p);
+  REFUSED_KEEPS(mrtq_ort_qlinear_softmax_init(1, 1, 0, 4, MRTQ_U8, big_exp, log, &p), MRTQ_ERANGE,
+                "exp_fn: a table entry outside [0, FLT_MAX]", &p);
+  REFUSED_KEEPS(mrtq_ort_qlinear_softmax_init(1, 1, 0, 4, MRTQ_U8, neg_exp, log, &p), MRTQ_ERANGE,
+                "exp_fn: a table entry outside [0, FLT_MAX]", &p);
+  /* a hand-filled p with a negative y: every quotient is negative, the output
+   * clamps at the type's minimum (not a wrapped byte) */
+  for (int ti = 0; ti < 2; ti++) {
+    mrtq_dtype t = ti ? MRTQ_S8 : MRTQ_U8;
+    int32_t lo = ti ? -128 : 0;
+    CHECK_EQ(mrtq_ort_qlinear_softmax_init(1, 1.0f / 256, lo, 4, t, exp, log, &p), MRTQ_OK, "init");
+    p.y = -1000.0f;
+    const uint8_t hx[4] = {1, 2, 3, 4};
+    uint8_t ho[4];
+    CHECK_EQ(mrtq_ort_qlinear_softmax(&p, hx, 1, 1, ho), MRTQ_OK, "hand-filled");
+    for (int j = 0; j < 4; j++) CHECK_EQ(ti ? (int8_t)ho[j] : ho[j], lo, "hand-filled y < 0, element %d", j);
+  }
   CHECK_EQ(mrtq_ort_qlinear_softmax_init(1, 1.0f / 256, 0, 4, MRTQ_U8, exp, log, &p), MRTQ_OK, "init");
   CHECK_REFUSED(mrtq_ort_qlinear_softmax(NULL, x, 1, 1, out), MRTQ_EINVAL, "p: NULL");
   CHECK_REFUSED(mrtq_ort_qlinear_softmax(&p, NULL, 1, 1, out), MRTQ_EINVAL, "x / out: NULL");
@@ -563,6 +613,8 @@ static void t_concat(void) {
   CHECK_REFUSED(mrtq_ort_qlinear_concat(sh2, 2, 2, 0, xx, sc, zp, 1, 0, MRTQ_U8, out), MRTQ_EINVAL,
                 "zp[k]: outside the type");
   CHECK_REFUSED(mrtq_ort_qlinear_concat(sh2, 2, 2, 0, xx, sc, zp, 1, 0, MRTQ_S32, out), MRTQ_EUNSUPPORTED, "type:");
+  CHECK_REFUSED(mrtq_ort_qlinear_concat(sh2, 2, 2, 0, xx, sc, zp, 1, 0, (mrtq_dtype)42, out), MRTQ_EINVAL,
+                "type: not an mrtq_dtype");
   CHECK_REFUSED(mrtq_ort_qlinear_concat(sh2, 2, 2, 0, xx, sc, zp, 0, 0, MRTQ_U8, out), MRTQ_EINVAL, "y_scale: not finite");
   CHECK_REFUSED(mrtq_ort_qlinear_concat(sh2, 2, 2, 0, xx, sc, zp, 1, 300, MRTQ_U8, out), MRTQ_EINVAL, "zp: outside");
 }

@@ -22,7 +22,10 @@
  *
  * Where ONNX Runtime departs from the ONNX specification or from mrtq's own
  * functions, the contract says so (docs/kernels.md 7c states every formula,
- * 8 what is not reproduced). A refusal names the argument and writes nothing. */
+ * 8 what is not reproduced). A refusal names the argument and writes nothing.
+ * Element types, in every function here: an mrtq_dtype the operator does not
+ * take -> MRTQ_EUNSUPPORTED; a value outside the enum (a zeroed or corrupt
+ * field) -> MRTQ_EINVAL, "type: not an mrtq_dtype". */
 #ifndef MRTQ_ORT_H
 #define MRTQ_ORT_H
 
@@ -71,7 +74,7 @@ MRTQ_API mrtq_status mrtq_ort_qgemm_scale(float alpha, float a_scale, const floa
  * saturate. type MRTQ_S8 or MRTQ_U8; zp within the type. Any scale (ONNX
  * requires a positive one; ORT does not check, and neither does this).
  * Errors: x or out NULL while n > 0, zp outside the type -> MRTQ_EINVAL;
- * another type -> MRTQ_EUNSUPPORTED. */
+ * another mrtq_dtype -> MRTQ_EUNSUPPORTED (outside the enum: MRTQ_EINVAL). */
 MRTQ_API mrtq_status mrtq_ort_quantize_linear(const float *x, size_t n, float scale, int32_t zp, mrtq_dtype type,
                                               void *out);
 
@@ -80,7 +83,8 @@ MRTQ_API mrtq_status mrtq_ort_quantize_linear(const float *x, size_t n, float sc
  * MRTQ_U8 or MRTQ_S32 (ONNX's int32 DequantizeLinear: zp must then be 0, and
  * (float)q rounds beyond 2^24); zp within the type.
  * Errors: q or out NULL while n > 0, zp outside the type, zp != 0 with
- * MRTQ_S32 -> MRTQ_EINVAL; another type -> MRTQ_EUNSUPPORTED. */
+ * MRTQ_S32 -> MRTQ_EINVAL; another mrtq_dtype -> MRTQ_EUNSUPPORTED (outside
+ * the enum: MRTQ_EINVAL). */
 MRTQ_API mrtq_status mrtq_ort_dequantize_linear(const void *q, size_t n, float scale, int32_t zp, mrtq_dtype type,
                                                 float *out);
 
@@ -104,8 +108,9 @@ MRTQ_API mrtq_status mrtq_ort_dequantize_linear_axis(const void *q, const size_t
  *   scale = hi == lo ? 1 : fl((hi - lo) / 255)      (float throughout)
  *   zp = rne(clamp(fl(0 - lo / scale), 0, 255))     (clamp in float, then round half to even)
  *   y[i] = mrtq_ort_quantize_linear(x[i], scale, zp)
- * scale and zp are mrtq_qparams_from_range(MRTQ_QS_ONNX_DYNAMIC, ...)'s for
- * that range. Errors: x, y, scale or zp NULL, n == 0 (ORT has no minimum of an
+ * For a range no wider than FLT_MAX (hi - lo finite), scale and zp are
+ * mrtq_qparams_from_range(MRTQ_QS_ONNX_DYNAMIC, ...)'s for that range (which
+ * refuses wider ones). Errors: x, y, scale or zp NULL, n == 0 (ORT has no minimum of an
  * empty tensor), an x[i] NaN or infinite (ORT's range would then depend on
  * where the NaN sits; a scale from an infinite range is NaN) -> MRTQ_EINVAL.
  * A finite range wider than FLT_MAX gives scale +inf, zero point 0 and all
@@ -169,7 +174,8 @@ MRTQ_API mrtq_status mrtq_ort_qlinear_mul(const size_t *shape_a, int nda, const 
  *   table[v] = mrtq_ort_quantize_linear(f, y_scale, y_zp)
  * Scales finite and positive; zero points within the type; alpha finite.
  * Errors: p NULL, a scale or alpha out of range, a zero point outside the type
- * -> MRTQ_EINVAL; type not MRTQ_S8 / MRTQ_U8 -> MRTQ_EUNSUPPORTED. */
+ * -> MRTQ_EINVAL; type another mrtq_dtype than MRTQ_S8 / MRTQ_U8 ->
+ * MRTQ_EUNSUPPORTED (outside the enum: MRTQ_EINVAL). Nothing written on error. */
 typedef struct mrtq_ort_lut_params {
   uint8_t table[256]; /* indexed by the stored byte (int8: its two's-complement byte) */
   mrtq_dtype type;    /* MRTQ_S8 or MRTQ_U8 */
@@ -206,6 +212,9 @@ MRTQ_API float mrtq_ort_logistic(float in);
  *   global pooling in integers, acc = sum x - x_zp h w, then MRTQ_FP32 with
  *   the scale mrtq_ort_avgpool_scale(x_scale, y_scale, h w) (which must be in
  *   [2^-32, 256) and h w < 2^24, else ORT refuses the layer: MRTQ_ERANGE);
+ *   mrtq holds acc in int32, so it refuses h w above 8,421,504 (255 h w
+ *   would exceed int32; ORT accepts up to 2^24 - 1 there: not reproduced)
+ *   with MRTQ_EOVERFLOW;
  * - otherwise, per output, the window clipped to the input (rows from
  *   max(oh stride - pad_top, 0) to min(oh stride - pad_top + kh, h), likewise
  *   columns), in float:
@@ -217,8 +226,10 @@ MRTQ_API float mrtq_ort_logistic(float in);
  *   with the output zero point added in float BEFORE rounding (ties go to the
  *   even sum, not the even quotient) and cvt as QLinearAdd's.
  * Errors: as mrtq_pool2d_out; x or out NULL, a scale not finite and positive,
- * a zero point outside the type -> MRTQ_EINVAL; p->type another type ->
- * MRTQ_EUNSUPPORTED; the global form outside ORT's limits -> MRTQ_ERANGE. */
+ * a zero point outside the type, p->type outside the enum -> MRTQ_EINVAL;
+ * kh kw overflowing size_t -> MRTQ_ESHAPE; p->type another mrtq_dtype ->
+ * MRTQ_EUNSUPPORTED; the global form outside ORT's limits -> MRTQ_ERANGE, or
+ * with h w above 8,421,504 -> MRTQ_EOVERFLOW. Nothing is written on error. */
 MRTQ_API mrtq_status mrtq_ort_qlinear_avgpool(const mrtq_pool2d *p, int count_include_pad, float x_scale,
                                               int32_t x_zp, float y_scale, int32_t y_zp, const void *x, void *out);
 
@@ -253,9 +264,10 @@ MRTQ_API mrtq_status mrtq_ort_avgpool_scale(float x_scale, float y_scale, size_t
  * log_fn are the double exp and log (libm's, to match ORT's build; mrtq does
  * not link libm). Errors: p, exp_fn or log_fn NULL, a scale not finite and
  * positive, d == 0, y_zp outside the type -> MRTQ_EINVAL; type not MRTQ_S8 /
- * MRTQ_U8 -> MRTQ_EUNSUPPORTED; a table entry not finite (only an exp_fn
- * other than exp gives one: e[255] is below FLT_MAX / 148), 1 / y_scale >= 2^31
- * (ORT's float-to-integer cast of r is then undefined) -> MRTQ_ERANGE. */
+ * MRTQ_U8 -> MRTQ_EUNSUPPORTED; type outside the enum -> MRTQ_EINVAL; a table
+ * entry NaN or outside [0, FLT_MAX] (only an exp_fn other than exp gives one:
+ * e[255] is below FLT_MAX / 148), 1 / y_scale >= 2^31 (ORT's float-to-integer
+ * cast of r is then undefined) -> MRTQ_ERANGE. Nothing is written on error. */
 typedef struct mrtq_ort_softmax_params {
   float table[256]; /* e[k] */
   float y;          /* floorf(1.0f / y_scale) */
@@ -282,8 +294,9 @@ MRTQ_API mrtq_status mrtq_ort_qlinear_softmax(const mrtq_ort_softmax_params *p, 
  * Errors: NULL arrays or entries, n == 0, ndim outside [1, MRTQ_MAX_DIMS],
  * axis outside [0, ndim), a scale not finite and positive, a zero point
  * outside the type -> MRTQ_EINVAL; a zero dimension, shapes that differ off
- * the axis, sizes overflowing size_t -> MRTQ_ESHAPE; another type ->
- * MRTQ_EUNSUPPORTED. Nothing is written on error. */
+ * the axis, sizes overflowing size_t -> MRTQ_ESHAPE; another mrtq_dtype ->
+ * MRTQ_EUNSUPPORTED (outside the enum: MRTQ_EINVAL). Nothing is written on
+ * error. */
 MRTQ_API mrtq_status mrtq_ort_qlinear_concat(const size_t *const *shapes, size_t n, int ndim, int axis,
                                              const void *const *x, const float *scale, const int32_t *zp,
                                              float y_scale, int32_t y_zp, mrtq_dtype type, void *out);
@@ -661,10 +674,13 @@ MRTQ_API mrtq_status mrtq_ort_qlinear_avgpool(const mrtq_pool2d *p, int count_in
   }
   if ((st = mrtq__ort_lut_args(x_scale, x_zp, y_scale, y_zp, p->type, p, &lo, &hi))) return st;
   if (!x || !out) return MRTQ__ERR(MRTQ_EINVAL, "x / out: NULL");
+  if (p->kh > SIZE_MAX / p->kw) return MRTQ__ERR(MRTQ_ESHAPE, "p->kh * p->kw: overflows size_t");
   int nhwc = p->layout == MRTQ_NHWC;
   if (p->kh == p->h && p->kw == p->w && !p->pad_top && !p->pad_left && !p->pad_bottom && !p->pad_right) {
     float s;
     mrtq_rq rq;
+    if (p->h * p->w > (size_t)INT32_MAX / 255)
+      return MRTQ__ERR(MRTQ_EOVERFLOW, "p->h * p->w: above 8,421,504, the global form's int32 sum could overflow");
     if ((st = mrtq_ort_avgpool_scale(x_scale, y_scale, p->h * p->w, &s))) return st;
     if ((st = mrtq_rq_init(MRTQ_FP32, s, y_zp, lo, hi, &rq))) return st;
     return mrtq_avgpool2d_rq(p, &rq, x, x_zp, out);
@@ -707,14 +723,18 @@ MRTQ_API mrtq_status mrtq_ort_qlinear_softmax_init(float x_scale, float y_scale,
   volatile float q = 3.40282347e38f / (float)d;
   double bs = log_fn((double)q) - 5.0;
   bs = (bs > 0.0 ? bs : 0.0) / (double)x_scale;
-  float t[256];
-  for (int k = 0; k < 256; k++) {
-    t[k] = (float)exp_fn(((double)k - 255.0 + bs) * (double)x_scale);
-    if (!(t[k] - t[k] == 0.0f)) return MRTQ__ERR(MRTQ_ERANGE, "exp_fn: a table entry not finite");
-  }
-  memcpy(p->table, t, sizeof t);
   volatile float r = 1.0f / y_scale;
   if (!(r < 2147483648.0f)) return MRTQ__ERR(MRTQ_ERANGE, "y_scale: 1 / y_scale at least 2^31 (ORT's cast overflows)");
+  float t[256];
+  for (int k = 0; k < 256; k++) {
+    double e = exp_fn(((double)k - 255.0 + bs) * (double)x_scale);
+    /* converted only once known to be in range: (float) of a finite double
+     * above FLT_MAX is undefined */
+    if (!(e >= 0.0 && e <= 3.4028234663852886e38))
+      return MRTQ__ERR(MRTQ_ERANGE, "exp_fn: a table entry outside [0, FLT_MAX]");
+    t[k] = (float)e;
+  }
+  memcpy(p->table, t, sizeof t);
   p->y = (float)(int32_t)r; /* floorf of a positive float below 2^31 */
   p->d = d, p->y_zp = y_zp, p->type = type;
   return MRTQ_OK;
@@ -749,7 +769,8 @@ MRTQ_API mrtq_status mrtq_ort_qlinear_softmax(const mrtq_ort_softmax_params *p, 
           r = p->type == MRTQ_U8 ? p->y_zp : p->y_zp < 0 ? hi : lo;
         else
           r = mrtq__rne_f32(mrtq__f32(ty / sum)) + p->y_zp;
-        int32_t q = (int32_t)(r > hi ? hi : r); /* r >= qmin */
+        /* r >= y_zp for an init's table; both ends for a hand-filled one */
+        int32_t q = (int32_t)(r > hi ? hi : r < lo ? lo : r);
         mrtq__store(out, base + j * inner, p->type, q);
       }
     }
