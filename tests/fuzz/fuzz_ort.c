@@ -4,8 +4,8 @@
  * dimensions, any input bytes. No undefined behaviour; a refusal reports
  * exactly one reason and writes nothing; an accepted call writes within its
  * output extent, every byte of it (two runs with different canaries agree),
- * and its outputs lie within the type (QLinearAdd / Mul / the pools / softmax
- * also within [qmin, qmax] where the contract says so). */
+ * and mrtq_maxpool2d_xnn's outputs lie within [qmin, qmax]. The parameters
+ * are read first and the data last, so every parameter is the fuzzer's. */
 #include "fuzz.h"
 
 #include <math.h>
@@ -41,32 +41,48 @@ static float fz_scale(fz *f) { return fz_rare(f, 32) ? fz_float(f) : ldexpf(1.0f
     (void)o1, (void)o2;                                                                      \
   } while (0)
 
+/* The data, read LAST (after every parameter, so the parameters see the
+ * fuzzer's bytes): up to 8 floats of any bits at chosen places, then the
+ * bytes of x (the rest of the input, then a pseudo-random pad); xf is x
+ * spread over floats where no special float was placed. */
+static uint8_t x[4096], y[4096];
+static float xf[512];
+static void fz_data(fz *f) {
+  float sp[8];
+  size_t at[8];
+  int ns = (int)fz_irange(f, 0, 8);
+  for (int k = 0; k < ns; k++) at[k] = (size_t)fz_range(f, 0, 511), sp[k] = fz_float(f);
+  fz_fill(f, x, sizeof x);
+  for (size_t i = 0; i < 512; i++) xf[i] = ((float)x[i] - 128.0f) * 0.37f;
+  for (int k = 0; k < ns; k++) xf[at[k]] = sp[k];
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   fz f = {data, size};
-  static uint8_t x[4096], y[4096];
-  static float xf[512], sc[16];
+  static float sc[16];
   int32_t zp[16];
   mrtq_status st;
   int op = fz_int(&f, 0, 8);
   mrtq_dtype t = fz_type(&f);
   size_t n = fz_sz(&f, 0, 512);
-  fz_fill(&f, x, sizeof x);
-  for (size_t i = 0; i < 512; i++) xf[i] = fz_rare(&f, 64) ? fz_float(&f) : ((float)x[i] - 128.0f) * 0.37f;
   for (int k = 0; k < 16; k++) sc[k] = fz_scale(&f), zp[k] = fz_zp(&f, t);
   switch (op) {
     case 0: { /* QuantizeLinear / per axis */
       size_t shape[3] = {fz_sz(&f, 0, 4), fz_sz(&f, 0, 8), fz_sz(&f, 0, 16)};
       int axis = fz_int(&f, -4, 3);
+      const int32_t *zpa = fz_bool(&f) ? zp : NULL;
+      fz_data(&f);
       FZ_TWICE(n, mrtq_ort_quantize_linear(xf, n, sc[0], zp[0], t, o1), mrtq_ort_quantize_linear(xf, n, sc[0], zp[0], t, o2),
                "mrtq_ort_quantize_linear");
       if (shape[1] <= 16 && shape[0] * shape[1] * shape[2] <= 512)
         FZ_TWICE(shape[0] * shape[1] * shape[2],
-                 mrtq_ort_quantize_linear_axis(xf, shape, 3, axis, sc, fz_bool(&f) ? zp : NULL, t, o1),
-                 mrtq_ort_quantize_linear_axis(xf, shape, 3, axis, sc, zp, t, o2), "mrtq_ort_quantize_linear_axis");
+                 mrtq_ort_quantize_linear_axis(xf, shape, 3, axis, sc, zpa, t, o1),
+                 mrtq_ort_quantize_linear_axis(xf, shape, 3, axis, sc, zpa, t, o2), "mrtq_ort_quantize_linear_axis");
       break;
     }
     case 1: { /* DequantizeLinear, DynamicQuantizeLinear */
       size_t m = n / 4;
+      fz_data(&f);
       FZ_TWICE(m * 4, mrtq_ort_dequantize_linear(x, m, sc[0], zp[0], t, (float *)o1),
                mrtq_ort_dequantize_linear(x, m, sc[0], zp[0], t, (float *)o2), "mrtq_ort_dequantize_linear");
       float s = 0;
@@ -78,13 +94,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     case 2:
     case 3: { /* QLinearAdd / QLinearMul with broadcasting */
       size_t sa[2] = {fz_sz(&f, 0, 6), fz_sz(&f, 0, 6)}, sb[2] = {fz_sz(&f, 0, 6), fz_sz(&f, 0, 6)};
-      int nda = fz_int(&f, 0, 2), ndb = fz_int(&f, 0, 2);
+      int nda = (int)fz_irange(&f, 0, 2), ndb = (int)fz_irange(&f, 0, 2);
       mrtq_ort_qlinear_params p;
       memset(&p, 0, sizeof p);
       FZ_CALL(st, mrtq_ort_qlinear_init(sc[0], zp[0], sc[1], zp[1], sc[2], zp[2], t, &p), "mrtq_ort_qlinear_init");
       if (st != MRTQ_OK && fz_bool(&f)) p.sa = sc[0], p.sb = sc[1], p.sc = sc[2], p.za = zp[0], p.zb = zp[1], p.zc = zp[2], p.type = t;
       mrtq_bcast bc;
       if (mrtq_bcast_init(sa + 2 - nda, nda, sb + 2 - ndb, ndb, &bc) != MRTQ_OK) bc.n = 1;
+      fz_data(&f);
       if (op == 2)
         FZ_TWICE(bc.n, mrtq_ort_qlinear_add(sa + 2 - nda, nda, sb + 2 - ndb, ndb, &p, x, x + 64, o1),
                  mrtq_ort_qlinear_add(sa + 2 - nda, nda, sb + 2 - ndb, ndb, &p, x, x + 64, o2), "mrtq_ort_qlinear_add");
@@ -102,8 +119,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         FZ_CALL(st, mrtq_ort_qlinear_leaky_relu_init(sc[0], zp[0], sc[1], zp[1], fz_float(&f), t, &p),
                 "mrtq_ort_qlinear_leaky_relu_init");
       if (fz_rare(&f, 16)) p.type = fz_type(&f);
+      float lx = fz_float(&f);
+      fz_data(&f);
       FZ_TWICE(n, mrtq_ort_lut(&p, x, n, o1), mrtq_ort_lut(&p, x, n, o2), "mrtq_ort_lut");
-      float l = mrtq_ort_logistic(fz_float(&f));
+      float l = mrtq_ort_logistic(lx);
       FZ_CHECK(l != l || (l >= 0.0f && l < 1.0001f), "logistic %g", (double)l);
       break;
     }
@@ -119,16 +138,22 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
       p.layout = (mrtq_layout)(fz_rare(&f, 8) ? fz_int(&f, -1, 3) : fz_bool(&f));
       p.type = t;
       size_t dh = fz_sz(&f, 0, 3), dw = fz_sz(&f, 0, 3), ho = 0, wo = 0, out_n = 0;
+      int cip = fz_bool(&f);
+      int32_t lo = fz_zp(&f, t), hi = fz_zp(&f, t);
+      fz_data(&f);
       if (op == 5) {
         if (mrtq_pool2d_out(&p, &ho, &wo) == MRTQ_OK) out_n = p.n * p.c * ho * wo;
-        int cip = fz_bool(&f);
         FZ_TWICE(out_n, mrtq_ort_qlinear_avgpool(&p, cip, sc[0], zp[0], sc[1], zp[1], x, o1),
                  mrtq_ort_qlinear_avgpool(&p, cip, sc[0], zp[0], sc[1], zp[1], x, o2), "mrtq_ort_qlinear_avgpool");
       } else {
         if (mrtq_maxpool2d_xnn_out(&p, dh, dw, &ho, &wo) == MRTQ_OK) out_n = p.n * p.c * ho * wo;
-        int32_t lo = fz_zp(&f, t), hi = fz_zp(&f, t);
         FZ_TWICE(out_n, mrtq_maxpool2d_xnn(&p, dh, dw, x, lo, hi, o1), mrtq_maxpool2d_xnn(&p, dh, dw, x, lo, hi, o2),
                  "mrtq_maxpool2d_xnn");
+        if (out_n <= sizeof y && mrtq_maxpool2d_xnn(&p, dh, dw, x, lo, hi, y) == MRTQ_OK)
+          for (size_t i = 0; i < out_n; i++) {
+            int32_t v = t == MRTQ_S8 ? (int8_t)y[i] : y[i];
+            FZ_CHECK(v >= lo && v <= hi, "mrtq_maxpool2d_xnn: %d outside [%d, %d]", (int)v, (int)lo, (int)hi);
+          }
       }
       break;
     }
@@ -138,6 +163,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
       size_t d = fz_sz(&f, 0, 40), outer = fz_sz(&f, 0, 4), inner = fz_sz(&f, 0, 4);
       FZ_CALL(st, mrtq_ort_qlinear_softmax_init(sc[0], sc[1], zp[0], d, t, exp, log, &p), "softmax_init");
       if (fz_rare(&f, 16)) p.d = fz_sz(&f, 0, 64), p.y_zp = fz_i32(&f);
+      if (fz_rare(&f, 16)) p.y = fz_float(&f), p.table[fz_u8(&f)] = fz_float(&f); /* hand-filled */
+      fz_data(&f);
       size_t out_n = p.d && outer * p.d * inner <= 4096 ? outer * p.d * inner : 0;
       if (p.d * outer * inner > 4096) outer = inner = 0;
       FZ_TWICE(out_n, mrtq_ort_qlinear_softmax(&p, x, outer, inner, o1), mrtq_ort_qlinear_softmax(&p, x, outer, inner, o2),
@@ -149,13 +176,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
       const size_t *shapes[2] = {s0, s1};
       const void *xs[2] = {x, x + 100};
       int axis = fz_int(&f, -1, 2);
+      size_t hw = (size_t)fz_range(&f, 0, 1u << 25);
+      fz_data(&f);
       size_t tot = axis == 0 ? (s0[0] + s1[0]) * s0[1] : s0[0] * (s0[1] + s1[1]);
       FZ_TWICE(tot, mrtq_ort_qlinear_concat(shapes, 2, 2, axis, xs, sc, zp, sc[2], zp[2], t, o1),
                mrtq_ort_qlinear_concat(shapes, 2, 2, axis, xs, sc, zp, sc[2], zp[2], t, o2), "mrtq_ort_qlinear_concat");
       float out[16], s = 0;
       FZ_CALL(st, mrtq_ort_qlinear_scale(sc[0], sc + 1, 8, sc[9], out), "mrtq_ort_qlinear_scale");
       FZ_CALL(st, mrtq_ort_qgemm_scale(sc[10], sc[0], sc + 1, 8, sc[9], out), "mrtq_ort_qgemm_scale");
-      FZ_CALL(st, mrtq_ort_avgpool_scale(sc[0], sc[1], (size_t)fz_range(&f, 0, 1u << 25), &s), "mrtq_ort_avgpool_scale");
+      FZ_CALL(st, mrtq_ort_avgpool_scale(sc[0], sc[1], hw, &s), "mrtq_ort_avgpool_scale");
       break;
     }
   }
