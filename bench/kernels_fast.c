@@ -1,5 +1,5 @@
-/* Kernel benchmarks, the fast side (C compiled as C): mrtq_fastconv_onednn on
- * the layers of kernels.c, weights packed once outside the timed loop (as
+/* Kernel benchmarks, the fast side (C compiled as C): mrtq_fastconv_onednn and
+ * mrtq_fastconv_q8 (TFLite's requantization) on the layers of kernels.c, weights packed once outside the timed loop (as
  * oneDNN's weights are reordered once). Built with AVX512-VNNI: the
  * vpdpbusd core (mrtq/fastconv_avx512vnni.h). */
 #include <stdlib.h>
@@ -19,6 +19,7 @@ struct mrtqb_fast {
   mrtqb_layer l;
   void *mem, *scratch;
   size_t sbytes;
+  mrtq_rq *rq; /* TFLite's requantization of l's scales */
 };
 
 mrtqb_fast *mrtqb_fast_create(const mrtqb_layer *l, const int8_t *w) {
@@ -31,6 +32,15 @@ mrtqb_fast *mrtqb_fast_create(const mrtqb_layer *l, const int8_t *w) {
   qw.data = w, qw.type = MRTQ_S8;
   s = l->fc ? mrtq_fc_shape(l->n, l->c, l->o) : mrtqb_layer_shape(l);
   f->l = *l;
+  if (!(f->rq = (mrtq_rq *)malloc(l->o * sizeof *f->rq))) {
+    mrtqb_fast_destroy(f);
+    return NULL;
+  }
+  for (size_t o = 0; o < l->o; o++)
+    if (mrtq_rq_init(MRTQ_Q31_DBL, l->oscale[o], l->dst_zp, l->dst_zp, 255, &f->rq[o]) != MRTQ_OK) {
+      mrtqb_fast_destroy(f);
+      return NULL;
+    }
   if (mrtq_fastconv_sizes(&s, &wb, &f->sbytes) != MRTQ_OK || !(f->mem = malloc(wb)) ||
       !(f->scratch = malloc(f->sbytes)) ||
       (l->fc ? mrtq_fastconv_init_fc(l->n, l->c, l->o, &qw, f->mem, wb, &f->p)
@@ -51,7 +61,24 @@ int mrtqb_fast_run(mrtqb_fast *f, const uint8_t *x, const int32_t *bias, uint8_t
   return (int)mrtq_fastconv_onednn(&f->p, &a, &qx, bias, MRTQ_U8, f->scratch, f->sbytes, dst);
 }
 
+int mrtqb_fast_run_tflite(mrtqb_fast *f, const uint8_t *x, const int32_t *bias, uint8_t *dst) {
+  mrtq_qoperand qx;
+  memset(&qx, 0, sizeof qx);
+  qx.data = x, qx.type = MRTQ_U8, qx.zp = f->l.src_zp;
+  return (int)mrtq_fastconv_q8(&f->p, f->rq, f->l.o, &qx, bias, MRTQ_U8, f->scratch, f->sbytes, dst);
+}
+
+int mrtqb_fast_ref_tflite(mrtqb_fast *f, const uint8_t *x, const int8_t *w, const int32_t *bias, uint8_t *dst) {
+  mrtq_qoperand qx, qw;
+  const mrtqb_layer *l = &f->l;
+  memset(&qx, 0, sizeof qx), memset(&qw, 0, sizeof qw);
+  qx.data = x, qx.type = MRTQ_U8, qx.zp = l->src_zp, qw.data = w, qw.type = MRTQ_S8;
+  if (l->fc) return (int)mrtq_fc_q8(l->n, l->c, l->o, f->rq, l->o, &qx, &qw, bias, MRTQ_U8, dst);
+  mrtq_conv2d_shape s = mrtqb_layer_shape(l);
+  return (int)mrtq_conv2d_q8(&s, f->rq, l->o, &qx, &qw, bias, MRTQ_U8, dst);
+}
+
 void mrtqb_fast_destroy(mrtqb_fast *f) {
   if (!f) return;
-  free(f->mem), free(f->scratch), free(f);
+  free(f->mem), free(f->scratch), free(f->rq), free(f);
 }

@@ -238,6 +238,26 @@ void bm_layer_fast(benchmark::State &st, mrtqb_layer proto) {
   mrtqb_fast_destroy(f);
   layer_count(st, d);
 }
+
+// The fast core in TFLite's requantization (per-channel Q31 double rounding)
+// on the same layer; its bytes compared with mrtq_conv2d_q8's before timing.
+void bm_layer_fast_tflite(benchmark::State &st, mrtqb_layer proto) {
+  LayerData &d = layer_data(proto);
+  mrtqb_fast *f = mrtqb_fast_create(&d.l, d.w.data());
+  if (!f) return st.SkipWithError("mrtq_fastconv_init failed");
+  std::vector<uint8_t> out(d.out, 0), ref(d.out, 1);
+  if (mrtqb_fast_ref_tflite(f, d.x.data(), d.w.data(), d.bias.data(), ref.data()) != 0 ||
+      mrtqb_fast_run_tflite(f, d.x.data(), d.bias.data(), out.data()) != 0 || out != ref) {
+    mrtqb_fast_destroy(f);
+    return st.SkipWithError("mrtq_fastconv_q8 differs from mrtq_conv2d_q8");
+  }
+  for (auto _ : st) {
+    mrtqb_fast_run_tflite(f, d.x.data(), d.bias.data(), out.data());
+    benchmark::ClobberMemory();
+  }
+  mrtqb_fast_destroy(f);
+  layer_count(st, d);
+}
 #endif
 
 }  // namespace
@@ -284,7 +304,11 @@ int main(int argc, char **argv) {
 #ifdef MRTQB_HAVE_FAST
     if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512dq") &&
         __builtin_cpu_supports("avx512vnni"))
+    {
       benchmark::RegisterBenchmark((std::string("KERNEL/") + l.name + "/mrtq_fast").c_str(), bm_layer_fast, l)->Unit(benchmark::kMillisecond);
+      benchmark::RegisterBenchmark((std::string("KERNEL/") + l.name + "/mrtq_fast_tflite").c_str(), bm_layer_fast_tflite, l)
+          ->Unit(benchmark::kMillisecond);
+    }
 #endif
   }
   benchmark::Initialize(&argc, argv);

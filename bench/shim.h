@@ -58,6 +58,12 @@ typedef struct mrtqb_fast mrtqb_fast;
 mrtqb_fast *mrtqb_fast_create(const mrtqb_layer *l, const int8_t *w);
 int mrtqb_fast_run(mrtqb_fast *f, const uint8_t *x, const int32_t *bias, uint8_t *dst);
 void mrtqb_fast_destroy(mrtqb_fast *f);
+/* The same layer in TFLite's requantization: per-channel MRTQ_Q31_DBL of the
+ * layer's scales, output zero point dst_zp, ReLU as the clamp [dst_zp, 255]
+ * (mrtq_fastconv_q8); and its reference, mrtq_conv2d_q8 / mrtq_fc_q8 on the
+ * unpacked weights w with the same descriptors (0 on success). */
+int mrtqb_fast_run_tflite(mrtqb_fast *f, const uint8_t *x, const int32_t *bias, uint8_t *dst);
+int mrtqb_fast_ref_tflite(mrtqb_fast *f, const uint8_t *x, const int8_t *w, const int32_t *bias, uint8_t *dst);
 
 #ifdef __cplusplus
 }

@@ -293,6 +293,113 @@ static void test_fc_random(void) {
   printf("  inner product: %ld outputs\n", outputs - before);
 }
 
+/* mrtq_fastconv_q8 against mrtq_conv2d_q8 / mrtq_fc_q8 (conv.h, the scalar
+ * specification, itself byte-exact with TFLite in tests/test_conv_tflite.c):
+ * the same status, and on success the same bytes. fam: 0 TFLite (per-channel
+ * MRTQ_Q31_DBL from mrtq_rq_init: the vector epilogue), 1 any family per
+ * channel (mixed: mrtq_rq_apply per output), 2 Q31_DBL with hand-made
+ * (multiplier, shift) pairs over the whole int32 / shift range the
+ * descriptors accept (the vector epilogue where mult >= 0 and shift in [-31,
+ * 30], else scalar), with bounds and zero points anywhere. */
+static long q8_outputs, q8_vec_layers, q8_wide_layers;
+static void make_rq(mrtq_rq *r, int fam, int dst_u) {
+  int32_t lo = dst_u ? 0 : -128, hi = dst_u ? 255 : 127;
+  int32_t zp = (int32_t)th_range(lo, hi), qmin = lo, qmax = hi;
+  static const mrtq_scheme all[5] = {MRTQ_Q31_DBL, MRTQ_Q31_RNDNU, MRTQ_Q15_VTA, MRTQ_Q15_RNDNU, MRTQ_FP32};
+  mrtq_scheme sc = fam == 1 ? all[th_range(0, 4)] : MRTQ_Q31_DBL;
+  if (th_range(0, 3) == 0) qmin = (int32_t)th_range(lo - 5, hi), qmax = (int32_t)th_range(qmin, hi + 5);
+  if (fam == 2) {
+    memset(r, 0, sizeof *r);
+    r->scheme = MRTQ_Q31_DBL, r->zp = th_range(0, 3) ? zp : (int32_t)th_rand32(), r->qmin = qmin, r->qmax = qmax;
+    r->m.mult = th_range(0, 3) ? (int32_t)th_range(1 << 30, INT32_MAX) : (int32_t)th_rand32();
+    r->m.shift = th_range(0, 3) ? (int32_t)th_range(-31, 30) : (int32_t)th_range(-70, 40);
+    return;
+  }
+  CHECK_EQ(mrtq_rq_init(sc, (double)rscale(0, 14), zp, qmin, qmax, r),
+           MRTQ_OK, "rq_init");
+}
+static long layer_q8(const mrtq_conv2d_shape *s, int fc, int src_u, int dst_u, int edge, int fam) {
+  size_t ho = 0, wo = 0, wb, sb, nx, nw, ny, i, nrq = th_range(0, 3) ? s->o : 1;
+  mrtq_fastconv p;
+  mrtq_qoperand qx, qw;
+  mrtq_rq *rq = (mrtq_rq *)malloc(s->o * sizeof *rq);
+  int32_t *bias = (int32_t *)malloc(s->o * sizeof *bias);
+  mrtq_dtype dt = dst_u ? MRTQ_U8 : MRTQ_S8;
+  void *x, *w, *mem, *scr;
+  uint8_t *y0, *y1;
+  long bad = 0;
+  mrtq_status s0, s1;
+  CHECK_EQ(mrtq_fastconv_sizes(s, &wb, &sb), MRTQ_OK, "sizes");
+  mrtq_conv2d_out_onednn(s, &ho, &wo);
+  nx = s->n * s->c * s->h * s->w, nw = s->o * (s->c / s->groups) * s->kh * s->kw, ny = s->n * s->o * ho * wo;
+  x = malloc(nx), w = malloc(nw), y0 = (uint8_t *)malloc(ny + 1), y1 = (uint8_t *)malloc(ny + 1);
+  mem = malloc(wb + 1), scr = malloc(sb + 3);
+  fill8(x, nx, src_u, edge), fill8(w, nw, 0, edge);
+  memset(y0, 0x5a, ny + 1), memset(y1, 0x5a, ny + 1);
+  for (i = 0; i < s->o; i++) make_rq(&rq[i], fam, dst_u), bias[i] = (int32_t)th_range(-300000, 300000);
+  memset(&qx, 0, sizeof qx), memset(&qw, 0, sizeof qw);
+  qx.data = x, qx.type = src_u ? MRTQ_U8 : MRTQ_S8, qw.data = w, qw.type = MRTQ_S8;
+  qx.zp = edge ? (src_u ? 255 * (int32_t)th_range(0, 1) : (th_range(0, 1) ? 127 : -128)) : (int32_t)th_range(src_u ? 0 : -128, src_u ? 255 : 127);
+  int use_bias = th_range(0, 4) != 0;
+  if (fc) s0 = mrtq_fc_q8(s->n, s->c, s->o, rq, nrq, &qx, &qw, use_bias ? bias : NULL, dt, y0);
+  else s0 = mrtq_conv2d_q8(s, rq, nrq, &qx, &qw, use_bias ? bias : NULL, dt, y0);
+  CHECK_EQ(fc ? mrtq_fastconv_init_fc(s->n, s->c, s->o, &qw, (uint8_t *)mem + 1, wb, &p)
+              : mrtq_fastconv_init(s, &qw, (uint8_t *)mem + 1, wb, &p),
+           MRTQ_OK, "init");
+  s1 = mrtq_fastconv_q8(&p, rq, nrq, &qx, use_bias ? bias : NULL, dt, (uint8_t *)scr + 3, sb, y1);
+  CHECK_EQ(s1, s0, "status as the specification's (n%zu c%zu h%zu w%zu o%zu k%zux%zu)", s->n, s->c, s->h, s->w, s->o, s->kh, s->kw);
+  for (i = 0; i <= ny; i++) /* the byte past the end: never written */
+    if (y0[i] != y1[i] && bad++ < 3)
+      CHECK_EQ(y1[i], y0[i], "at %zu: n%zu c%zu h%zu w%zu o%zu k%zux%zu s%zu g%zu layout %d src_u %d dst_u %d fam %d nrq %zu", i,
+               s->n, s->c, s->h, s->w, s->o, s->kh, s->kw, s->stride_h, s->groups, s->layout, src_u, dst_u, fam, nrq);
+  if (s0 == MRTQ_OK) {
+    q8_outputs += (long)ny;
+    int vec = s->layout == MRTQ_NHWC || ho * wo == 1, wide = 0;
+    for (i = 0; i < nrq; i++) {
+      int32_t lo = dst_u ? 0 : -128, hi = dst_u ? 255 : 127;
+      vec &= rq[i].scheme == MRTQ_Q31_DBL && rq[i].m.mult >= 0 && rq[i].m.shift >= -31 && rq[i].m.shift <= 30;
+      lo = rq[i].qmin < lo ? lo : rq[i].qmin > hi ? hi : rq[i].qmin; /* the effective bounds */
+      hi = rq[i].qmax < lo ? lo : rq[i].qmax > hi ? hi : rq[i].qmax;
+      wide |= rq[i].m.shift > 0 || (int64_t)lo - rq[i].zp < INT32_MIN || (int64_t)hi - rq[i].zp > INT32_MAX;
+    }
+    q8_vec_layers += vec, q8_wide_layers += vec && wide;
+  }
+  free(x), free(w), free(y0), free(y1), free(mem), free(scr), free(bias), free(rq);
+  return bad;
+}
+static void test_q8_random(void) {
+  long bad = 0;
+  int t;
+  for (t = 0; t < 900; t++) {
+    int kind = t % 3; /* dense, depthwise, inner product */
+    mrtq_conv2d_shape s =
+        kind == 2 ? mrtq_fc_shape((size_t)th_range(1, 40), (size_t)th_range(1, 700), (size_t)th_range(1, 150)) : rand_shape(kind);
+    bad += layer_q8(&s, kind == 2, (int)th_range(0, 1), (int)th_range(0, 1), th_range(0, 9) == 0, t / 3 % 3);
+  }
+  CHECK_EQ(bad, 0, "mismatches");
+  printf("  requantized (mrtq_fastconv_q8 vs mrtq_conv2d_q8 / mrtq_fc_q8): %ld outputs, %ld layers on the vector epilogue "
+         "(%ld of them on its 64-bit-lane form)\n", q8_outputs, q8_vec_layers, q8_wide_layers);
+  CHECK(q8_outputs > 0 && (!MRTQ__FAST_VNNI || (q8_vec_layers > q8_wide_layers && q8_wide_layers > 0)));
+}
+/* Real layers in TFLite's int8 convention (per-channel Q31_DBL, s8 src). */
+static void test_q8_real(void) {
+  static const size_t L[][7] = {/* c, hw, o, k, stride, pad, groups */
+                                {64, 14, 64, 3, 1, 1, 1}, {64, 14, 128, 1, 2, 0, 1}, {32, 28, 32, 3, 1, 1, 32},
+                                {512, 7, 512, 3, 1, 1, 512}, {256, 7, 512, 3, 2, 1, 1}};
+  long bad = 0;
+  size_t i;
+  for (i = 0; i < sizeof L / sizeof L[0]; i++) {
+    mrtq_conv2d_shape s;
+    memset(&s, 0, sizeof s);
+    s.n = 1, s.c = L[i][0], s.h = s.w = L[i][1], s.o = L[i][2], s.kh = s.kw = L[i][3];
+    s.stride_h = s.stride_w = L[i][4], s.dil_h = s.dil_w = 1, s.groups = L[i][6];
+    s.pad_top = s.pad_left = s.pad_bottom = s.pad_right = L[i][5];
+    s.layout = MRTQ_NHWC;
+    bad += layer_q8(&s, 0, 0, 0, 0, 0);
+  }
+  CHECK_EQ(bad, 0, "mismatches");
+}
+
 /* Real layer shapes (ResNet-18, MobileNet), reduced in spatial size. */
 static void test_real_shapes(void) {
   static const size_t L[][7] = {/* c, hw, o, k, stride, pad, groups */
@@ -440,6 +547,31 @@ static void test_bad_input(void) {
   a.oscale_mask = 0, a.oscale = NULL;
   CHECK_EQ(mrtq_fastconv_onednn(&p, &a, &qx, NULL, MRTQ_S8, scr, sizeof scr, y), MRTQ_OK, "ok");
   CHECK_EQ(y[0], 0, "zero sum");
+  { /* mrtq_fastconv_q8: its own arguments, then mrtq_conv2d_q8's checks in their order */
+    mrtq_rq rq[2]; /* two: gcc cannot see that nrq 2 is refused before rq[1] is read */
+    CHECK_EQ(mrtq_rq_init(MRTQ_Q31_DBL, 0.5, 0, -128, 127, &rq[0]), MRTQ_OK, "rq");
+    rq[1] = rq[0];
+    y[0] = 77;
+    CHECK_REFUSED(mrtq_fastconv_q8(NULL, rq, 1, &qx, NULL, MRTQ_S8, scr, sizeof scr, y), MRTQ_EINVAL, "p: NULL");
+    CHECK_REFUSED(mrtq_fastconv_q8(&p, rq, 1, NULL, NULL, MRTQ_S8, scr, sizeof scr, y), MRTQ_EINVAL, "x: NULL");
+    CHECK_REFUSED(mrtq_fastconv_q8(&p, NULL, 1, &qx, NULL, MRTQ_S8, scr, sizeof scr, y), MRTQ_EINVAL, "rq: NULL");
+    CHECK_REFUSED(mrtq_fastconv_q8(&p, rq, 2, &qx, NULL, MRTQ_S8, scr, sizeof scr, y), MRTQ_EINVAL, "nrq: must be 1 or s->o");
+    CHECK_REFUSED(mrtq_fastconv_q8(&p, rq, 1, &qx, NULL, MRTQ_S32, scr, sizeof scr, y), MRTQ_EUNSUPPORTED, "dst_type");
+    CHECK_REFUSED(mrtq_fastconv_q8(&p, rq, 1, &qx, NULL, MRTQ_S8, scr, sizeof scr, NULL), MRTQ_EINVAL, "out: NULL");
+    CHECK_REFUSED(mrtq_fastconv_q8(&p, rq, 1, &qx, NULL, MRTQ_S8, NULL, sizeof scr, y), MRTQ_EINVAL, "scratch: NULL");
+    CHECK_REFUSED(mrtq_fastconv_q8(&p, rq, 1, &qx, NULL, MRTQ_S8, scr, 1, y), MRTQ_EINVAL, "scratch_bytes: smaller");
+    qx.zp = 300;
+    CHECK_REFUSED(mrtq_fastconv_q8(&p, rq, 1, &qx, NULL, MRTQ_S8, scr, sizeof scr, y), MRTQ_EINVAL, "x->zp: outside");
+    qx.zp = 0, p.wo = 2;
+    CHECK_REFUSED(mrtq_fastconv_q8(&p, rq, 1, &qx, NULL, MRTQ_S8, scr, sizeof scr, y), MRTQ_EINVAL,
+                  "p->ho, p->wo: not the shape's output size");
+    CHECK_EQ(y[0], 77, "nothing written on error");
+    p.wo = 1;
+    x[0] = 3, w[0] = 5;
+    CHECK_EQ(mrtq_fastconv_init_fc(1, 8, 1, &qw, mem, sizeof mem, &p), MRTQ_OK, "init fc");
+    CHECK_EQ(mrtq_fastconv_q8(&p, rq, 1, &qx, NULL, MRTQ_S8, scr, sizeof scr, y), MRTQ_OK, "ok");
+    CHECK_EQ(y[0], 8, "3 * 5 * 0.5 = 7.5 -> 8 (ties away from zero)");
+  }
 }
 
 int main(void) {
@@ -456,6 +588,8 @@ int main(void) {
   TH_RUN(test_conv_random);
   TH_RUN(test_depthwise_random);
   TH_RUN(test_fc_random);
+  TH_RUN(test_q8_real);
+  TH_RUN(test_q8_random);
   printf("  %ld outputs compared\n", outputs);
   return th_finish("test_fastconv_" MRTQ_TEST_PATH);
 }

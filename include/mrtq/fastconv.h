@@ -1,6 +1,9 @@
-/* mrtq/fastconv.h -- the fast core of oneDNN's int8 convolution and inner
- * product: the same bytes as mrtq_conv2d_onednn / mrtq_fc_onednn (attr.h),
- * computed as an int8 GEMM over packed weights with the epilogue fused.
+/* mrtq/fastconv.h -- the fast core of the int8 convolution and inner
+ * product: the same bytes as mrtq_conv2d_onednn / mrtq_fc_onednn (attr.h;
+ * mrtq_fastconv_onednn) or as mrtq_conv2d_q8 / mrtq_fc_q8 (conv.h; any
+ * mrtq_rq family, TFLite's per-channel Q31 double rounding among them:
+ * mrtq_fastconv_q8), computed as an int8 GEMM over packed weights with the
+ * epilogue fused.
  *
  * Shape of the computation. Weights are packed once (mrtq_fastconv_init, the
  * counterpart of oneDNN's weight reorder), per group into blocks of 16 output
@@ -14,7 +17,8 @@
  * partial sum is taken modulo 2^32 and the checked worst case (mrtq__dot_check)
  * keeps the true value inside int32. Depthwise layers (one channel per group,
  * NHWC) take a direct path over 16 channels at a time. The epilogue is
- * mrtq_onednn_epilogue's float sequence for every output.
+ * mrtq_onednn_epilogue's float sequence for every output, or acc + bias
+ * through mrtq_rq_apply (mrtq_fastconv_q8).
  *
  * SIMD. With MRTQ_SIMD == MRTQ_SIMD_AVX512 and a compiler target with
  * AVX512-VNNI (-mavx512vnni, or -march= a CPU that has it) the micro-kernel
@@ -24,7 +28,10 @@
  * test_fastconv.c compares them over edge values and random layers). The
  * vector epilogue covers NHWC (and inner-product) dst with OLD scale masks
  * that are common or end at the output channel, JIT rounding (ref_rounding
- * 0); other cases run the scalar epilogue on the same integer sums. */
+ * 0); other cases run the scalar epilogue on the same integer sums. The
+ * mrtq_rq epilogue's vector form is Q31 double rounding per lane in 64-bit
+ * lanes (NHWC or an inner product, every descriptor in mrtq_rq_init's
+ * domain); other families run mrtq_rq_apply per output. */
 #ifndef MRTQ_FASTCONV_H
 #define MRTQ_FASTCONV_H
 
@@ -98,6 +105,26 @@ MRTQ_API mrtq_status mrtq_fastconv_onednn(const mrtq_fastconv *p, const mrtq_one
                                           const int32_t *bias, mrtq_dtype dst_type, void *scratch, size_t scratch_bytes,
                                           void *dst);
 
+/* The requantized convolution from packed weights: the bytes of
+ * mrtq_conv2d_q8(&p->s, rq, nrq, x, w, bias, dst_type, dst) (conv.h) for the
+ * weights w p was packed from (or of mrtq_fc_q8 after mrtq_fastconv_init_fc),
+ * on every SIMD path: acc = sum (x - x->zp) w + bias[o] exactly, then
+ * mrtq_rq_apply(rq[o] (rq[0] when nrq == 1), acc, dst_type's range). Any
+ * family; TFLite's int8 convention is per-channel MRTQ_Q31_DBL descriptions of
+ * s_x s_w[o] / s_y with s8 weights of zero point 0 (what mrtq_fastconv_init
+ * packs; uint8 weights with a zero point run on mrtq_conv2d_q8 only). With
+ * AVX512-VNNI, NHWC (or an inner product) and every rq MRTQ_Q31_DBL from
+ * mrtq_rq_init's domain (mult >= 0, shift in [-31, 30]) the epilogue runs 16
+ * outputs per vector; otherwise mrtq_rq_apply per output. The output size is
+ * mrtq_conv2d_out's: a shape whose last window overruns the padding (which
+ * mrtq_fastconv_init accepts, for oneDNN) is refused here, as by
+ * mrtq_conv2d_q8. Errors: p or scratch NULL, scratch_bytes smaller than sbytes
+ * -> MRTQ_EINVAL; otherwise as mrtq_conv2d_q8 (in its order). Nothing is
+ * written on error. */
+MRTQ_API mrtq_status mrtq_fastconv_q8(const mrtq_fastconv *p, const mrtq_rq *rq, size_t nrq, const mrtq_qoperand *x,
+                                      const int32_t *bias, mrtq_dtype dst_type, void *scratch, size_t scratch_bytes,
+                                      void *dst);
+
 /* ======================= bodies ======================= */
 #if MRTQ__BODIES
 
@@ -123,6 +150,15 @@ MRTQ__PRIV void mrtq__fast_dims(mrtq_fastconv *p, const mrtq_conv2d_shape *s, si
   if (p->mt > 96) p->mt = 96;
 }
 
+/* The scratch of the integer sums (im2col tile and micro-tile sums). */
+MRTQ__PRIV size_t mrtq__fast_sbase(const mrtq_fastconv *p) {
+  return p->dw ? 64 : p->mt * p->kp + MRTQ__FAST_MR * MRTQ__FAST_NB * MRTQ__FAST_NR * sizeof(int32_t) + 128;
+}
+/* mrtq_fastconv_q8's per-channel table after it: MRTQ__FAST_RQT rows of
+ * up(o, 16) int32 (multiplier, right shift, its mask, half - 1, the bounds
+ * less the zero point, the zero point, the bias). */
+#define MRTQ__FAST_RQT 8
+
 MRTQ_API mrtq_status mrtq_fastconv_sizes(const mrtq_conv2d_shape *s, size_t *wbytes, size_t *sbytes) {
   size_t ho, wo, blocks;
   mrtq_fastconv p;
@@ -134,14 +170,14 @@ MRTQ_API mrtq_status mrtq_fastconv_sizes(const mrtq_conv2d_shape *s, size_t *wby
     return MRTQ__ERR(MRTQ_ESHAPE, "s: the packed weights' size overflows size_t");
   if (p.dw) {
     *wbytes = s->kh * s->kw * mrtq__fast_up(s->c, MRTQ__FAST_NB) * sizeof(int32_t) + 64;
-    *sbytes = 64;
   } else {
     blocks = s->groups * p.ob;
     if (blocks > SIZE_MAX / (p.kp * MRTQ__FAST_NB + 256))
       return MRTQ__ERR(MRTQ_ESHAPE, "s: the packed weights' size overflows size_t");
     *wbytes = blocks * (p.kp * MRTQ__FAST_NB + MRTQ__FAST_NB * sizeof(int32_t)) + 128;
-    *sbytes = p.mt * p.kp + MRTQ__FAST_MR * MRTQ__FAST_NB * MRTQ__FAST_NR * sizeof(int32_t) + 128;
   }
+  /* + mrtq_fastconv_q8's per-channel table (o fits: the packed size did) */
+  *sbytes = mrtq__fast_sbase(&p) + MRTQ__FAST_RQT * mrtq__fast_up(s->o, MRTQ__FAST_NB) * sizeof(int32_t) + 64;
   return MRTQ_OK;
 }
 
@@ -218,7 +254,11 @@ MRTQ_API mrtq_status mrtq_fastconv_init_fc(size_t rows, size_t k, size_t o, cons
 /* What the store of one output needs. */
 typedef struct mrtq__fast_ctx {
   const mrtq_fastconv *p;
-  const mrtq_onednn_attr *a;
+  const mrtq_onednn_attr *a; /* oneDNN's epilogue, or NULL: the mrtq_rq one */
+  const mrtq_rq *rq;         /* mrtq_fastconv_q8: rq[nrq == 1 ? 0 : oc] */
+  size_t nrq;
+  const int32_t *rqt;        /* its per-channel table (vec == 2), rows rqs apart */
+  size_t rqs;
   const int32_t *bias;
   uint8_t *dst;
   int du, vec; /* du: a u8 dst; vec: the vector epilogue applies */
@@ -241,6 +281,11 @@ MRTQ__PRIV void mrtq__fast_store_scalar(const mrtq__fast_ctx *x, const int32_t *
   for (i = 0; i < count; i++) {
     c[1] = oc0 + i;
     at.at = mrtq__conv_out_at(&p->s, p->ho, p->wo, c[0], c[1], c[2], c[3]);
+    if (!x->a) { /* acc + bias is the true sum (the caller's worst-case check) */
+      int32_t v = mrtq__wrap32((uint32_t)acc[i] + (uint32_t)(x->bias ? x->bias[c[1]] : 0));
+      x->dst[at.at] = (uint8_t)mrtq_rq_apply(&x->rq[x->nrq == 1 ? 0 : c[1]], v, x->lo, x->hi);
+      continue;
+    }
     at.oc = c[1], at.si = mrtq__mask_index(x->a->oscale_mask, 4, x->d, c);
     x->dst[at.at] = (uint8_t)mrtq__onednn_epilogue(x->a, &at, acc[i], x->bias, mrtq__q8(x->dst, at.at, x->du), x->lo, x->hi);
   }
@@ -302,12 +347,13 @@ MRTQ__PRIV void mrtq__fast_store(const mrtq__fast_ctx *x, const int32_t *acc, si
     const mrtq_fastconv *p = x->p;
     const mrtq_onednn_attr *a = x->a;
     /* the scale index the same for every pixel: the constants kept over the rows */
-    int kept = a->scheme == MRTQ_ONEDNN_NEW || !(a->oscale_mask & ~2);
+    int kept = !a || a->scheme == MRTQ_ONEDNN_NEW || !(a->oscale_mask & ~2);
     for (i = 0; i < count; i += 16) {
       size_t nn = count - i < 16 ? count - i : 16;
       __mmask16 mk = (__mmask16)((1u << nn) - 1);
       mrtq__fast_epv e;
-      if (kept) mrtq__fast_epv_init(&e, a, mk, oc0 + i, a->oscale_mask & 2 ? oc0 + i : 0, x->bias, x->du);
+      if (!a) mrtq__fast_epv_init_rq(&e, x, mk, oc0 + i);
+      else if (kept) mrtq__fast_epv_init(&e, a, mk, oc0 + i, a->oscale_mask & 2 ? oc0 + i : 0, x->bias, x->du);
       else memset(&e, 0, sizeof e);
       for (r = 0; r < rows; r++) {
         __m512i v = _mm512_maskz_loadu_epi32(mk, acc + r * lda + i);
@@ -372,37 +418,16 @@ MRTQ__PRIV void mrtq__fast_dw(const mrtq__fast_ctx *x, const mrtq_qoperand *src)
 }
 #endif
 
-MRTQ_API mrtq_status mrtq_fastconv_onednn(const mrtq_fastconv *p, const mrtq_onednn_attr *attr, const mrtq_qoperand *x,
-                                          const int32_t *bias, mrtq_dtype dst_type, void *scratch, size_t scratch_bytes,
-                                          void *dst) {
-  mrtq__fast_ctx cx;
-  const mrtq_onednn_attr *a = attr;
-  size_t wb, sb, M, g, m0, ob0, r0;
+/* The integer sums of every output, each handed to the context's epilogue
+ * (checks done by the caller). */
+MRTQ__PRIV void mrtq__fast_run(const mrtq__fast_ctx *cx, const mrtq_qoperand *x, void *scratch) {
+  const mrtq_fastconv *p = cx->p;
+  size_t M = p->s.n * p->ho * p->wo, g, m0, ob0, r0;
   uint8_t *tile;
   int32_t *ct, zu;
-  mrtq_status st;
-  if (!p) return MRTQ__ERR(MRTQ_EINVAL, "p: NULL");
-  if (!x) return MRTQ__ERR(MRTQ_EINVAL, "x: NULL");
-  if (!x->data) return MRTQ__ERR(MRTQ_EINVAL, "x->data: NULL");
-  if ((st = MRTQ__Q8_TYPE(x->type, "x->type")) != MRTQ_OK) return st;
-  if ((st = MRTQ__Q8_TYPE(dst_type, "dst_type")) != MRTQ_OK) return st;
-  if (!scratch) return MRTQ__ERR(MRTQ_EINVAL, "scratch: NULL");
-  if (!dst) return MRTQ__ERR(MRTQ_EINVAL, "dst: NULL");
-  if ((st = mrtq_fastconv_sizes(&p->s, &wb, &sb)) != MRTQ_OK) return st;
-  if ((st = mrtq__onednn_conv_ok(attr, p->fc ? 2 : 4, x, NULL, bias, 0, p->s.o, (uint64_t)p->k, dst_type)) != MRTQ_OK)
-    return st;
-  if (scratch_bytes < sb) return MRTQ__ERR(MRTQ_EINVAL, "scratch_bytes: smaller than sbytes from mrtq_fastconv_sizes");
-  cx.p = p, cx.a = a, cx.bias = bias, cx.dst = (uint8_t *)dst, cx.du = dst_type == MRTQ_U8;
-  cx.lo = cx.du ? 0 : -128, cx.hi = cx.du ? 255 : 127;
-  cx.d[0] = p->s.n, cx.d[1] = p->s.o, cx.d[2] = p->ho, cx.d[3] = p->wo;
-  /* vector epilogue: dst channels consecutive, and the scale index, if it
-     follows the channel, moving by one per channel */
-  cx.vec = (p->s.layout == MRTQ_NHWC || p->ho * p->wo == 1) && !a->ref_rounding &&
-           (!(a->oscale_mask & 2) || ((!(a->oscale_mask & 4) || p->ho == 1) && (!(a->oscale_mask & 8) || p->wo == 1)));
-  M = p->s.n * p->ho * p->wo;
   if (p->dw) {
-    mrtq__fast_dw(&cx, x); /* the C loops, or their AVX512-VNNI twin */
-    return MRTQ_OK;
+    mrtq__fast_dw(cx, x); /* the C loops, or their AVX512-VNNI twin */
+    return;
   }
   tile = (uint8_t *)mrtq__fast_align(scratch);
   ct = (int32_t *)mrtq__fast_align(tile + p->mt * p->kp);
@@ -418,10 +443,94 @@ MRTQ_API mrtq_status mrtq_fastconv_onednn(const mrtq_fastconv *p, const mrtq_one
           size_t mr = mt - r0 < MRTQ__FAST_MR ? mt - r0 : MRTQ__FAST_MR;
           mrtq__fast_kernel(tile + r0 * p->kp, p->kp, mr, p->w + blk * p->kp * MRTQ__FAST_NB, nr, p->kp,
                           p->wsum + blk * MRTQ__FAST_NB, zu, ct);
-          mrtq__fast_store(&cx, ct, MRTQ__FAST_NB * MRTQ__FAST_NR, mr, nc, m0 + r0, g * p->og + oc0);
+          mrtq__fast_store(cx, ct, MRTQ__FAST_NB * MRTQ__FAST_NR, mr, nc, m0 + r0, g * p->og + oc0);
         }
       }
     }
+}
+
+/* The context's fields every epilogue shares. */
+MRTQ__PRIV void mrtq__fast_ctx_init(mrtq__fast_ctx *cx, const mrtq_fastconv *p, const int32_t *bias, mrtq_dtype dst_type,
+                                    void *dst) {
+  cx->p = p, cx->a = NULL, cx->rq = NULL, cx->nrq = 0, cx->rqt = NULL, cx->rqs = 0, cx->bias = bias, cx->dst = (uint8_t *)dst;
+  cx->du = dst_type == MRTQ_U8, cx->lo = cx->du ? 0 : -128, cx->hi = cx->du ? 255 : 127;
+  cx->d[0] = p->s.n, cx->d[1] = p->s.o, cx->d[2] = p->ho, cx->d[3] = p->wo;
+  cx->vec = 0;
+}
+
+MRTQ_API mrtq_status mrtq_fastconv_onednn(const mrtq_fastconv *p, const mrtq_onednn_attr *attr, const mrtq_qoperand *x,
+                                          const int32_t *bias, mrtq_dtype dst_type, void *scratch, size_t scratch_bytes,
+                                          void *dst) {
+  mrtq__fast_ctx cx;
+  const mrtq_onednn_attr *a = attr;
+  size_t wb, sb;
+  mrtq_status st;
+  if (!p) return MRTQ__ERR(MRTQ_EINVAL, "p: NULL");
+  if (!x) return MRTQ__ERR(MRTQ_EINVAL, "x: NULL");
+  if (!x->data) return MRTQ__ERR(MRTQ_EINVAL, "x->data: NULL");
+  if ((st = MRTQ__Q8_TYPE(x->type, "x->type")) != MRTQ_OK) return st;
+  if ((st = MRTQ__Q8_TYPE(dst_type, "dst_type")) != MRTQ_OK) return st;
+  if (!scratch) return MRTQ__ERR(MRTQ_EINVAL, "scratch: NULL");
+  if (!dst) return MRTQ__ERR(MRTQ_EINVAL, "dst: NULL");
+  if ((st = mrtq_fastconv_sizes(&p->s, &wb, &sb)) != MRTQ_OK) return st;
+  if ((st = mrtq__onednn_conv_ok(attr, p->fc ? 2 : 4, x, NULL, bias, 0, p->s.o, (uint64_t)p->k, dst_type)) != MRTQ_OK)
+    return st;
+  if (scratch_bytes < sb) return MRTQ__ERR(MRTQ_EINVAL, "scratch_bytes: smaller than sbytes from mrtq_fastconv_sizes");
+  mrtq__fast_ctx_init(&cx, p, bias, dst_type, dst);
+  cx.a = a;
+  /* vector epilogue: dst channels consecutive, and the scale index, if it
+     follows the channel, moving by one per channel */
+  cx.vec = (p->s.layout == MRTQ_NHWC || p->ho * p->wo == 1) && !a->ref_rounding &&
+           (!(a->oscale_mask & 2) || ((!(a->oscale_mask & 4) || p->ho == 1) && (!(a->oscale_mask & 8) || p->wo == 1)));
+  mrtq__fast_run(&cx, x, scratch);
+  return MRTQ_OK;
+}
+
+MRTQ_API mrtq_status mrtq_fastconv_q8(const mrtq_fastconv *p, const mrtq_rq *rq, size_t nrq, const mrtq_qoperand *x,
+                                      const int32_t *bias, mrtq_dtype dst_type, void *scratch, size_t scratch_bytes,
+                                      void *dst) {
+  mrtq__fast_ctx cx;
+  mrtq_qoperand w;
+  size_t ho, wo, wb, sb, c;
+  uint64_t k;
+  mrtq_status st;
+  if (!p) return MRTQ__ERR(MRTQ_EINVAL, "p: NULL");
+  /* the packed weights as the operand mrtq_conv2d_q8 would check */
+  w.data = p, w.type = MRTQ_S8, w.zp = 0, w.zp_ch = NULL;
+  if ((st = mrtq__conv_check(&p->s, x, &w, bias, &ho, &wo, &k)) != MRTQ_OK) return st;
+  if ((st = mrtq__q8_out_check(rq, nrq, p->s.o, 0, dst_type, dst)) != MRTQ_OK) return st;
+  if (!scratch) return MRTQ__ERR(MRTQ_EINVAL, "scratch: NULL");
+  if ((st = mrtq_fastconv_sizes(&p->s, &wb, &sb)) != MRTQ_OK) return st;
+  if (ho != p->ho || wo != p->wo) return MRTQ__ERR(MRTQ_EINVAL, "p->ho, p->wo: not the shape's output size (not filled by mrtq_fastconv_init)");
+  if (scratch_bytes < sb) return MRTQ__ERR(MRTQ_EINVAL, "scratch_bytes: smaller than sbytes from mrtq_fastconv_sizes");
+  mrtq__fast_ctx_init(&cx, p, bias, dst_type, dst);
+  cx.rq = rq, cx.nrq = nrq;
+  /* vector epilogue: dst channels consecutive, every descriptor Q31 double
+     rounding within the domain mrtq_rq_init gives (else mrtq_rq_apply per output) */
+  cx.vec = p->s.layout == MRTQ_NHWC || p->ho * p->wo == 1 ? 2 : 0; /* 2: 32-bit lanes; 1: 64-bit lanes */
+  for (c = 0; c < nrq && cx.vec; c++) {
+    int32_t lo = cx.lo, hi = cx.hi;
+    if (rq[c].scheme != MRTQ_Q31_DBL || rq[c].m.mult < 0 || rq[c].m.shift < -31 || rq[c].m.shift > 30) {
+      cx.vec = 0;
+      break;
+    }
+    mrtq__rq_bounds(&rq[c], &lo, &hi);
+    if (rq[c].m.shift > 0 || (int64_t)lo - rq[c].zp < INT32_MIN || (int64_t)hi - rq[c].zp > INT32_MAX) cx.vec = 1;
+  }
+  if (cx.vec == 2) { /* the 32-bit-lane form's constants, once per call */
+    int32_t *t = (int32_t *)mrtq__fast_align((uint8_t *)scratch + mrtq__fast_sbase(p));
+    size_t n = cx.rqs = mrtq__fast_up(p->s.o, MRTQ__FAST_NB);
+    memset(t, 0, MRTQ__FAST_RQT * n * sizeof *t);
+    for (c = 0; c < p->s.o; c++) {
+      const mrtq_rq *r = &rq[nrq == 1 ? 0 : c];
+      int32_t lo = cx.lo, hi = cx.hi, e = -r->m.shift; /* in [0, 31] */
+      mrtq__rq_bounds(r, &lo, &hi);
+      t[c] = r->m.mult, t[n + c] = e, t[2 * n + c] = (int32_t)(((uint32_t)1 << e) - 1u), t[3 * n + c] = (int32_t)((((uint32_t)1 << e) - 1u) >> 1);
+      t[4 * n + c] = lo - r->zp, t[5 * n + c] = hi - r->zp, t[6 * n + c] = r->zp, t[7 * n + c] = bias ? bias[c] : 0;
+    }
+    cx.rqt = t;
+  }
+  mrtq__fast_run(&cx, x, scratch);
   return MRTQ_OK;
 }
 

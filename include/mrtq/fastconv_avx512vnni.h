@@ -82,11 +82,108 @@ typedef struct mrtq__fast_epv {
   const float *oscale, *src1[MRTQ_ONEDNN_MAX_PO]; /* src1: PER_ELEM operands, else NULL */
   int is_new, has_scale, has_add, has_div, dst_unsigned, n_po, kind[MRTQ_ONEDNN_MAX_PO], relu0[MRTQ_ONEDNN_MAX_PO];
   int scaled[MRTQ_ONEDNN_MAX_PO]; /* an eltwise post-op with a scale other than 1 (ps) */
+  /* mrtq_fastconv_q8's Q31 double rounding, per lane in two halves of eight
+   * 64-bit lanes: multiplier, left and right shift, zero point, effective
+   * bounds; and the int32 bias */
+  int is_rq; /* 0: oneDNN's epilogue; 1: the 64-bit-lane form; 2: the 32-bit-lane form */
+  __m512i rm[2], rls[2], rrs[2], rzp[2], rlo[2], rhi[2], rbias;
+  /* the 32-bit-lane form (every shift <= 0, bounds - zp within int32):
+   * multiplier (and its odd lanes moved down), right shift, its mask and
+   * half - 1, the bounds less the zero point, the zero point */
+  __m512i m32, mo32, rs32, mask32, halfm1, lo32, hi32, zp32;
 } mrtq__fast_epv;
+
+/* The constants of channels oc0.. (lanes under m) for mrtq__fast_q31h. */
+MRTQ__FAST_HOT void mrtq__fast_epv_init_rq(mrtq__fast_epv *e, const mrtq__fast_ctx *x, __mmask16 m, size_t oc0) {
+  int64_t v[6][16];
+  int32_t b[16];
+  int i, h, f;
+  e->is_rq = x->vec;
+  if (x->vec == 2) { /* the call's table (mrtq_fastconv_q8) */
+    const int32_t *t = x->rqt + oc0;
+    size_t n = x->rqs;
+    e->m32 = _mm512_maskz_loadu_epi32(m, t), e->mo32 = _mm512_srli_epi64(e->m32, 32);
+    e->rs32 = _mm512_maskz_loadu_epi32(m, t + n), e->mask32 = _mm512_maskz_loadu_epi32(m, t + 2 * n);
+    e->halfm1 = _mm512_maskz_loadu_epi32(m, t + 3 * n), e->lo32 = _mm512_maskz_loadu_epi32(m, t + 4 * n);
+    e->hi32 = _mm512_maskz_loadu_epi32(m, t + 5 * n), e->zp32 = _mm512_maskz_loadu_epi32(m, t + 6 * n);
+    e->rbias = _mm512_maskz_loadu_epi32(m, t + 7 * n);
+    return;
+  }
+  memset(v, 0, sizeof v), memset(b, 0, sizeof b);
+  for (i = 0; i < 16; i++)
+    if (m >> i & 1) {
+      const mrtq_rq *r = &x->rq[x->nrq == 1 ? 0 : oc0 + (size_t)i];
+      int32_t lo = x->lo, hi = x->hi;
+      mrtq__rq_bounds(r, &lo, &hi);
+      v[0][i] = r->m.mult, v[1][i] = r->m.shift > 0 ? r->m.shift : 0, v[2][i] = r->m.shift < 0 ? -r->m.shift : 0;
+      v[3][i] = r->zp, v[4][i] = lo, v[5][i] = hi;
+      b[i] = x->bias ? x->bias[oc0 + (size_t)i] : 0;
+    }
+  e->rbias = _mm512_loadu_si512(b);
+  for (h = 0; h < 2; h++) {
+    __m512i *dst[6] = {&e->rm[h], &e->rls[h], &e->rrs[h], &e->rzp[h], &e->rlo[h], &e->rhi[h]};
+    for (f = 0; f < 6; f++) *dst[f] = _mm512_loadu_si512(&v[f][8 * h]);
+  }
+}
+
+/* mrtq_rq_apply for MRTQ_Q31_DBL on eight int32 values sign-extended to 64
+ * bits (half h of the lanes), exactly as mrtq_mul_q31_dbl states it: the
+ * saturating left shift, SRDHM = floor((x M + 2^30) / 2^31) (which equals
+ * gemmlowp's nudge-and-truncate form; only x = M = INT32_MIN exceeds int32
+ * and saturates), the rounding divide by 2^rs (remainder against half - 1 +
+ * [v < 0]: ties away from zero), then + zp and the clamp, all in 64 bits. */
+MRTQ__FAST_HOT __m512i mrtq__fast_q31h(__m512i v, const mrtq__fast_epv *e, int h) {
+  const __m512i imin = _mm512_set1_epi64(INT32_MIN), imax = _mm512_set1_epi64(INT32_MAX), one = _mm512_set1_epi64(1);
+  __m512i mask, rem, thr, q;
+  v = _mm512_min_epi64(_mm512_max_epi64(_mm512_sllv_epi64(v, e->rls[h]), imin), imax); /* |x| 2^30 at most: exact */
+  v = _mm512_srai_epi64(_mm512_add_epi64(_mm512_mul_epi32(v, e->rm[h]), _mm512_set1_epi64((int64_t)1 << 30)), 31);
+  v = _mm512_min_epi64(v, imax);
+  mask = _mm512_sub_epi64(_mm512_sllv_epi64(one, e->rrs[h]), one);
+  rem = _mm512_and_si512(v, mask);
+  thr = _mm512_sub_epi64(_mm512_srli_epi64(mask, 1), _mm512_srai_epi64(v, 63));
+  q = _mm512_srav_epi64(v, e->rrs[h]);
+  q = _mm512_mask_sub_epi64(q, _mm512_cmpgt_epi64_mask(rem, thr), q, _mm512_set1_epi64(-1));
+  return _mm512_min_epi64(_mm512_max_epi64(_mm512_add_epi64(q, e->rzp[h]), e->rlo[h]), e->rhi[h]);
+}
+
+/* The same for 16 int32 lanes when every shift is <= 0 (no left shift) and
+ * the bounds less the zero point fit int32: SRDHM from the even and odd
+ * 64-bit products (bits 31..62 of x M + 2^30: within int32 for M >= 0), the
+ * rounding divide with per-lane shifts, the clamp on the value before the
+ * zero point is added (exact: clamping commutes with adding zp). */
+MRTQ__FAST_HOT __m512i mrtq__fast_q31w(__m512i x, const mrtq__fast_epv *e) {
+  const __m512i r30 = _mm512_set1_epi64((int64_t)1 << 30);
+  __m512i ev = _mm512_add_epi64(_mm512_mul_epi32(x, e->m32), r30);
+  __m512i od = _mm512_add_epi64(_mm512_mul_epi32(_mm512_srli_epi64(x, 32), e->mo32), r30);
+  __m512i v = _mm512_mask_blend_epi32(0xAAAA, _mm512_srli_epi64(ev, 31), _mm512_slli_epi64(od, 1));
+  __m512i q = _mm512_srav_epi32(v, e->rs32);
+  __m512i thr = _mm512_sub_epi32(e->halfm1, _mm512_srai_epi32(v, 31)); /* half - 1 + [v < 0] */
+  q = _mm512_mask_sub_epi32(q, _mm512_cmpgt_epi32_mask(_mm512_and_si512(v, e->mask32), thr), q, _mm512_set1_epi32(-1));
+  return _mm512_add_epi32(_mm512_min_epi32(_mm512_max_epi32(q, e->lo32), e->hi32), e->zp32);
+}
+
+/* 16 outputs of mrtq_fastconv_q8 (lanes under m) at dst + at0. */
+MRTQ__FAST_HOT void mrtq__fast_rq_run(const mrtq__fast_epv *e, __m512i acc, __mmask16 m, size_t at0, uint8_t *dst) {
+  __m512i v = _mm512_add_epi32(acc, e->rbias); /* the true sum: no wrap (the caller's check) */
+  __m512i r;
+  if (e->is_rq == 2) {
+    r = mrtq__fast_q31w(v, e);
+  } else {
+    __m512i a = mrtq__fast_q31h(_mm512_cvtepi32_epi64(_mm512_castsi512_si256(v)), e, 0);
+    __m512i b = mrtq__fast_q31h(_mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(v, 1)), e, 1);
+    r = _mm512_inserti64x4(_mm512_castsi256_si512(_mm512_cvtepi64_epi32(a)), _mm512_cvtepi64_epi32(b), 1);
+  }
+  /* in the type's range: the low byte, narrowed in a register (vpmovdb to
+     memory is slow: see the depthwise note in docs/PERFORMANCE.md) */
+  __m128i q = _mm512_cvtepi32_epi8(r);
+  if (m == 0xFFFF) _mm_storeu_si128((__m128i *)(dst + at0), q);
+  else _mm512_mask_storeu_epi8(dst + at0, (__mmask64)m, _mm512_castsi128_si512(q));
+}
 
 MRTQ__FAST_HOT void mrtq__fast_epv_init(mrtq__fast_epv *e, const mrtq_onednn_attr *a, __mmask16 m, size_t oc0, size_t si0,
                                     const int32_t *bias, int dst_unsigned) {
   int i;
+  e->is_rq = 0;
   e->dst_unsigned = dst_unsigned, e->is_new = a->scheme == MRTQ_ONEDNN_NEW, e->n_po = a->n_po, e->oscale = a->oscale;
   e->lo = _mm512_set1_ps(dst_unsigned ? 0.0f : -128.0f), e->hi = _mm512_set1_ps(dst_unsigned ? 255.0f : 127.0f);
   e->zp = a->dst_zp_ch ? _mm512_cvtepi32_ps(_mm512_maskz_loadu_epi32(m, a->dst_zp_ch + oc0)) : _mm512_set1_ps((float)a->dst_zp);
@@ -137,6 +234,10 @@ MRTQ__FAST_HOT void mrtq__fast_epv_run(const mrtq__fast_epv *e, __m512i acc, __m
   __m512 f = _mm512_cvtepi32_ps(acc);
   __m128i q;
   int i;
+  if (e->is_rq) {
+    mrtq__fast_rq_run(e, acc, m, at0, dst);
+    return;
+  }
   if (e->is_new) {
     f = _mm512_mul_ps(f, e->scale);
     MRTQ__FAST_ROUNDED(f);
@@ -321,7 +422,7 @@ MRTQ__FAST_HOT void mrtq__fast_dw_out(const mrtq__fast_ctx *x, mrtq__fast_epv *e
   const mrtq_onednn_attr *a = x->a;
   if (x->vec) {
     /* a scale mask over ow without the channel bit: a scale per pixel */
-    if (a->scheme == MRTQ_ONEDNN_OLD && (a->oscale_mask & 8) && !(a->oscale_mask & 2)) {
+    if (a && a->scheme == MRTQ_ONEDNN_OLD && (a->oscale_mask & 8) && !(a->oscale_mask & 2)) {
       c[3] = m % x->p->wo;
       mrtq__fast_epv_si(e, mrtq__mask_index(a->oscale_mask, 4, x->d, c));
     }
@@ -385,8 +486,13 @@ MRTQ__PRIV void mrtq__fast_dw(const mrtq__fast_ctx *x, const mrtq_qoperand *src)
         /* the first in-bounds src row's start (any row when none is) */
         const uint8_t *xr = xd + ((n * s->h + (ky1 > ky0 ? oy * s->stride_h + ky0 * s->dil_h - s->pad_top : 0)) * s->w) * s->c + c0;
         __m512i base = _mm512_setzero_si512();
-        c[0] = n, c[1] = 0, c[2] = oy, c[3] = 0, si = mrtq__mask_index(a->oscale_mask, 4, x->d, c);
-        if (x->vec) mrtq__fast_epv_init(&e, a, mk, c0, si + (a->oscale_mask & 2 ? c0 : 0), x->bias, x->du);
+        c[0] = n, c[1] = 0, c[2] = oy, c[3] = 0;
+        if (x->vec && !a) {
+          mrtq__fast_epv_init_rq(&e, x, mk, c0);
+        } else if (x->vec) {
+          si = mrtq__mask_index(a->oscale_mask, 4, x->d, c);
+          mrtq__fast_epv_init(&e, a, mk, c0, si + (a->oscale_mask & 2 ? c0 : 0), x->bias, x->du);
+        }
         for (ky = ky0; ky < ky1; ky++)
           for (kx = 0; kx < s->kw; kx++) base = _mm512_add_epi32(base, _mm512_loadu_si512(p->wdw + (ky * s->kw + kx) * cp + c0));
         base = _mm512_sub_epi32(_mm512_setzero_si512(), _mm512_mullo_epi32(zu, base));

@@ -13,6 +13,7 @@
 #include "fuzz.h"
 
 #include "mrtq/conv.h"
+#include "mrtq/fastconv.h"
 #include "fuzz_q8.h"
 
 #define WORK_MAX 200000u /* multiply-adds per call */
@@ -200,6 +201,24 @@ static void check_conv(fz *f) {
       FZ_EQ(st, st2, "same call, same status");
       FZ_EQ(st == MRTQ_OK, ok, "mrtq_conv2d_q8 status %d (shape valid %d)", (int)st, valid);
       if (st == MRTQ_OK) FZ_CHECK(fz_same_output(&ba, &bb), "mrtq_conv2d_q8 left part of its output unwritten");
+      /* the fast core from the same weights (s8, zero point 0: what it packs): same status, same bytes */
+      if (valid && w.type == MRTQ_S8 && w.zp == 0 && !w.zp_ch) {
+        mrtq_fastconv fp;
+        size_t wb = 0, sb = 0;
+        if (mrtq_fastconv_sizes(&s, &wb, &sb) == MRTQ_OK && wb <= ((size_t)16 << 20) && sb <= ((size_t)16 << 20)) {
+          void *wm = malloc(wb), *sm = malloc(sb);
+          fz_buf bc;
+          uint8_t *y3 = (uint8_t *)fz_buf_new(&bc, ny, 0x3c);
+          if (mrtq_fastconv_init(&s, &w, wm, wb, &fp) == MRTQ_OK) {
+            mrtq_status st3 = mrtq_fastconv_q8(&fp, r.rq, r.n, &x, bp, dt, sm, sb, y3);
+            fz_after(&bc, st3, "mrtq_fastconv_q8");
+            FZ_EQ(st3, st, "mrtq_fastconv_q8 status as mrtq_conv2d_q8's");
+            if (st == MRTQ_OK && st3 == MRTQ_OK)
+              FZ_CHECK(memcmp(fz_buf_data(&ba), y3, ny) == 0, "mrtq_fastconv_q8 bytes differ from mrtq_conv2d_q8's");
+          }
+          fz_buf_free(&bc), free(wm), free(sm);
+        }
+      }
     } else {
       fz_buf_new(&ba, ny * 4, 0xa5), fz_buf_new(&bb, ny * 4, 0x5a);
       fz_reason_begin();

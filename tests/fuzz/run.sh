@@ -60,6 +60,7 @@ has avx2 && has fma && HARNESSES+=("array_avx2|fuzz_array.c|array|-mavx2 -mfma -
 if has avx512f && has avx512bw && has avx512dq; then
   HARNESSES+=("array_avx512|fuzz_array.c|array|$AVX512")
   has avx512_vnni && HARNESSES+=("onednn_vnni|fuzz_onednn.c|onednn|$AVX512 -mavx512vnni")
+  has avx512_vnni && HARNESSES+=("conv_vnni|fuzz_conv.c|conv|$AVX512 -mavx512vnni")
 fi
 
 want=("$@")
