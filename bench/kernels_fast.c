@@ -7,6 +7,7 @@
 
 #include "mrtq.h"
 #include "shim.h"
+#include "../examples/pool.h"
 
 #if !MRTQ__FAST_VNNI
 #error "bench/kernels_fast.c is built with -mavx512vnni and MRTQ_SIMD_AVX512"
@@ -20,6 +21,9 @@ struct mrtqb_fast {
   void *mem, *scratch;
   size_t sbytes;
   mrtq_rq *rq; /* TFLite's requantization of l's scales */
+  ex_pool pool;
+  int threads;  /* pool started with this many (0: none) */
+  void *tscratch; /* threads slots */
 };
 
 mrtqb_fast *mrtqb_fast_create(const mrtqb_layer *l, const int8_t *w) {
@@ -51,21 +55,36 @@ mrtqb_fast *mrtqb_fast_create(const mrtqb_layer *l, const int8_t *w) {
   return f;
 }
 
-int mrtqb_fast_run(mrtqb_fast *f, const uint8_t *x, const int32_t *bias, uint8_t *dst) {
+/* The layer in either convention (tflite 0 / 1), scratch scr of bytes, par. */
+static int fast_call(mrtqb_fast *f, const uint8_t *x, const int32_t *bias, uint8_t *dst, int tflite, void *scr, size_t bytes,
+                     const mrtq_parallel *par) {
   mrtq_qoperand qx;
   mrtq_onednn_attr a;
   memset(&qx, 0, sizeof qx), memset(&a, 0, sizeof a);
+  qx.data = x, qx.type = MRTQ_U8, qx.zp = f->l.src_zp;
+  if (tflite) return (int)mrtq_fastconv_q8(&f->p, f->rq, f->l.o, &qx, bias, MRTQ_U8, scr, bytes, par, dst);
   a.oscale = f->l.oscale, a.oscale_mask = 2, a.src_zp = f->l.src_zp, a.dst_zp = f->l.dst_zp;
   a.n_po = 1, a.po[0].kind = MRTQ_ONEDNN_RELU, a.po[0].scale = 1.0f;
-  qx.data = x, qx.type = MRTQ_U8, qx.zp = f->l.src_zp;
-  return (int)mrtq_fastconv_onednn(&f->p, &a, &qx, bias, MRTQ_U8, f->scratch, f->sbytes, dst);
+  return (int)mrtq_fastconv_onednn(&f->p, &a, &qx, bias, MRTQ_U8, scr, bytes, par, dst);
+}
+
+int mrtqb_fast_run(mrtqb_fast *f, const uint8_t *x, const int32_t *bias, uint8_t *dst) {
+  return fast_call(f, x, bias, dst, 0, f->scratch, f->sbytes, NULL);
 }
 
 int mrtqb_fast_run_tflite(mrtqb_fast *f, const uint8_t *x, const int32_t *bias, uint8_t *dst) {
-  mrtq_qoperand qx;
-  memset(&qx, 0, sizeof qx);
-  qx.data = x, qx.type = MRTQ_U8, qx.zp = f->l.src_zp;
-  return (int)mrtq_fastconv_q8(&f->p, f->rq, f->l.o, &qx, bias, MRTQ_U8, f->scratch, f->sbytes, dst);
+  return fast_call(f, x, bias, dst, 1, f->scratch, f->sbytes, NULL);
+}
+
+int mrtqb_fast_run_threads(mrtqb_fast *f, const uint8_t *x, const int32_t *bias, uint8_t *dst, int tflite, int threads) {
+  mrtq_parallel par;
+  if (f->threads != threads) {
+    if (f->threads) ex_pool_stop(&f->pool), free(f->tscratch), f->threads = 0;
+    if (!(f->tscratch = malloc(f->sbytes * (size_t)threads)) || ex_pool_start(&f->pool, threads) != 0) return -1;
+    f->threads = threads;
+  }
+  par.parallel_for = ex_pool_parallel_for, par.pool = &f->pool, par.slots = (size_t)threads;
+  return fast_call(f, x, bias, dst, tflite, f->tscratch, f->sbytes * (size_t)threads, &par);
 }
 
 int mrtqb_fast_ref_tflite(mrtqb_fast *f, const uint8_t *x, const int8_t *w, const int32_t *bias, uint8_t *dst) {
@@ -80,5 +99,6 @@ int mrtqb_fast_ref_tflite(mrtqb_fast *f, const uint8_t *x, const int8_t *w, cons
 
 void mrtqb_fast_destroy(mrtqb_fast *f) {
   if (!f) return;
+  if (f->threads) ex_pool_stop(&f->pool), free(f->tscratch);
   free(f->mem), free(f->scratch), free(f->rq), free(f);
 }

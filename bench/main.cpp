@@ -239,6 +239,27 @@ void bm_layer_fast(benchmark::State &st, mrtqb_layer proto) {
   layer_count(st, d);
 }
 
+// The fast core on 2 threads (examples/pool.h), either convention; bytes
+// compared with the 1-thread call's before timing.
+void bm_layer_fast_threads(benchmark::State &st, mrtqb_layer proto, int tflite, int threads) {
+  LayerData &d = layer_data(proto);
+  mrtqb_fast *f = mrtqb_fast_create(&d.l, d.w.data());
+  if (!f) return st.SkipWithError("mrtq_fastconv_init failed");
+  std::vector<uint8_t> out(d.out, 0), one(d.out, 1);
+  if ((tflite ? mrtqb_fast_run_tflite(f, d.x.data(), d.bias.data(), one.data())
+              : mrtqb_fast_run(f, d.x.data(), d.bias.data(), one.data())) != 0 ||
+      mrtqb_fast_run_threads(f, d.x.data(), d.bias.data(), out.data(), tflite, threads) != 0 || out != one) {
+    mrtqb_fast_destroy(f);
+    return st.SkipWithError("the threaded call differs from the 1-thread call");
+  }
+  for (auto _ : st) {
+    mrtqb_fast_run_threads(f, d.x.data(), d.bias.data(), out.data(), tflite, threads);
+    benchmark::ClobberMemory();
+  }
+  mrtqb_fast_destroy(f);
+  layer_count(st, d);
+}
+
 // The fast core in TFLite's requantization (per-channel Q31 double rounding)
 // on the same layer; its bytes compared with mrtq_conv2d_q8's before timing.
 void bm_layer_fast_tflite(benchmark::State &st, mrtqb_layer proto) {
@@ -308,6 +329,12 @@ int main(int argc, char **argv) {
       benchmark::RegisterBenchmark((std::string("KERNEL/") + l.name + "/mrtq_fast").c_str(), bm_layer_fast, l)->Unit(benchmark::kMillisecond);
       benchmark::RegisterBenchmark((std::string("KERNEL/") + l.name + "/mrtq_fast_tflite").c_str(), bm_layer_fast_tflite, l)
           ->Unit(benchmark::kMillisecond);
+      // 2 threads: real time (the worker's CPU time is not the caller's)
+      benchmark::RegisterBenchmark((std::string("KERNEL/") + l.name + "/mrtq_fast_2t").c_str(), bm_layer_fast_threads, l, 0, 2)
+          ->Unit(benchmark::kMillisecond)->UseRealTime();
+      benchmark::RegisterBenchmark((std::string("KERNEL/") + l.name + "/mrtq_fast_tflite_2t").c_str(), bm_layer_fast_threads, l, 1,
+                                   2)
+          ->Unit(benchmark::kMillisecond)->UseRealTime();
     }
 #endif
   }

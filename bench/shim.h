@@ -63,6 +63,9 @@ void mrtqb_fast_destroy(mrtqb_fast *f);
  * (mrtq_fastconv_q8); and its reference, mrtq_conv2d_q8 / mrtq_fc_q8 on the
  * unpacked weights w with the same descriptors (0 on success). */
 int mrtqb_fast_run_tflite(mrtqb_fast *f, const uint8_t *x, const int32_t *bias, uint8_t *dst);
+/* Either convention (tflite 0 / 1) with threads tasks on a persistent pthread
+ * pool (examples/pool.h; started on first use, stopped by destroy). */
+int mrtqb_fast_run_threads(mrtqb_fast *f, const uint8_t *x, const int32_t *bias, uint8_t *dst, int tflite, int threads);
 int mrtqb_fast_ref_tflite(mrtqb_fast *f, const uint8_t *x, const int8_t *w, const int32_t *bias, uint8_t *dst);
 
 #ifdef __cplusplus

@@ -108,23 +108,28 @@ md = md[: md.index(begin) + len(begin)] + "\n" + table + "\n" + md[md.index(end)
 
 # The kernel table: time per layer (ms), mrtq / oneDNN time ratios.
 if kernels:
-    kl = [f"Measured {date.today().isoformat()} on **{cpu()}**, single thread, median of 3; compiler: {gcc}.", "",
+    kl = [f"Measured {date.today().isoformat()} on **{cpu()}**, single thread except the 2-thread columns (real time, "
+          f"the fast core with examples/pool.h), median of 3; compiler: {gcc}.", "",
           "mrtq fast: oneDNN's convention (float epilogue, `mrtq_fastconv_onednn`); mrtq fast TFLite: the same layer "
           "and packed weights in TFLite's requantization (per-channel Q31 double rounding, `mrtq_fastconv_q8`), "
           "compared with `mrtq_conv2d_q8` before timing.", "",
           "| layer | MACs | mrtq scalar (ms) | mrtq fast (ms) | mrtq fast TFLite (ms) | oneDNN (ms) | oneDNN G MAC/s "
           "| mrtq fast G MAC/s | scalar / oneDNN time | fast / oneDNN time | fast TFLite / oneDNN time "
-          "| fast TFLite / fast time |", "|---|---|---|---|---|---|---|---|---|---|---|---|"]
+          "| fast TFLite / fast time | fast, 2 threads (ms) | fast TFLite, 2 threads (ms) | 1 / 2-thread speed-up "
+          "(oneDNN conv., TFLite conv.) |", "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
     ms = lambda b: b["real_time"] * {"ns": 1e-6, "us": 1e-3, "ms": 1.0, "s": 1e3}[b.get("time_unit", "ns")]
     for layer, d in kernels.items():
         if "mrtq_scalar" not in d or "onednn" not in d:
             continue
         m, o, fa, ft = d["mrtq_scalar"], d["onednn"], d.get("mrtq_fast"), d.get("mrtq_fast_tflite")
+        f2, t2 = d.get("mrtq_fast_2t"), d.get("mrtq_fast_tflite_2t")
         macs = m["items_per_second"] * m["cpu_time"] * {"ns": 1e-9, "us": 1e-6, "ms": 1e-3, "s": 1.0}[m.get("time_unit", "ns")]
         fast = (f"{ms(fa):.3f}", f"{fa['items_per_second'] / 1e9:.0f}", f"{ms(fa) / ms(o):.2f}x") if fa else ("-", "-", "-")
         tfl = (f"{ms(ft):.3f}", f"{ms(ft) / ms(o):.2f}x", f"{ms(ft) / ms(fa):.2f}x" if fa else "-") if ft else ("-", "-", "-")
         kl.append(f"| {layer} | {macs / 1e6:.1f} M | {ms(m):.2f} | {fast[0]} | {tfl[0]} | {ms(o):.3f} "
-                  f"| {o['items_per_second'] / 1e9:.0f} | {fast[1]} | {ms(m) / ms(o):.0f}x | {fast[2]} | {tfl[1]} | {tfl[2]} |")
+                  f"| {o['items_per_second'] / 1e9:.0f} | {fast[1]} | {ms(m) / ms(o):.0f}x | {fast[2]} | {tfl[1]} | {tfl[2]} "
+                  f"| {f'{ms(f2):.3f}' if f2 else '-'} | {f'{ms(t2):.3f}' if t2 else '-'} "
+                  f"| {f'{ms(fa) / ms(f2):.2f}x' if fa and f2 else '-'}, {f'{ms(ft) / ms(t2):.2f}x' if ft and t2 else '-'} |")
 else:
     kl = [f"Not measured in the run of {date.today().isoformat()} on **{cpu()}** (a filtered run); "
           "`scripts/bench` without a filter measures it."]

@@ -12,7 +12,7 @@ for t in test_common test_array test_fixedpoint test_requant test_scale test_vta
   # the keyword-spotting example checks itself
   [ "$t" = test_example_kws ] && src_c=$src/examples/kws.c args=--check
   if ! aarch64-linux-gnu-gcc -std=c11 -Wall -Wextra -Wpedantic -Werror -O2 -static -DMRTQ_TEST_PATH='"neon"' \
-      -I"$src/include" "$src_c" -lm -o "$out/$t"; then
+      -I"$src/include" "$src_c" -lm -pthread -o "$out/$t"; then
     echo "$t-aarch64: 0 passed, 1 failed"
     status=1
     continue

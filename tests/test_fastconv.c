@@ -8,6 +8,7 @@
  * counts off the 16 / 64 blocks, pixel counts off the 6-row tiles). Built
  * once per path (MRTQ_TEST_PATH): the C loops and AVX512-VNNI. */
 #include <math.h>
+#include <pthread.h>
 #include <stdlib.h>
 
 #include "harness.h"
@@ -131,7 +132,7 @@ static long layer(const mrtq_conv2d_shape *s, int fc, int src_u, int dst_u, int 
           : mrtq_fastconv_init(s, &qw, (uint8_t *)mem + 1, wb, &p);
   CHECK_EQ(st, MRTQ_OK, "init");
   if (st == MRTQ_OK) {
-    st = mrtq_fastconv_onednn(&p, &a, &qx, a.scheme == MRTQ_ONEDNN_OLD ? bias : NULL, dst_u ? MRTQ_U8 : MRTQ_S8, (uint8_t *)scr + 3, sb, y1);
+    st = mrtq_fastconv_onednn(&p, &a, &qx, a.scheme == MRTQ_ONEDNN_OLD ? bias : NULL, dst_u ? MRTQ_U8 : MRTQ_S8, (uint8_t *)scr + 3, sb, NULL, y1);
     CHECK_EQ(st, MRTQ_OK, "fast");
     for (i = 0; i < ny; i++)
       if (y0[i] != y1[i] && bad++ < 3)
@@ -222,7 +223,7 @@ static void test_fused_rounding(void) {
     mrtq_fastconv_sizes(&s, &wb, &sb);
     mem = malloc(wb), scr = malloc(sb);
     CHECK_EQ(mrtq_fastconv_init_fc(R, K, 1, &qw, mem, wb, &p), MRTQ_OK, "init");
-    CHECK_EQ(mrtq_fastconv_onednn(&p, &a, &qx, NULL, MRTQ_S8, scr, sb, y1), MRTQ_OK, "fast");
+    CHECK_EQ(mrtq_fastconv_onednn(&p, &a, &qx, NULL, MRTQ_S8, scr, sb, NULL, y1), MRTQ_OK, "fast");
     for (r = 0; r < R; r++) {
       CHECK_EQ(y0[r], want[r], "spec, row %d: the built acc", r); /* the rows hold the chosen sums */
       CHECK(want[r] != other[r]);
@@ -346,7 +347,7 @@ static long layer_q8(const mrtq_conv2d_shape *s, int fc, int src_u, int dst_u, i
   CHECK_EQ(fc ? mrtq_fastconv_init_fc(s->n, s->c, s->o, &qw, (uint8_t *)mem + 1, wb, &p)
               : mrtq_fastconv_init(s, &qw, (uint8_t *)mem + 1, wb, &p),
            MRTQ_OK, "init");
-  s1 = mrtq_fastconv_q8(&p, rq, nrq, &qx, use_bias ? bias : NULL, dt, (uint8_t *)scr + 3, sb, y1);
+  s1 = mrtq_fastconv_q8(&p, rq, nrq, &qx, use_bias ? bias : NULL, dt, (uint8_t *)scr + 3, sb, NULL, y1);
   CHECK_EQ(s1, s0, "status as the specification's (n%zu c%zu h%zu w%zu o%zu k%zux%zu)", s->n, s->c, s->h, s->w, s->o, s->kh, s->kw);
   for (i = 0; i <= ny; i++) /* the byte past the end: never written */
     if (y0[i] != y1[i] && bad++ < 3)
@@ -398,6 +399,124 @@ static void test_q8_real(void) {
     bad += layer_q8(&s, 0, 0, 0, 0, 0);
   }
   CHECK_EQ(bad, 0, "mismatches");
+}
+
+/* Threads: a call split into slots tasks gives the bytes of the one-task
+ * call, whether the tasks run in turn (parallel_for NULL), in a shuffled
+ * order on the calling thread, or on real threads (pthreads, one per task). */
+typedef struct pt_arg {
+  void (*task)(void *, size_t);
+  void *ctx;
+  size_t i;
+} pt_arg;
+static void *pt_main(void *v) {
+  pt_arg *a = (pt_arg *)v;
+  a->task(a->ctx, a->i);
+  return NULL;
+}
+static long pt_calls, shuffled_calls;
+static void pt_parallel_for(void *pool, void (*task)(void *, size_t), void *ctx, size_t n) {
+  pthread_t th[16];
+  pt_arg arg[16];
+  size_t i, started = 0;
+  (void)pool;
+  for (i = 1; i < n && i < 16; i++) {
+    arg[i].task = task, arg[i].ctx = ctx, arg[i].i = i;
+    if (pthread_create(&th[i], NULL, pt_main, &arg[i]) != 0) break;
+    started = i;
+  }
+  for (i = started + 1; i < n; i++) task(ctx, i); /* any the pool could not start */
+  task(ctx, 0);
+  for (i = 1; i <= started; i++) pthread_join(th[i], NULL);
+  pt_calls++;
+}
+static void shuffled_parallel_for(void *pool, void (*task)(void *, size_t), void *ctx, size_t n) {
+  size_t order[64], i;
+  (void)pool;
+  for (i = 0; i < n; i++) order[i] = i;
+  for (i = n; i > 1; i--) {
+    size_t j = (size_t)th_range(0, (int64_t)i - 1), t = order[i - 1];
+    order[i - 1] = order[j], order[j] = t;
+  }
+  for (i = 0; i < n; i++) task(ctx, order[i]);
+  shuffled_calls++;
+}
+static void test_threads(void) {
+  long bad = 0, compared = 0;
+  int t;
+  for (t = 0; t < 240; t++) {
+    int kind = t % 3, onednn = t / 3 % 2, mode = t / 6 % 3, dst_u = (int)th_range(0, 1), src_u = (int)th_range(0, 1);
+    mrtq_conv2d_shape s =
+        kind == 2 ? mrtq_fc_shape((size_t)th_range(1, 40), (size_t)th_range(1, 300), (size_t)th_range(1, 100)) : rand_shape(kind);
+    size_t ho, wo, wb, sb, nx, nw, ny, i, slots = (size_t)th_range(2, 9);
+    mrtq_fastconv p;
+    mrtq_qoperand qx, qw;
+    mrtq_onednn_attr a;
+    mrtq_parallel par;
+    mrtq_rq *rq = (mrtq_rq *)malloc(s.o * sizeof *rq);
+    int32_t *bias = (int32_t *)malloc(s.o * sizeof *bias), zx = 0;
+    uint8_t *x, *w, *y0, *y1;
+    void *mem, *scr;
+    mrtq_dtype dt = dst_u ? MRTQ_U8 : MRTQ_S8;
+    if (mrtq_conv2d_out(&s, &ho, &wo) != MRTQ_OK) { /* an overrun shape: mrtq_fastconv_q8 refuses it */
+      free(rq), free(bias);
+      continue;
+    }
+    CHECK_EQ(mrtq_fastconv_sizes(&s, &wb, &sb), MRTQ_OK, "sizes");
+    nx = s.n * s.c * s.h * s.w, nw = s.o * (s.c / s.groups) * s.kh * s.kw, ny = s.n * s.o * ho * wo;
+    x = (uint8_t *)malloc(nx), w = (uint8_t *)malloc(nw), y0 = (uint8_t *)malloc(ny), y1 = (uint8_t *)malloc(ny);
+    mem = malloc(wb), scr = malloc(sb * slots);
+    fill8(x, nx, src_u, 0), fill8(w, nw, 0, 0), fill8(y0, ny, dst_u, 0);
+    memcpy(y1, y0, ny); /* SUM reads dst */
+    for (i = 0; i < s.o; i++) make_rq(&rq[i], 0, dst_u), bias[i] = (int32_t)th_range(-30000, 30000);
+    {
+      size_t d[4] = {s.n, s.o, ho, wo};
+      rand_attr(&a, d, kind == 2, ny, dst_u, src_u, &zx);
+    }
+    memset(&qx, 0, sizeof qx), memset(&qw, 0, sizeof qw);
+    qx.data = x, qx.type = src_u ? MRTQ_U8 : MRTQ_S8, qx.zp = onednn ? zx : (int32_t)th_range(src_u ? 0 : -128, src_u ? 255 : 127);
+    qw.data = w, qw.type = MRTQ_S8;
+    CHECK_EQ(kind == 2 ? mrtq_fastconv_init_fc(s.n, s.c, s.o, &qw, mem, wb, &p) : mrtq_fastconv_init(&s, &qw, mem, wb, &p), MRTQ_OK,
+             "init");
+    par.parallel_for = mode == 0 ? NULL : mode == 1 ? shuffled_parallel_for : pt_parallel_for, par.pool = NULL, par.slots = slots;
+    {
+      const int32_t *bp = onednn && a.scheme != MRTQ_ONEDNN_OLD ? NULL : bias;
+      mrtq_status s0 = onednn ? mrtq_fastconv_onednn(&p, &a, &qx, bp, dt, scr, sb, NULL, y0)
+                              : mrtq_fastconv_q8(&p, rq, s.o, &qx, bp, dt, scr, sb, NULL, y0);
+      mrtq_status s1 = onednn ? mrtq_fastconv_onednn(&p, &a, &qx, bp, dt, scr, sb * slots, &par, y1)
+                              : mrtq_fastconv_q8(&p, rq, s.o, &qx, bp, dt, scr, sb * slots, &par, y1);
+      CHECK_EQ(s0, MRTQ_OK, "one task");
+      CHECK_EQ(s1, MRTQ_OK, "%zu tasks", slots);
+      if (onednn && mode == 0)
+        CHECK_REFUSED(mrtq_fastconv_onednn(&p, &a, &qx, bp, dt, scr, sb * slots - 1, &par, y1), MRTQ_EINVAL,
+                      "scratch_bytes: smaller than sbytes from mrtq_fastconv_sizes (times par->slots)");
+    }
+    for (i = 0; i < ny; i++)
+      if (y0[i] != y1[i] && bad++ < 3)
+        CHECK_EQ(y1[i], y0[i], "at %zu: %zu tasks, mode %d, kind %d, onednn %d", i, slots, mode, kind, onednn);
+    compared += (long)ny;
+    free(x), free(w), free(y0), free(y1), free(mem), free(scr), free(rq), free(bias);
+  }
+  CHECK_EQ(bad, 0, "mismatches");
+  CHECK(pt_calls > 0 && shuffled_calls > 0);
+  printf("  threads: %ld outputs of 2..9-task calls equal to the one-task call's (%ld calls on pthreads, %ld shuffled)\n",
+         compared, pt_calls, shuffled_calls);
+  {
+    mrtq_parallel big;
+    mrtq_fastconv p;
+    mrtq_conv2d_shape s = mrtq_fc_shape(1, 8, 1);
+    int8_t w8[8] = {0}, x8[8] = {0};
+    uint8_t mem[1024], y[1];
+    mrtq_qoperand qx, qw;
+    mrtq_rq rq;
+    memset(&qx, 0, sizeof qx), memset(&qw, 0, sizeof qw);
+    qx.data = x8, qx.type = MRTQ_S8, qw.data = w8, qw.type = MRTQ_S8;
+    CHECK_EQ(mrtq_rq_init(MRTQ_Q31_DBL, 0.5, 0, -128, 127, &rq), MRTQ_OK, "rq");
+    CHECK_EQ(mrtq_fastconv_init(&s, &qw, mem, sizeof mem, &p), MRTQ_OK, "init");
+    big.parallel_for = pt_parallel_for, big.pool = NULL, big.slots = SIZE_MAX / 2;
+    CHECK_REFUSED(mrtq_fastconv_q8(&p, &rq, 1, &qx, NULL, MRTQ_S8, mem, sizeof mem, &big, y), MRTQ_ESHAPE,
+                  "par->slots: slots * sbytes overflows size_t");
+  }
 }
 
 /* Real layer shapes (ResNet-18, MobileNet), reduced in spatial size. */
@@ -468,7 +587,7 @@ static void test_edges(void) {
     mem = malloc(wb), scr = malloc(sb);
     a.src_zp = 0, a.dst_zp = 0;
     CHECK_EQ(mrtq_fastconv_init_fc(1, 131072, 1, &qw, mem, wb, &p), MRTQ_OK, "init");
-    CHECK_REFUSED(mrtq_fastconv_onednn(&p, &a, &qx, NULL, MRTQ_S8, scr, sb, &y), MRTQ_EOVERFLOW, "could overflow int32");
+    CHECK_REFUSED(mrtq_fastconv_onednn(&p, &a, &qx, NULL, MRTQ_S8, scr, sb, NULL, &y), MRTQ_EOVERFLOW, "could overflow int32");
     CHECK_REFUSED(mrtq_fc_onednn(1, 131072, 1, &a, &qx, &qw, NULL, MRTQ_S8, &y), MRTQ_EOVERFLOW, "could overflow int32");
     free(w), free(x), free(mem), free(scr);
   }
@@ -517,59 +636,59 @@ static void test_bad_input(void) {
   CHECK_REFUSED(mrtq_fastconv_init(&s, &qw, mem, sizeof mem, NULL), MRTQ_EINVAL, "p: NULL");
   CHECK_EQ(mrtq_fastconv_init(&s, &qw, mem, sizeof mem, &p), MRTQ_OK, "init");
   y[0] = 77;
-  CHECK_REFUSED(mrtq_fastconv_onednn(&p, &a, &qx, NULL, MRTQ_S8, scr, 1, y), MRTQ_EINVAL, "scratch_bytes: smaller than sbytes");
-  CHECK_REFUSED(mrtq_fastconv_onednn(&p, &a, &qx, NULL, MRTQ_S8, NULL, sizeof scr, y), MRTQ_EINVAL, "scratch: NULL");
-  CHECK_REFUSED(mrtq_fastconv_onednn(&p, &a, &qx, NULL, MRTQ_S8, scr, sizeof scr, NULL), MRTQ_EINVAL, "dst: NULL");
-  CHECK_REFUSED(mrtq_fastconv_onednn(NULL, &a, &qx, NULL, MRTQ_S8, scr, sizeof scr, y), MRTQ_EINVAL, "p: NULL");
-  CHECK_REFUSED(mrtq_fastconv_onednn(&p, &a, NULL, NULL, MRTQ_S8, scr, sizeof scr, y), MRTQ_EINVAL, "x: NULL");
-  CHECK_REFUSED(mrtq_fastconv_onednn(&p, NULL, &qx, NULL, MRTQ_S8, scr, sizeof scr, y), MRTQ_EINVAL, "attr: NULL");
-  CHECK_REFUSED(mrtq_fastconv_onednn(&p, &a, &qx, NULL, MRTQ_S32, scr, sizeof scr, y), MRTQ_EUNSUPPORTED, "dst_type: must be MRTQ_S8 or MRTQ_U8");
+  CHECK_REFUSED(mrtq_fastconv_onednn(&p, &a, &qx, NULL, MRTQ_S8, scr, 1, NULL, y), MRTQ_EINVAL, "scratch_bytes: smaller than sbytes");
+  CHECK_REFUSED(mrtq_fastconv_onednn(&p, &a, &qx, NULL, MRTQ_S8, NULL, sizeof scr, NULL, y), MRTQ_EINVAL, "scratch: NULL");
+  CHECK_REFUSED(mrtq_fastconv_onednn(&p, &a, &qx, NULL, MRTQ_S8, scr, sizeof scr, NULL, NULL), MRTQ_EINVAL, "dst: NULL");
+  CHECK_REFUSED(mrtq_fastconv_onednn(NULL, &a, &qx, NULL, MRTQ_S8, scr, sizeof scr, NULL, y), MRTQ_EINVAL, "p: NULL");
+  CHECK_REFUSED(mrtq_fastconv_onednn(&p, &a, NULL, NULL, MRTQ_S8, scr, sizeof scr, NULL, y), MRTQ_EINVAL, "x: NULL");
+  CHECK_REFUSED(mrtq_fastconv_onednn(&p, NULL, &qx, NULL, MRTQ_S8, scr, sizeof scr, NULL, y), MRTQ_EINVAL, "attr: NULL");
+  CHECK_REFUSED(mrtq_fastconv_onednn(&p, &a, &qx, NULL, MRTQ_S32, scr, sizeof scr, NULL, y), MRTQ_EUNSUPPORTED, "dst_type: must be MRTQ_S8 or MRTQ_U8");
   qx.data = NULL;
-  CHECK_REFUSED(mrtq_fastconv_onednn(&p, &a, &qx, NULL, MRTQ_S8, scr, sizeof scr, y), MRTQ_EINVAL, "x->data: NULL");
+  CHECK_REFUSED(mrtq_fastconv_onednn(&p, &a, &qx, NULL, MRTQ_S8, scr, sizeof scr, NULL, y), MRTQ_EINVAL, "x->data: NULL");
   qx.data = x, qx.type = MRTQ_S16;
-  CHECK_REFUSED(mrtq_fastconv_onednn(&p, &a, &qx, NULL, MRTQ_S8, scr, sizeof scr, y), MRTQ_EUNSUPPORTED, "x->type: must be MRTQ_S8 or MRTQ_U8");
+  CHECK_REFUSED(mrtq_fastconv_onednn(&p, &a, &qx, NULL, MRTQ_S8, scr, sizeof scr, NULL, y), MRTQ_EUNSUPPORTED, "x->type: must be MRTQ_S8 or MRTQ_U8");
   qx.type = MRTQ_S8, qx.zp = 3;
-  CHECK_REFUSED(mrtq_fastconv_onednn(&p, &a, &qx, NULL, MRTQ_S8, scr, sizeof scr, y), MRTQ_EINVAL, "x->zp: must equal attr->src_zp");
+  CHECK_REFUSED(mrtq_fastconv_onednn(&p, &a, &qx, NULL, MRTQ_S8, scr, sizeof scr, NULL, y), MRTQ_EINVAL, "x->zp: must equal attr->src_zp");
   qx.zp = 0, a.dst_zp = 200;
-  CHECK_REFUSED(mrtq_fastconv_onednn(&p, &a, &qx, NULL, MRTQ_S8, scr, sizeof scr, y), MRTQ_EINVAL, "attr->dst_zp: outside dst_type's range");
+  CHECK_REFUSED(mrtq_fastconv_onednn(&p, &a, &qx, NULL, MRTQ_S8, scr, sizeof scr, NULL, y), MRTQ_EINVAL, "attr->dst_zp: outside dst_type's range");
   a.dst_zp = 0, a.src_zp_ch = &a.dst_zp;
-  CHECK_REFUSED(mrtq_fastconv_onednn(&p, &a, &qx, NULL, MRTQ_S8, scr, sizeof scr, y), MRTQ_EINVAL, "attr->src_zp_ch: must be NULL for the fast core");
+  CHECK_REFUSED(mrtq_fastconv_onednn(&p, &a, &qx, NULL, MRTQ_S8, scr, sizeof scr, NULL, y), MRTQ_EINVAL, "attr->src_zp_ch: must be NULL for the fast core");
   a.src_zp_ch = NULL, a.dst_zp_ch = &z128;
-  CHECK_REFUSED(mrtq_fastconv_onednn(&p, &a, &qx, NULL, MRTQ_S8, scr, sizeof scr, y), MRTQ_EINVAL, "attr->dst_zp_ch[o]: outside dst_type's range");
+  CHECK_REFUSED(mrtq_fastconv_onednn(&p, &a, &qx, NULL, MRTQ_S8, scr, sizeof scr, NULL, y), MRTQ_EINVAL, "attr->dst_zp_ch[o]: outside dst_type's range");
   a.dst_zp_ch = NULL, qx.zp_ch = &a.src_zp;
-  CHECK_REFUSED(mrtq_fastconv_onednn(&p, &a, &qx, NULL, MRTQ_S8, scr, sizeof scr, y), MRTQ_EINVAL, "x->zp_ch: must be NULL");
+  CHECK_REFUSED(mrtq_fastconv_onednn(&p, &a, &qx, NULL, MRTQ_S8, scr, sizeof scr, NULL, y), MRTQ_EINVAL, "x->zp_ch: must be NULL");
   qx.zp_ch = NULL, a.scheme = MRTQ_ONEDNN_NEW;
-  CHECK_REFUSED(mrtq_fastconv_onednn(&p, &a, &qx, (const int32_t *)&z128, MRTQ_S8, scr, sizeof scr, y), MRTQ_EINVAL, "bias: must be NULL in the NEW scheme");
+  CHECK_REFUSED(mrtq_fastconv_onednn(&p, &a, &qx, (const int32_t *)&z128, MRTQ_S8, scr, sizeof scr, NULL, y), MRTQ_EINVAL, "bias: must be NULL in the NEW scheme");
   a.scheme = MRTQ_ONEDNN_OLD, a.oscale = (const float *)&z128, a.oscale_mask = 4; /* (not read: refused first) */
   CHECK_EQ(mrtq_fastconv_init_fc(1, 8, 1, &qw, mem, sizeof mem, &p), MRTQ_OK, "init fc");
-  CHECK_REFUSED(mrtq_fastconv_onednn(&p, &a, &qx, NULL, MRTQ_S8, scr, sizeof scr, y), MRTQ_EINVAL, "attr->oscale_mask: a bit beyond");
+  CHECK_REFUSED(mrtq_fastconv_onednn(&p, &a, &qx, NULL, MRTQ_S8, scr, sizeof scr, NULL, y), MRTQ_EINVAL, "attr->oscale_mask: a bit beyond");
   CHECK_EQ(y[0], 77, "nothing written on error");
   a.oscale_mask = 0, a.oscale = NULL;
-  CHECK_EQ(mrtq_fastconv_onednn(&p, &a, &qx, NULL, MRTQ_S8, scr, sizeof scr, y), MRTQ_OK, "ok");
+  CHECK_EQ(mrtq_fastconv_onednn(&p, &a, &qx, NULL, MRTQ_S8, scr, sizeof scr, NULL, y), MRTQ_OK, "ok");
   CHECK_EQ(y[0], 0, "zero sum");
   { /* mrtq_fastconv_q8: its own arguments, then mrtq_conv2d_q8's checks in their order */
     mrtq_rq rq[2]; /* two: gcc cannot see that nrq 2 is refused before rq[1] is read */
     CHECK_EQ(mrtq_rq_init(MRTQ_Q31_DBL, 0.5, 0, -128, 127, &rq[0]), MRTQ_OK, "rq");
     rq[1] = rq[0];
     y[0] = 77;
-    CHECK_REFUSED(mrtq_fastconv_q8(NULL, rq, 1, &qx, NULL, MRTQ_S8, scr, sizeof scr, y), MRTQ_EINVAL, "p: NULL");
-    CHECK_REFUSED(mrtq_fastconv_q8(&p, rq, 1, NULL, NULL, MRTQ_S8, scr, sizeof scr, y), MRTQ_EINVAL, "x: NULL");
-    CHECK_REFUSED(mrtq_fastconv_q8(&p, NULL, 1, &qx, NULL, MRTQ_S8, scr, sizeof scr, y), MRTQ_EINVAL, "rq: NULL");
-    CHECK_REFUSED(mrtq_fastconv_q8(&p, rq, 2, &qx, NULL, MRTQ_S8, scr, sizeof scr, y), MRTQ_EINVAL, "nrq: must be 1 or s->o");
-    CHECK_REFUSED(mrtq_fastconv_q8(&p, rq, 1, &qx, NULL, MRTQ_S32, scr, sizeof scr, y), MRTQ_EUNSUPPORTED, "dst_type");
-    CHECK_REFUSED(mrtq_fastconv_q8(&p, rq, 1, &qx, NULL, MRTQ_S8, scr, sizeof scr, NULL), MRTQ_EINVAL, "out: NULL");
-    CHECK_REFUSED(mrtq_fastconv_q8(&p, rq, 1, &qx, NULL, MRTQ_S8, NULL, sizeof scr, y), MRTQ_EINVAL, "scratch: NULL");
-    CHECK_REFUSED(mrtq_fastconv_q8(&p, rq, 1, &qx, NULL, MRTQ_S8, scr, 1, y), MRTQ_EINVAL, "scratch_bytes: smaller");
+    CHECK_REFUSED(mrtq_fastconv_q8(NULL, rq, 1, &qx, NULL, MRTQ_S8, scr, sizeof scr, NULL, y), MRTQ_EINVAL, "p: NULL");
+    CHECK_REFUSED(mrtq_fastconv_q8(&p, rq, 1, NULL, NULL, MRTQ_S8, scr, sizeof scr, NULL, y), MRTQ_EINVAL, "x: NULL");
+    CHECK_REFUSED(mrtq_fastconv_q8(&p, NULL, 1, &qx, NULL, MRTQ_S8, scr, sizeof scr, NULL, y), MRTQ_EINVAL, "rq: NULL");
+    CHECK_REFUSED(mrtq_fastconv_q8(&p, rq, 2, &qx, NULL, MRTQ_S8, scr, sizeof scr, NULL, y), MRTQ_EINVAL, "nrq: must be 1 or s->o");
+    CHECK_REFUSED(mrtq_fastconv_q8(&p, rq, 1, &qx, NULL, MRTQ_S32, scr, sizeof scr, NULL, y), MRTQ_EUNSUPPORTED, "dst_type");
+    CHECK_REFUSED(mrtq_fastconv_q8(&p, rq, 1, &qx, NULL, MRTQ_S8, scr, sizeof scr, NULL, NULL), MRTQ_EINVAL, "out: NULL");
+    CHECK_REFUSED(mrtq_fastconv_q8(&p, rq, 1, &qx, NULL, MRTQ_S8, NULL, sizeof scr, NULL, y), MRTQ_EINVAL, "scratch: NULL");
+    CHECK_REFUSED(mrtq_fastconv_q8(&p, rq, 1, &qx, NULL, MRTQ_S8, scr, 1, NULL, y), MRTQ_EINVAL, "scratch_bytes: smaller");
     qx.zp = 300;
-    CHECK_REFUSED(mrtq_fastconv_q8(&p, rq, 1, &qx, NULL, MRTQ_S8, scr, sizeof scr, y), MRTQ_EINVAL, "x->zp: outside");
+    CHECK_REFUSED(mrtq_fastconv_q8(&p, rq, 1, &qx, NULL, MRTQ_S8, scr, sizeof scr, NULL, y), MRTQ_EINVAL, "x->zp: outside");
     qx.zp = 0, p.wo = 2;
-    CHECK_REFUSED(mrtq_fastconv_q8(&p, rq, 1, &qx, NULL, MRTQ_S8, scr, sizeof scr, y), MRTQ_EINVAL,
+    CHECK_REFUSED(mrtq_fastconv_q8(&p, rq, 1, &qx, NULL, MRTQ_S8, scr, sizeof scr, NULL, y), MRTQ_EINVAL,
                   "p->ho, p->wo: not the shape's output size");
     CHECK_EQ(y[0], 77, "nothing written on error");
     p.wo = 1;
     x[0] = 3, w[0] = 5;
     CHECK_EQ(mrtq_fastconv_init_fc(1, 8, 1, &qw, mem, sizeof mem, &p), MRTQ_OK, "init fc");
-    CHECK_EQ(mrtq_fastconv_q8(&p, rq, 1, &qx, NULL, MRTQ_S8, scr, sizeof scr, y), MRTQ_OK, "ok");
+    CHECK_EQ(mrtq_fastconv_q8(&p, rq, 1, &qx, NULL, MRTQ_S8, scr, sizeof scr, NULL, y), MRTQ_OK, "ok");
     CHECK_EQ(y[0], 8, "3 * 5 * 0.5 = 7.5 -> 8 (ties away from zero)");
   }
 }
@@ -590,6 +709,7 @@ int main(void) {
   TH_RUN(test_fc_random);
   TH_RUN(test_q8_real);
   TH_RUN(test_q8_random);
+  TH_RUN(test_threads);
   printf("  %ld outputs compared\n", outputs);
   return th_finish("test_fastconv_" MRTQ_TEST_PATH);
 }

@@ -66,7 +66,8 @@ typedef struct mrtq_fastconv {
 } mrtq_fastconv;
 
 /* The bytes of packed-weight memory (*wbytes, for mrtq_fastconv_init) and of
- * run-time scratch (*sbytes, for mrtq_fastconv_onednn) shape s needs; both
+ * run-time scratch per task (*sbytes, for mrtq_fastconv_onednn / _q8) shape s
+ * needs; both
  * include 64 bytes of slack for alignment, so any pointer will do. For an
  * inner product pass s = mrtq_fc_shape(rows, k, o). Errors: as
  * mrtq_conv2d_out_onednn (oneDNN's output size, as mrtq_conv2d_onednn); NULL wbytes or sbytes -> MRTQ_EINVAL; sizes overflowing
@@ -89,21 +90,38 @@ MRTQ_API mrtq_status mrtq_fastconv_init(const mrtq_conv2d_shape *s, const mrtq_q
 MRTQ_API mrtq_status mrtq_fastconv_init_fc(size_t rows, size_t k, size_t o, const mrtq_qoperand *w, void *mem,
                                            size_t mem_bytes, mrtq_fastconv *p);
 
+/* Threads without a dependency: mrtq starts none. A caller that has a pool
+ * passes its parallel-for, pthreadpool_parallelize_1d's contract: run
+ * task(ctx, i) once for every i in [0, n), on any threads in any order, and
+ * return when all have returned. The fast core then splits a call into
+ * `slots` tasks (n = slots), each with its own scratch slot of sbytes bytes
+ * (scratch holds slots * sbytes), over output rows (depthwise) or (group,
+ * pixel tile) pairs (GEMM); the bytes are the same for any slots and any
+ * schedule. par NULL, or slots 0 or 1: one task on the calling thread;
+ * parallel_for NULL with slots > 1: the tasks in turn on the calling thread. */
+typedef struct mrtq_parallel {
+  void (*parallel_for)(void *pool, void (*task)(void *ctx, size_t i), void *ctx, size_t n);
+  void *pool;
+  size_t slots;
+} mrtq_parallel;
+
 /* oneDNN's int8 convolution from packed weights: the bytes of
  * mrtq_conv2d_onednn(&p->s, attr, x, w, bias, dst_type, dst) for the weights w
  * p was packed from (or of mrtq_fc_onednn after mrtq_fastconv_init_fc), on
- * every SIMD path. scratch: scratch_bytes >= sbytes from mrtq_fastconv_sizes.
+ * every SIMD path. scratch: scratch_bytes >= sbytes from mrtq_fastconv_sizes
+ * (times par->slots with a parallel-for, above).
  * Per-channel dst zero points are taken; per-channel src zero points are not
  * (oneDNN runs them on its reference implementation only; use
  * mrtq_conv2d_onednn). Errors: NULL p, x, x->data, scratch or dst, the
  * attribute and x as mrtq_conv2d_onednn checks them (an inner product's
  * scale mask over (n, oc) only), attr->src_zp_ch set, scratch_bytes smaller
- * than sbytes -> MRTQ_EINVAL; x->type or dst_type not MRTQ_S8 / MRTQ_U8 ->
+ * than sbytes (times the slots) -> MRTQ_EINVAL; par->slots overflowing
+ * size_t with sbytes -> MRTQ_ESHAPE; x->type or dst_type not MRTQ_S8 / MRTQ_U8 ->
  * MRTQ_EUNSUPPORTED; terms that could overflow int32 -> MRTQ_EOVERFLOW.
  * Nothing is written on error. */
 MRTQ_API mrtq_status mrtq_fastconv_onednn(const mrtq_fastconv *p, const mrtq_onednn_attr *attr, const mrtq_qoperand *x,
                                           const int32_t *bias, mrtq_dtype dst_type, void *scratch, size_t scratch_bytes,
-                                          void *dst);
+                                          const mrtq_parallel *par, void *dst);
 
 /* The requantized convolution from packed weights: the bytes of
  * mrtq_conv2d_q8(&p->s, rq, nrq, x, w, bias, dst_type, dst) (conv.h) for the
@@ -118,12 +136,13 @@ MRTQ_API mrtq_status mrtq_fastconv_onednn(const mrtq_fastconv *p, const mrtq_one
  * outputs per vector; otherwise mrtq_rq_apply per output. The output size is
  * mrtq_conv2d_out's: a shape whose last window overruns the padding (which
  * mrtq_fastconv_init accepts, for oneDNN) is refused here, as by
- * mrtq_conv2d_q8. Errors: p or scratch NULL, scratch_bytes smaller than sbytes
- * -> MRTQ_EINVAL; otherwise as mrtq_conv2d_q8 (in its order). Nothing is
- * written on error. */
+ * mrtq_conv2d_q8. Threads: par as mrtq_fastconv_onednn's. Errors: p or
+ * scratch NULL, scratch_bytes smaller than sbytes (times the slots) ->
+ * MRTQ_EINVAL; par->slots overflowing size_t with sbytes -> MRTQ_ESHAPE;
+ * otherwise as mrtq_conv2d_q8 (in its order). Nothing is written on error. */
 MRTQ_API mrtq_status mrtq_fastconv_q8(const mrtq_fastconv *p, const mrtq_rq *rq, size_t nrq, const mrtq_qoperand *x,
                                       const int32_t *bias, mrtq_dtype dst_type, void *scratch, size_t scratch_bytes,
-                                      void *dst);
+                                      const mrtq_parallel *par, void *dst);
 
 /* ======================= bodies ======================= */
 #if MRTQ__BODIES
@@ -312,10 +331,18 @@ MRTQ__PRIV void mrtq__fast_im2col(const mrtq_fastconv *p, const mrtq_qoperand *x
           memset(d, (int)zu, p->cg);
         } else if (s->layout == MRTQ_NHWC) {
           const uint8_t *src = xd + ((n * s->h + iy - s->pad_top) * s->w + ix - s->pad_left) * s->c + g * p->cg;
-          for (i = 0; i + 64 <= p->cg; i += 64) memcpy(d + i, src + i, 64);
-          for (; i < p->cg; i++) d[i] = src[i];
-          if (flip)
-            for (i = 0; i < p->cg; i++) d[i] ^= flip;
+          size_t cg = p->cg; /* a local: a byte store may alias p->cg, which kept the loop bytewise */
+          if (!flip) {
+            memcpy(d, src, cg);
+          } else { /* s8 -> u8: x ^ 0x80, eight bytes at a time */
+            for (i = 0; i + 8 <= cg; i += 8) {
+              uint64_t v;
+              memcpy(&v, src + i, 8);
+              v ^= 0x8080808080808080u;
+              memcpy(d + i, &v, 8);
+            }
+            for (; i < cg; i++) d[i] = (uint8_t)(src[i] ^ 0x80);
+          }
         } else {
           size_t hw = s->h * s->w;
           const uint8_t *src = xd + (n * s->c + g * p->cg) * hw + (iy - s->pad_top) * s->w + ix - s->pad_left;
@@ -392,7 +419,7 @@ MRTQ__PRIV void mrtq__fast_kernel(const uint8_t *a, size_t lda, size_t mr, const
 
 /* Depthwise in C: sum over the in-bounds taps of (x - zx) w, one channel at a
  * time, into the scalar epilogue. */
-MRTQ__PRIV void mrtq__fast_dw(const mrtq__fast_ctx *x, const mrtq_qoperand *src) {
+MRTQ__PRIV void mrtq__fast_dw(const mrtq__fast_ctx *x, const mrtq_qoperand *src, size_t first, size_t step) {
   const mrtq_fastconv *p = x->p;
   const mrtq_conv2d_shape *s = &p->s;
   size_t m, c, ky, kx, cp = mrtq__fast_up(s->c, MRTQ__FAST_NB), M = s->n * p->ho * p->wo, px[4];
@@ -400,6 +427,7 @@ MRTQ__PRIV void mrtq__fast_dw(const mrtq__fast_ctx *x, const mrtq_qoperand *src)
   int su = src->type == MRTQ_U8;
   for (m = 0; m < M; m++) {
     size_t n, oy, ox;
+    if ((m / p->wo) % step != first) continue; /* output rows first, first + step, ... */
     mrtq__fast_pixel(p, m, px);
     n = px[0], oy = px[2], ox = px[3];
     for (c = 0; c < s->c; c++) {
@@ -418,35 +446,74 @@ MRTQ__PRIV void mrtq__fast_dw(const mrtq__fast_ctx *x, const mrtq_qoperand *src)
 }
 #endif
 
-/* The integer sums of every output, each handed to the context's epilogue
- * (checks done by the caller). */
-MRTQ__PRIV void mrtq__fast_run(const mrtq__fast_ctx *cx, const mrtq_qoperand *x, void *scratch) {
+/* One task of a call. Depthwise: output rows first, first + slots, ...
+ * GEMM: items (group, tile of mt pixels, chunk of MRTQ__FAST_NR channel
+ * blocks), chunk fastest; task t takes the consecutive items [t N / slots,
+ * (t + 1) N / slots), gathering a tile (im2col) once for its run of chunks.
+ * Every output is computed the same way whatever the split (exact integer
+ * sums, the epilogue per output), so any number of tasks gives the same
+ * bytes. */
+typedef struct mrtq__fast_job {
+  const mrtq__fast_ctx *cx;
+  const mrtq_qoperand *x;
+  uint8_t *scratch;
+  size_t slot_bytes, slots, mt, tiles, chunks;
+} mrtq__fast_job;
+
+MRTQ__PRIV void mrtq__fast_task(void *job, size_t first) {
+  const mrtq__fast_job *j = (const mrtq__fast_job *)job;
+  const mrtq__fast_ctx *cx = j->cx;
+  const mrtq_qoperand *x = j->x;
   const mrtq_fastconv *p = cx->p;
-  size_t M = p->s.n * p->ho * p->wo, g, m0, ob0, r0;
+  size_t M = p->s.n * p->ho * p->wo, items = p->s.groups * j->tiles * j->chunks, it, r0, last = (size_t)-1;
+  size_t lo = items / j->slots * first + (first < items % j->slots ? first : items % j->slots);
+  size_t hi = lo + items / j->slots + (first < items % j->slots);
   uint8_t *tile;
   int32_t *ct, zu;
+  if (first >= j->slots) return;
   if (p->dw) {
-    mrtq__fast_dw(cx, x); /* the C loops, or their AVX512-VNNI twin */
+    mrtq__fast_dw(cx, x, first, j->slots); /* the C loops, or their AVX512-VNNI twin */
     return;
   }
-  tile = (uint8_t *)mrtq__fast_align(scratch);
+  tile = (uint8_t *)mrtq__fast_align(j->scratch + first * j->slot_bytes);
   ct = (int32_t *)mrtq__fast_align(tile + p->mt * p->kp);
   zu = x->zp + (x->type == MRTQ_U8 ? 0 : 128);
-  for (g = 0; g < p->s.groups; g++)
-    for (m0 = 0; m0 < M; m0 += p->mt) {
-      size_t mt = M - m0 < p->mt ? M - m0 : p->mt;
-      mrtq__fast_im2col(p, x, g, m0, mt, zu, tile);
-      for (ob0 = 0; ob0 < p->ob; ob0 += MRTQ__FAST_NR) {
-        size_t nr = p->ob - ob0 < MRTQ__FAST_NR ? p->ob - ob0 : MRTQ__FAST_NR, oc0 = ob0 * MRTQ__FAST_NB;
-        size_t nc = p->og - oc0 < nr * MRTQ__FAST_NB ? p->og - oc0 : nr * MRTQ__FAST_NB, blk = g * p->ob + ob0;
-        for (r0 = 0; r0 < mt; r0 += MRTQ__FAST_MR) {
-          size_t mr = mt - r0 < MRTQ__FAST_MR ? mt - r0 : MRTQ__FAST_MR;
-          mrtq__fast_kernel(tile + r0 * p->kp, p->kp, mr, p->w + blk * p->kp * MRTQ__FAST_NB, nr, p->kp,
-                          p->wsum + blk * MRTQ__FAST_NB, zu, ct);
-          mrtq__fast_store(cx, ct, MRTQ__FAST_NB * MRTQ__FAST_NR, mr, nc, m0 + r0, g * p->og + oc0);
-        }
-      }
+  for (it = lo; it < hi; it++) {
+    size_t tg = it / j->chunks, g = tg / j->tiles, m0 = tg % j->tiles * j->mt, ob0 = it % j->chunks * MRTQ__FAST_NR;
+    size_t mt = M - m0 < j->mt ? M - m0 : j->mt;
+    size_t nr = p->ob - ob0 < MRTQ__FAST_NR ? p->ob - ob0 : MRTQ__FAST_NR, oc0 = ob0 * MRTQ__FAST_NB;
+    size_t nc = p->og - oc0 < nr * MRTQ__FAST_NB ? p->og - oc0 : nr * MRTQ__FAST_NB, blk = g * p->ob + ob0;
+    if (tg != last) mrtq__fast_im2col(p, x, g, m0, mt, zu, tile), last = tg;
+    for (r0 = 0; r0 < mt; r0 += MRTQ__FAST_MR) {
+      size_t mr = mt - r0 < MRTQ__FAST_MR ? mt - r0 : MRTQ__FAST_MR;
+      mrtq__fast_kernel(tile + r0 * p->kp, p->kp, mr, p->w + blk * p->kp * MRTQ__FAST_NB, nr, p->kp,
+                        p->wsum + blk * MRTQ__FAST_NB, zu, ct);
+      mrtq__fast_store(cx, ct, MRTQ__FAST_NB * MRTQ__FAST_NR, mr, nc, m0 + r0, g * p->og + oc0);
     }
+  }
+}
+
+/* The integer sums of every output, each handed to the context's epilogue
+ * (checks done by the caller): one task per scratch slot, run by the
+ * caller's parallel-for or in turn. */
+MRTQ__PRIV void mrtq__fast_run(const mrtq__fast_ctx *cx, const mrtq_qoperand *x, void *scratch, size_t slot_bytes,
+                               const mrtq_parallel *par) {
+  const mrtq_fastconv *p = cx->p;
+  size_t M = p->s.n * p->ho * p->wo, slots = par && par->slots > 1 ? par->slots : 1, t;
+  mrtq__fast_job j;
+  j.cx = cx, j.x = x, j.scratch = (uint8_t *)scratch, j.slot_bytes = slot_bytes, j.slots = slots, j.mt = p->mt;
+  j.chunks = (p->ob + MRTQ__FAST_NR - 1) / MRTQ__FAST_NR;
+  if (slots > 1 && !p->dw) { /* smaller tiles where there would be fewer than 4 items per task */
+    size_t per = p->s.groups * j.chunks, want = (4 * slots + per - 1) / per; /* tiles wanted */
+    size_t mt = mrtq__fast_up((M + want - 1) / want, MRTQ__FAST_MR);
+    j.mt = mt < p->mt ? mt : p->mt;
+  }
+  j.tiles = (M + j.mt - 1) / j.mt;
+  if (slots > 1 && par->parallel_for) {
+    par->parallel_for(par->pool, mrtq__fast_task, &j, slots);
+    return;
+  }
+  for (t = 0; t < slots; t++) mrtq__fast_task(&j, t);
 }
 
 /* The context's fields every epilogue shares. */
@@ -458,12 +525,25 @@ MRTQ__PRIV void mrtq__fast_ctx_init(mrtq__fast_ctx *cx, const mrtq_fastconv *p, 
   cx->vec = 0;
 }
 
+/* The scratch a call needs: sbytes per slot (*slot), slots of them. */
+MRTQ__PRIV mrtq_status mrtq__fast_scratch(const mrtq_fastconv *p, const mrtq_parallel *par, size_t scratch_bytes,
+                                          size_t *slot) {
+  size_t wb, sb, slots = par && par->slots > 1 ? par->slots : 1;
+  mrtq_status st = mrtq_fastconv_sizes(&p->s, &wb, &sb);
+  if (st != MRTQ_OK) return st;
+  if (slots > SIZE_MAX / sb) return MRTQ__ERR(MRTQ_ESHAPE, "par->slots: slots * sbytes overflows size_t");
+  if (scratch_bytes < slots * sb)
+    return MRTQ__ERR(MRTQ_EINVAL, "scratch_bytes: smaller than sbytes from mrtq_fastconv_sizes (times par->slots)");
+  *slot = sb;
+  return MRTQ_OK;
+}
+
 MRTQ_API mrtq_status mrtq_fastconv_onednn(const mrtq_fastconv *p, const mrtq_onednn_attr *attr, const mrtq_qoperand *x,
                                           const int32_t *bias, mrtq_dtype dst_type, void *scratch, size_t scratch_bytes,
-                                          void *dst) {
+                                          const mrtq_parallel *par, void *dst) {
   mrtq__fast_ctx cx;
   const mrtq_onednn_attr *a = attr;
-  size_t wb, sb;
+  size_t wb, sb, slot;
   mrtq_status st;
   if (!p) return MRTQ__ERR(MRTQ_EINVAL, "p: NULL");
   if (!x) return MRTQ__ERR(MRTQ_EINVAL, "x: NULL");
@@ -475,23 +555,24 @@ MRTQ_API mrtq_status mrtq_fastconv_onednn(const mrtq_fastconv *p, const mrtq_one
   if ((st = mrtq_fastconv_sizes(&p->s, &wb, &sb)) != MRTQ_OK) return st;
   if ((st = mrtq__onednn_conv_ok(attr, p->fc ? 2 : 4, x, NULL, bias, 0, p->s.o, (uint64_t)p->k, dst_type)) != MRTQ_OK)
     return st;
-  if (scratch_bytes < sb) return MRTQ__ERR(MRTQ_EINVAL, "scratch_bytes: smaller than sbytes from mrtq_fastconv_sizes");
+  if ((st = mrtq__fast_scratch(p, par, scratch_bytes, &slot)) != MRTQ_OK) return st;
+  (void)sb;
   mrtq__fast_ctx_init(&cx, p, bias, dst_type, dst);
   cx.a = a;
   /* vector epilogue: dst channels consecutive, and the scale index, if it
      follows the channel, moving by one per channel */
   cx.vec = (p->s.layout == MRTQ_NHWC || p->ho * p->wo == 1) && !a->ref_rounding &&
            (!(a->oscale_mask & 2) || ((!(a->oscale_mask & 4) || p->ho == 1) && (!(a->oscale_mask & 8) || p->wo == 1)));
-  mrtq__fast_run(&cx, x, scratch);
+  mrtq__fast_run(&cx, x, scratch, slot, par);
   return MRTQ_OK;
 }
 
 MRTQ_API mrtq_status mrtq_fastconv_q8(const mrtq_fastconv *p, const mrtq_rq *rq, size_t nrq, const mrtq_qoperand *x,
                                       const int32_t *bias, mrtq_dtype dst_type, void *scratch, size_t scratch_bytes,
-                                      void *dst) {
+                                      const mrtq_parallel *par, void *dst) {
   mrtq__fast_ctx cx;
   mrtq_qoperand w;
-  size_t ho, wo, wb, sb, c;
+  size_t ho, wo, slot, c;
   uint64_t k;
   mrtq_status st;
   if (!p) return MRTQ__ERR(MRTQ_EINVAL, "p: NULL");
@@ -500,9 +581,8 @@ MRTQ_API mrtq_status mrtq_fastconv_q8(const mrtq_fastconv *p, const mrtq_rq *rq,
   if ((st = mrtq__conv_check(&p->s, x, &w, bias, &ho, &wo, &k)) != MRTQ_OK) return st;
   if ((st = mrtq__q8_out_check(rq, nrq, p->s.o, 0, dst_type, dst)) != MRTQ_OK) return st;
   if (!scratch) return MRTQ__ERR(MRTQ_EINVAL, "scratch: NULL");
-  if ((st = mrtq_fastconv_sizes(&p->s, &wb, &sb)) != MRTQ_OK) return st;
+  if ((st = mrtq__fast_scratch(p, par, scratch_bytes, &slot)) != MRTQ_OK) return st;
   if (ho != p->ho || wo != p->wo) return MRTQ__ERR(MRTQ_EINVAL, "p->ho, p->wo: not the shape's output size (not filled by mrtq_fastconv_init)");
-  if (scratch_bytes < sb) return MRTQ__ERR(MRTQ_EINVAL, "scratch_bytes: smaller than sbytes from mrtq_fastconv_sizes");
   mrtq__fast_ctx_init(&cx, p, bias, dst_type, dst);
   cx.rq = rq, cx.nrq = nrq;
   /* vector epilogue: dst channels consecutive, every descriptor Q31 double
@@ -530,7 +610,7 @@ MRTQ_API mrtq_status mrtq_fastconv_q8(const mrtq_fastconv *p, const mrtq_rq *rq,
     }
     cx.rqt = t;
   }
-  mrtq__fast_run(&cx, x, scratch);
+  mrtq__fast_run(&cx, x, scratch, slot, par);
   return MRTQ_OK;
 }
 

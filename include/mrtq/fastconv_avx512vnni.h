@@ -460,7 +460,7 @@ MRTQ__FAST_HOT void mrtq__fast_dw_edge(const mrtq__fast_ctx *x, mrtq__fast_epv *
  * then the epilogue. Columns whose taps are all in bounds start from
  * -zu sum w over the row's in-bounds kernel rows, kept per row and block;
  * the others (the edges) sum their own rectangle of taps. */
-MRTQ__PRIV void mrtq__fast_dw(const mrtq__fast_ctx *x, const mrtq_qoperand *src) {
+MRTQ__PRIV void mrtq__fast_dw(const mrtq__fast_ctx *x, const mrtq_qoperand *src, size_t first, size_t step) {
   const mrtq_fastconv *p = x->p;
   const mrtq_conv2d_shape *s = &p->s;
   const mrtq_onednn_attr *a = x->a;
@@ -475,6 +475,7 @@ MRTQ__PRIV void mrtq__fast_dw(const mrtq__fast_ctx *x, const mrtq_qoperand *src)
   for (n = 0; n < s->n; n++)
     for (oy = 0; oy < p->ho; oy++) {
       size_t ky0 = 0, ky1 = 0, m0 = (n * p->ho + oy) * p->wo;
+      if ((n * p->ho + oy) % step != first) continue; /* output rows first, first + step, ... */
       for (ky = s->kh; ky-- > 0;) {
         size_t iy = oy * s->stride_h + ky * s->dil_h;
         if (iy >= s->pad_top && iy < s->pad_top + s->h) ky0 = ky, ky1 = ky1 ? ky1 : ky + 1;

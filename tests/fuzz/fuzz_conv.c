@@ -210,7 +210,7 @@ static void check_conv(fz *f) {
           fz_buf bc;
           uint8_t *y3 = (uint8_t *)fz_buf_new(&bc, ny, 0x3c);
           if (mrtq_fastconv_init(&s, &w, wm, wb, &fp) == MRTQ_OK) {
-            mrtq_status st3 = mrtq_fastconv_q8(&fp, r.rq, r.n, &x, bp, dt, sm, sb, y3);
+            mrtq_status st3 = mrtq_fastconv_q8(&fp, r.rq, r.n, &x, bp, dt, sm, sb, NULL, y3);
             fz_after(&bc, st3, "mrtq_fastconv_q8");
             FZ_EQ(st3, st, "mrtq_fastconv_q8 status as mrtq_conv2d_q8's");
             if (st == MRTQ_OK && st3 == MRTQ_OK)

@@ -340,7 +340,7 @@ static void check_conv(fz *f, attr_mem *m) {
     y = dst_new(f, &dbf, ny);
     memcpy(y, db.init, ny), memcpy(dbf.init, db.init, ny);
     fz_reason_begin();
-    stf = mrtq_fastconv_onednn(&p, &a, &x, bp, dt, scr, fz_rare(f, 6) ? sb / 2 : sb, y);
+    stf = mrtq_fastconv_onednn(&p, &a, &x, bp, dt, scr, fz_rare(f, 6) ? sb / 2 : sb, NULL, y);
     fz_reason_end(stf, "mrtq_fastconv_onednn");
     dst_after(&dbf, (int)stf, "mrtq_fastconv_onednn");
     if (getenv("FZ_DEBUG")) fprintf(stderr, "fast status %d (ref %d)\n", (int)stf, (int)st);
