@@ -29,9 +29,11 @@
  * vector epilogue covers NHWC (and inner-product) dst with OLD scale masks
  * that are common or end at the output channel, JIT rounding (ref_rounding
  * 0); other cases run the scalar epilogue on the same integer sums. The
- * mrtq_rq epilogue's vector form is Q31 double rounding per lane in 64-bit
- * lanes (NHWC or an inner product, every descriptor in mrtq_rq_init's
- * domain); other families run mrtq_rq_apply per output. */
+ * mrtq_rq epilogue's vector form is Q31 double rounding per lane (NHWC or an
+ * inner product, every descriptor in mrtq_rq_init's domain): in 32-bit lanes
+ * from a per-call table of constants when no shift is positive and the
+ * bounds less the zero point fit int32, else in 64-bit lanes; other families
+ * run mrtq_rq_apply per output. */
 #ifndef MRTQ_FASTCONV_H
 #define MRTQ_FASTCONV_H
 
@@ -95,10 +97,11 @@ MRTQ_API mrtq_status mrtq_fastconv_init_fc(size_t rows, size_t k, size_t o, cons
  * task(ctx, i) once for every i in [0, n), on any threads in any order, and
  * return when all have returned. The fast core then splits a call into
  * `slots` tasks (n = slots), each with its own scratch slot of sbytes bytes
- * (scratch holds slots * sbytes), over output rows (depthwise) or (group,
- * pixel tile) pairs (GEMM); the bytes are the same for any slots and any
- * schedule. par NULL, or slots 0 or 1: one task on the calling thread;
- * parallel_for NULL with slots > 1: the tasks in turn on the calling thread. */
+ * (scratch holds slots * sbytes), over output rows (depthwise) or contiguous
+ * runs of (group, pixel tile, 64-channel chunk) items (GEMM); the bytes are
+ * the same for any slots and any schedule. par NULL, or slots 0 or 1: one
+ * task on the calling thread; parallel_for NULL with slots > 1: the tasks in
+ * turn on the calling thread (scratch still holds slots * sbytes). */
 typedef struct mrtq_parallel {
   void (*parallel_for)(void *pool, void (*task)(void *ctx, size_t i), void *ctx, size_t n);
   void *pool;
