@@ -302,12 +302,12 @@ static void test_fc_random(void) {
  * (multiplier, shift) pairs over the whole int32 / shift range the
  * descriptors accept (the vector epilogue where mult >= 0 and shift in [-31,
  * 30], else scalar), with bounds and zero points anywhere. */
-static long q8_outputs, q8_vec_layers, q8_wide_layers;
+static long q8_outputs, q8_vec_layers, q8_wide_layers, q8_fp32_layers;
 static void make_rq(mrtq_rq *r, int fam, int dst_u) {
   int32_t lo = dst_u ? 0 : -128, hi = dst_u ? 255 : 127;
   int32_t zp = (int32_t)th_range(lo, hi), qmin = lo, qmax = hi;
   static const mrtq_scheme all[5] = {MRTQ_Q31_DBL, MRTQ_Q31_RNDNU, MRTQ_Q15_VTA, MRTQ_Q15_RNDNU, MRTQ_FP32};
-  mrtq_scheme sc = fam == 1 ? all[th_range(0, 4)] : MRTQ_Q31_DBL;
+  mrtq_scheme sc = fam == 1 ? all[th_range(0, 4)] : fam == 3 ? MRTQ_FP32 : MRTQ_Q31_DBL;
   if (th_range(0, 3) == 0) qmin = (int32_t)th_range(lo - 5, hi), qmax = (int32_t)th_range(qmin, hi + 5);
   if (fam == 2) {
     memset(r, 0, sizeof *r);
@@ -318,6 +318,11 @@ static void make_rq(mrtq_rq *r, int fam, int dst_u) {
   }
   CHECK_EQ(mrtq_rq_init(sc, (double)rscale(0, 14), zp, qmin, qmax, r),
            MRTQ_OK, "rq_init");
+  if (fam == 3 && th_range(0, 15) == 0) { /* hand-made: a scale of any float bits (the scalar epilogue where not finite) */
+    const float odd[6] = {INFINITY, -INFINITY, NAN, 0.0f, -0.5f, 3e38f};
+    r->scale = odd[th_range(0, 5)];
+  }
+  if (fam == 3 && th_range(0, 15) == 0) r->zp = (int32_t)th_rand32(); /* bounds far from the zero point */
 }
 static long layer_q8(const mrtq_conv2d_shape *s, int fc, int src_u, int dst_u, int edge, int fam) {
   size_t ho = 0, wo = 0, wb, sb, nx, nw, ny, i, nrq = th_range(0, 3) ? s->o : 1;
@@ -356,14 +361,20 @@ static long layer_q8(const mrtq_conv2d_shape *s, int fc, int src_u, int dst_u, i
   if (s0 == MRTQ_OK) {
     q8_outputs += (long)ny;
     int vec = s->layout == MRTQ_NHWC || ho * wo == 1, wide = 0;
+    int fp = rq[0].scheme == MRTQ_FP32;
     for (i = 0; i < nrq; i++) {
-      int32_t lo = dst_u ? 0 : -128, hi = dst_u ? 255 : 127;
-      vec &= rq[i].scheme == MRTQ_Q31_DBL && rq[i].m.mult >= 0 && rq[i].m.shift >= -31 && rq[i].m.shift <= 30;
-      lo = rq[i].qmin < lo ? lo : rq[i].qmin > hi ? hi : rq[i].qmin; /* the effective bounds */
-      hi = rq[i].qmax < lo ? lo : rq[i].qmax > hi ? hi : rq[i].qmax;
-      wide |= rq[i].m.shift > 0 || (int64_t)lo - rq[i].zp < INT32_MIN || (int64_t)hi - rq[i].zp > INT32_MAX;
+      int32_t lo = dst_u ? 0 : -128, hi = dst_u ? 255 : 127, l0 = lo, h0 = hi;
+      lo = rq[i].qmin < l0 ? l0 : rq[i].qmin > h0 ? h0 : rq[i].qmin; /* the effective bounds */
+      hi = rq[i].qmax < l0 ? l0 : rq[i].qmax > h0 ? h0 : rq[i].qmax;
+      if (fp) {
+        vec &= rq[i].scheme == MRTQ_FP32 && isfinite(rq[i].scale) && (int64_t)lo - rq[i].zp >= -(1 << 24) &&
+               (int64_t)hi - rq[i].zp <= (1 << 24);
+      } else {
+        vec &= rq[i].scheme == MRTQ_Q31_DBL && rq[i].m.mult >= 0 && rq[i].m.shift >= -31 && rq[i].m.shift <= 30;
+        wide |= rq[i].m.shift > 0 || (int64_t)lo - rq[i].zp < INT32_MIN || (int64_t)hi - rq[i].zp > INT32_MAX;
+      }
     }
-    q8_vec_layers += vec, q8_wide_layers += vec && wide;
+    q8_vec_layers += vec, q8_wide_layers += vec && wide && !fp, q8_fp32_layers += vec && fp;
   }
   free(x), free(w), free(y0), free(y1), free(mem), free(scr), free(bias), free(rq);
   return bad;
@@ -371,16 +382,18 @@ static long layer_q8(const mrtq_conv2d_shape *s, int fc, int src_u, int dst_u, i
 static void test_q8_random(void) {
   long bad = 0;
   int t;
-  for (t = 0; t < 900; t++) {
+  for (t = 0; t < 1200; t++) {
     int kind = t % 3; /* dense, depthwise, inner product */
     mrtq_conv2d_shape s =
         kind == 2 ? mrtq_fc_shape((size_t)th_range(1, 40), (size_t)th_range(1, 700), (size_t)th_range(1, 150)) : rand_shape(kind);
-    bad += layer_q8(&s, kind == 2, (int)th_range(0, 1), (int)th_range(0, 1), th_range(0, 9) == 0, t / 3 % 3);
+    bad += layer_q8(&s, kind == 2, (int)th_range(0, 1), (int)th_range(0, 1), th_range(0, 9) == 0, t / 3 % 4);
   }
   CHECK_EQ(bad, 0, "mismatches");
   printf("  requantized (mrtq_fastconv_q8 vs mrtq_conv2d_q8 / mrtq_fc_q8): %ld outputs, %ld layers on the vector epilogue "
-         "(%ld of them on its 64-bit-lane form)\n", q8_outputs, q8_vec_layers, q8_wide_layers);
-  CHECK(q8_outputs > 0 && (!MRTQ__FAST_VNNI || (q8_vec_layers > q8_wide_layers && q8_wide_layers > 0)));
+         "(%ld of them on its 64-bit-lane Q31 form, %ld on its FP32 form)\n", q8_outputs, q8_vec_layers, q8_wide_layers,
+         q8_fp32_layers);
+  CHECK(q8_outputs > 0 &&
+        (!MRTQ__FAST_VNNI || (q8_vec_layers > q8_wide_layers + q8_fp32_layers && q8_wide_layers > 0 && q8_fp32_layers > 0)));
 }
 /* Real layers in TFLite's int8 convention (per-channel Q31_DBL, s8 src). */
 static void test_q8_real(void) {

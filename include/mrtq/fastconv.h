@@ -29,11 +29,13 @@
  * vector epilogue covers NHWC (and inner-product) dst with OLD scale masks
  * that are common or end at the output channel, JIT rounding (ref_rounding
  * 0); other cases run the scalar epilogue on the same integer sums. The
- * mrtq_rq epilogue's vector form is Q31 double rounding per lane (NHWC or an
- * inner product, every descriptor in mrtq_rq_init's domain): in 32-bit lanes
- * from a per-call table of constants when no shift is positive and the
- * bounds less the zero point fit int32, else in 64-bit lanes; other families
- * run mrtq_rq_apply per output. */
+ * mrtq_rq epilogue's vector forms (NHWC or an inner product): Q31 double
+ * rounding per lane (every descriptor in mrtq_rq_init's domain), in 32-bit
+ * lanes from a per-call table of constants when no shift is positive and the
+ * bounds less the zero point fit int32, else in 64-bit lanes; and MRTQ_FP32
+ * (XNNPACK's qc8 convention: every descriptor FP32 with a finite scale and
+ * bounds within 2^24 of its zero point); other families and mixes run
+ * mrtq_rq_apply per output. */
 #ifndef MRTQ_FASTCONV_H
 #define MRTQ_FASTCONV_H
 
@@ -135,8 +137,9 @@ MRTQ_API mrtq_status mrtq_fastconv_onednn(const mrtq_fastconv *p, const mrtq_one
  * s_x s_w[o] / s_y with s8 weights of zero point 0 (what mrtq_fastconv_init
  * packs; uint8 weights with a zero point run on mrtq_conv2d_q8 only). With
  * AVX512-VNNI, NHWC (or an inner product) and every rq MRTQ_Q31_DBL from
- * mrtq_rq_init's domain (mult >= 0, shift in [-31, 30]) the epilogue runs 16
- * outputs per vector; otherwise mrtq_rq_apply per output. The output size is
+ * mrtq_rq_init's domain (mult >= 0, shift in [-31, 30]), or every rq
+ * MRTQ_FP32 with a finite scale and bounds within 2^24 of its zero point, the
+ * epilogue runs 16 outputs per vector; otherwise mrtq_rq_apply per output. The output size is
  * mrtq_conv2d_out's: a shape whose last window overruns the padding (which
  * mrtq_fastconv_init accepts, for oneDNN) is refused here, as by
  * mrtq_conv2d_q8. Threads: par as mrtq_fastconv_onednn's. Errors: p or
@@ -590,15 +593,36 @@ MRTQ_API mrtq_status mrtq_fastconv_q8(const mrtq_fastconv *p, const mrtq_rq *rq,
   cx.rq = rq, cx.nrq = nrq;
   /* vector epilogue: dst channels consecutive, every descriptor Q31 double
      rounding within the domain mrtq_rq_init gives (else mrtq_rq_apply per output) */
-  cx.vec = p->s.layout == MRTQ_NHWC || p->ho * p->wo == 1 ? 2 : 0; /* 2: 32-bit lanes; 1: 64-bit lanes */
+  /* 2: Q31 in 32-bit lanes; 1: Q31 in 64-bit lanes; 3: FP32 (every descriptor,
+     finite scale, bounds less the zero point within 2^24) */
+  cx.vec = p->s.layout == MRTQ_NHWC || p->ho * p->wo == 1 ? (rq[0].scheme == MRTQ_FP32 ? 3 : 2) : 0;
   for (c = 0; c < nrq && cx.vec; c++) {
     int32_t lo = cx.lo, hi = cx.hi;
+    mrtq__rq_bounds(&rq[c], &lo, &hi);
+    if (cx.vec == 3) {
+      if (rq[c].scheme != MRTQ_FP32 || mrtq__nonfinite_f32(rq[c].scale) || (int64_t)lo - rq[c].zp < -(1 << 24) ||
+          (int64_t)hi - rq[c].zp > (1 << 24))
+        cx.vec = 0;
+      continue;
+    }
     if (rq[c].scheme != MRTQ_Q31_DBL || rq[c].m.mult < 0 || rq[c].m.shift < -31 || rq[c].m.shift > 30) {
       cx.vec = 0;
       break;
     }
-    mrtq__rq_bounds(&rq[c], &lo, &hi);
     if (rq[c].m.shift > 0 || (int64_t)lo - rq[c].zp < INT32_MIN || (int64_t)hi - rq[c].zp > INT32_MAX) cx.vec = 1;
+  }
+  if (cx.vec == 3) { /* the FP32 form's constants: row 0 the scale's bits, rows 4..7 as below */
+    int32_t *t = (int32_t *)mrtq__fast_align((uint8_t *)scratch + mrtq__fast_sbase(p));
+    size_t n = cx.rqs = mrtq__fast_up(p->s.o, MRTQ__FAST_NB);
+    memset(t, 0, MRTQ__FAST_RQT * n * sizeof *t);
+    for (c = 0; c < p->s.o; c++) {
+      const mrtq_rq *r = &rq[nrq == 1 ? 0 : c];
+      int32_t lo = cx.lo, hi = cx.hi;
+      mrtq__rq_bounds(r, &lo, &hi);
+      memcpy(&t[c], &r->scale, sizeof r->scale);
+      t[4 * n + c] = lo - r->zp, t[5 * n + c] = hi - r->zp, t[6 * n + c] = r->zp, t[7 * n + c] = bias ? bias[c] : 0;
+    }
+    cx.rqt = t;
   }
   if (cx.vec == 2) { /* the 32-bit-lane form's constants, once per call */
     int32_t *t = (int32_t *)mrtq__fast_align((uint8_t *)scratch + mrtq__fast_sbase(p));

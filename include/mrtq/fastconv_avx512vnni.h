@@ -91,6 +91,7 @@ typedef struct mrtq__fast_epv {
    * multiplier (and its odd lanes moved down), right shift, its mask and
    * half - 1, the bounds less the zero point, the zero point */
   __m512i m32, mo32, rs32, mask32, halfm1, lo32, hi32, zp32;
+  __m512 fscale, flo, fhi; /* MRTQ_FP32 (is_rq 3): the scale, the bounds less the zero point */
 } mrtq__fast_epv;
 
 /* The constants of channels oc0.. (lanes under m) for mrtq__fast_q31h. */
@@ -99,6 +100,15 @@ MRTQ__FAST_HOT void mrtq__fast_epv_init_rq(mrtq__fast_epv *e, const mrtq__fast_c
   int32_t b[16];
   int i, h, f;
   e->is_rq = x->vec;
+  if (x->vec == 3) { /* MRTQ_FP32 from the call's table */
+    const int32_t *t = x->rqt + oc0;
+    size_t n = x->rqs;
+    e->fscale = _mm512_castsi512_ps(_mm512_maskz_loadu_epi32(m, t));
+    e->flo = _mm512_cvtepi32_ps(_mm512_maskz_loadu_epi32(m, t + 4 * n)); /* |bound - zp| <= 2^24: exact */
+    e->fhi = _mm512_cvtepi32_ps(_mm512_maskz_loadu_epi32(m, t + 5 * n));
+    e->zp32 = _mm512_maskz_loadu_epi32(m, t + 6 * n), e->rbias = _mm512_maskz_loadu_epi32(m, t + 7 * n);
+    return;
+  }
   if (x->vec == 2) { /* the call's table (mrtq_fastconv_q8) */
     const int32_t *t = x->rqt + oc0;
     size_t n = x->rqs;
@@ -162,12 +172,26 @@ MRTQ__FAST_HOT __m512i mrtq__fast_q31w(__m512i x, const mrtq__fast_epv *e) {
   return _mm512_add_epi32(_mm512_min_epi32(_mm512_max_epi32(q, e->lo32), e->hi32), e->zp32);
 }
 
+/* mrtq_requant_fp32 for 16 lanes (per-lane scale): the float product (one
+ * rounding, as (float)acc * scale in C; no addition follows, so nothing can
+ * fuse), clamped in float to the bounds less the zero point (integers of at
+ * most 2^24: exact, and clamping commutes with rounding to an integer; an
+ * infinite product clamps to its bound, no NaN arises from a finite scale),
+ * vcvtps2dq (round to nearest even in the default MXCSR mode, as
+ * mrtq__rne_f32), then + zp. */
+MRTQ__FAST_HOT __m512i mrtq__fast_fp32w(__m512i x, const mrtq__fast_epv *e) {
+  __m512 f = _mm512_mul_ps(_mm512_cvtepi32_ps(x), e->fscale);
+  return _mm512_add_epi32(_mm512_cvtps_epi32(_mm512_min_ps(_mm512_max_ps(f, e->flo), e->fhi)), e->zp32);
+}
+
 /* 16 outputs of mrtq_fastconv_q8 (lanes under m) at dst + at0. */
 MRTQ__FAST_HOT void mrtq__fast_rq_run(const mrtq__fast_epv *e, __m512i acc, __mmask16 m, size_t at0, uint8_t *dst) {
   __m512i v = _mm512_add_epi32(acc, e->rbias); /* the true sum: no wrap (the caller's check) */
   __m512i r;
   if (e->is_rq == 2) {
     r = mrtq__fast_q31w(v, e);
+  } else if (e->is_rq == 3) {
+    r = mrtq__fast_fp32w(v, e);
   } else {
     __m512i a = mrtq__fast_q31h(_mm512_cvtepi32_epi64(_mm512_castsi512_si256(v)), e, 0);
     __m512i b = mrtq__fast_q31h(_mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(v, 1)), e, 1);
