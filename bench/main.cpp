@@ -219,61 +219,29 @@ void bm_layer_onednn(benchmark::State &st, mrtqb_layer proto) {
 }
 
 #ifdef MRTQB_HAVE_FAST
-// mrtq's fast core: weights packed once, then the layer per iteration; its
-// bytes compared with the reference kernel's (themselves equal to oneDNN's).
-void bm_layer_fast(benchmark::State &st, mrtqb_layer proto) {
+// mrtq's fast core: weights packed once, then the layer per iteration, in
+// oneDNN's convention (its bytes compared with the reference kernel's,
+// themselves equal to oneDNN's) or in TFLite's requantization (per-channel Q31
+// double rounding; compared with mrtq_conv2d_q8's), on one thread or on
+// `threads` (examples/pool.h) -- compared before timing.
+void bm_layer_fast(benchmark::State &st, mrtqb_layer proto, int tflite, int threads) {
   LayerData &d = layer_data(proto);
-  if (layer_check(d) != 1) return st.SkipWithError("mrtq and oneDNN differ (or oneDNN is missing)");
+  if (!tflite && layer_check(d) != 1) return st.SkipWithError("mrtq and oneDNN differ (or oneDNN is missing)");
   mrtqb_fast *f = mrtqb_fast_create(&d.l, d.w.data());
   if (!f) return st.SkipWithError("mrtq_fastconv_init failed");
-  std::vector<uint8_t> out(d.out, 0);
-  if (mrtqb_fast_run(f, d.x.data(), d.bias.data(), out.data()) != 0 || out != d.ours) {
+  std::vector<uint8_t> out(d.out, 0), ref = d.ours;
+  auto run = [&]() {
+    if (threads > 1) return mrtqb_fast_run_threads(f, d.x.data(), d.bias.data(), out.data(), tflite, threads);
+    return tflite ? mrtqb_fast_run_tflite(f, d.x.data(), d.bias.data(), out.data())
+                  : mrtqb_fast_run(f, d.x.data(), d.bias.data(), out.data());
+  };
+  if ((tflite && mrtqb_fast_ref_tflite(f, d.x.data(), d.w.data(), d.bias.data(), ref.data()) != 0) || run() != 0 ||
+      out != ref) {
     mrtqb_fast_destroy(f);
     return st.SkipWithError("mrtq's fast core differs from its reference kernel");
   }
   for (auto _ : st) {
-    mrtqb_fast_run(f, d.x.data(), d.bias.data(), out.data());
-    benchmark::ClobberMemory();
-  }
-  mrtqb_fast_destroy(f);
-  layer_count(st, d);
-}
-
-// The fast core on 2 threads (examples/pool.h), either convention; bytes
-// compared with the 1-thread call's before timing.
-void bm_layer_fast_threads(benchmark::State &st, mrtqb_layer proto, int tflite, int threads) {
-  LayerData &d = layer_data(proto);
-  mrtqb_fast *f = mrtqb_fast_create(&d.l, d.w.data());
-  if (!f) return st.SkipWithError("mrtq_fastconv_init failed");
-  std::vector<uint8_t> out(d.out, 0), one(d.out, 1);
-  if ((tflite ? mrtqb_fast_run_tflite(f, d.x.data(), d.bias.data(), one.data())
-              : mrtqb_fast_run(f, d.x.data(), d.bias.data(), one.data())) != 0 ||
-      mrtqb_fast_run_threads(f, d.x.data(), d.bias.data(), out.data(), tflite, threads) != 0 || out != one) {
-    mrtqb_fast_destroy(f);
-    return st.SkipWithError("the threaded call differs from the 1-thread call");
-  }
-  for (auto _ : st) {
-    mrtqb_fast_run_threads(f, d.x.data(), d.bias.data(), out.data(), tflite, threads);
-    benchmark::ClobberMemory();
-  }
-  mrtqb_fast_destroy(f);
-  layer_count(st, d);
-}
-
-// The fast core in TFLite's requantization (per-channel Q31 double rounding)
-// on the same layer; its bytes compared with mrtq_conv2d_q8's before timing.
-void bm_layer_fast_tflite(benchmark::State &st, mrtqb_layer proto) {
-  LayerData &d = layer_data(proto);
-  mrtqb_fast *f = mrtqb_fast_create(&d.l, d.w.data());
-  if (!f) return st.SkipWithError("mrtq_fastconv_init failed");
-  std::vector<uint8_t> out(d.out, 0), ref(d.out, 1);
-  if (mrtqb_fast_ref_tflite(f, d.x.data(), d.w.data(), d.bias.data(), ref.data()) != 0 ||
-      mrtqb_fast_run_tflite(f, d.x.data(), d.bias.data(), out.data()) != 0 || out != ref) {
-    mrtqb_fast_destroy(f);
-    return st.SkipWithError("mrtq_fastconv_q8 differs from mrtq_conv2d_q8");
-  }
-  for (auto _ : st) {
-    mrtqb_fast_run_tflite(f, d.x.data(), d.bias.data(), out.data());
+    run();
     benchmark::ClobberMemory();
   }
   mrtqb_fast_destroy(f);
@@ -326,14 +294,14 @@ int main(int argc, char **argv) {
     if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512dq") &&
         __builtin_cpu_supports("avx512vnni"))
     {
-      benchmark::RegisterBenchmark((std::string("KERNEL/") + l.name + "/mrtq_fast").c_str(), bm_layer_fast, l)->Unit(benchmark::kMillisecond);
-      benchmark::RegisterBenchmark((std::string("KERNEL/") + l.name + "/mrtq_fast_tflite").c_str(), bm_layer_fast_tflite, l)
+      benchmark::RegisterBenchmark((std::string("KERNEL/") + l.name + "/mrtq_fast").c_str(), bm_layer_fast, l, 0, 1)
+          ->Unit(benchmark::kMillisecond);
+      benchmark::RegisterBenchmark((std::string("KERNEL/") + l.name + "/mrtq_fast_tflite").c_str(), bm_layer_fast, l, 1, 1)
           ->Unit(benchmark::kMillisecond);
       // 2 threads: real time (the worker's CPU time is not the caller's)
-      benchmark::RegisterBenchmark((std::string("KERNEL/") + l.name + "/mrtq_fast_2t").c_str(), bm_layer_fast_threads, l, 0, 2)
+      benchmark::RegisterBenchmark((std::string("KERNEL/") + l.name + "/mrtq_fast_2t").c_str(), bm_layer_fast, l, 0, 2)
           ->Unit(benchmark::kMillisecond)->UseRealTime();
-      benchmark::RegisterBenchmark((std::string("KERNEL/") + l.name + "/mrtq_fast_tflite_2t").c_str(), bm_layer_fast_threads, l, 1,
-                                   2)
+      benchmark::RegisterBenchmark((std::string("KERNEL/") + l.name + "/mrtq_fast_tflite_2t").c_str(), bm_layer_fast, l, 1, 2)
           ->Unit(benchmark::kMillisecond)->UseRealTime();
     }
 #endif

@@ -180,8 +180,9 @@ MRTQ__PRIV size_t mrtq__fast_sbase(const mrtq_fastconv *p) {
   return p->dw ? 64 : p->mt * p->kp + MRTQ__FAST_MR * MRTQ__FAST_NB * MRTQ__FAST_NR * sizeof(int32_t) + 128;
 }
 /* mrtq_fastconv_q8's per-channel table after it: MRTQ__FAST_RQT rows of
- * up(o, 16) int32 (multiplier, right shift, its mask, half - 1, the bounds
- * less the zero point, the zero point, the bias). */
+ * up(o, 16) int32: Q31 (vec 2) the multiplier, right shift, its mask, half -
+ * 1; FP32 (vec 3) the scale's bits in row 0; both then the bounds less the
+ * zero point, the zero point, the bias. */
 #define MRTQ__FAST_RQT 8
 
 MRTQ_API mrtq_status mrtq_fastconv_sizes(const mrtq_conv2d_shape *s, size_t *wbytes, size_t *sbytes) {
@@ -611,28 +612,20 @@ MRTQ_API mrtq_status mrtq_fastconv_q8(const mrtq_fastconv *p, const mrtq_rq *rq,
     }
     if (rq[c].m.shift > 0 || (int64_t)lo - rq[c].zp < INT32_MIN || (int64_t)hi - rq[c].zp > INT32_MAX) cx.vec = 1;
   }
-  if (cx.vec == 3) { /* the FP32 form's constants: row 0 the scale's bits, rows 4..7 as below */
+  if (cx.vec >= 2) { /* the table of the 32-bit-lane forms, once per call (layout at MRTQ__FAST_RQT) */
     int32_t *t = (int32_t *)mrtq__fast_align((uint8_t *)scratch + mrtq__fast_sbase(p));
     size_t n = cx.rqs = mrtq__fast_up(p->s.o, MRTQ__FAST_NB);
     memset(t, 0, MRTQ__FAST_RQT * n * sizeof *t);
     for (c = 0; c < p->s.o; c++) {
       const mrtq_rq *r = &rq[nrq == 1 ? 0 : c];
-      int32_t lo = cx.lo, hi = cx.hi;
+      int32_t lo = cx.lo, hi = cx.hi, e = -r->m.shift; /* Q31: in [0, 31] */
       mrtq__rq_bounds(r, &lo, &hi);
-      memcpy(&t[c], &r->scale, sizeof r->scale);
-      t[4 * n + c] = lo - r->zp, t[5 * n + c] = hi - r->zp, t[6 * n + c] = r->zp, t[7 * n + c] = bias ? bias[c] : 0;
-    }
-    cx.rqt = t;
-  }
-  if (cx.vec == 2) { /* the 32-bit-lane form's constants, once per call */
-    int32_t *t = (int32_t *)mrtq__fast_align((uint8_t *)scratch + mrtq__fast_sbase(p));
-    size_t n = cx.rqs = mrtq__fast_up(p->s.o, MRTQ__FAST_NB);
-    memset(t, 0, MRTQ__FAST_RQT * n * sizeof *t);
-    for (c = 0; c < p->s.o; c++) {
-      const mrtq_rq *r = &rq[nrq == 1 ? 0 : c];
-      int32_t lo = cx.lo, hi = cx.hi, e = -r->m.shift; /* in [0, 31] */
-      mrtq__rq_bounds(r, &lo, &hi);
-      t[c] = r->m.mult, t[n + c] = e, t[2 * n + c] = (int32_t)(((uint32_t)1 << e) - 1u), t[3 * n + c] = (int32_t)((((uint32_t)1 << e) - 1u) >> 1);
+      if (cx.vec == 3) { /* FP32: row 0 the scale's bits */
+        memcpy(&t[c], &r->scale, sizeof r->scale);
+      } else {
+        t[c] = r->m.mult, t[n + c] = e, t[2 * n + c] = (int32_t)(((uint32_t)1 << e) - 1u);
+        t[3 * n + c] = (int32_t)((((uint32_t)1 << e) - 1u) >> 1);
+      }
       t[4 * n + c] = lo - r->zp, t[5 * n + c] = hi - r->zp, t[6 * n + c] = r->zp, t[7 * n + c] = bias ? bias[c] : 0;
     }
     cx.rqt = t;

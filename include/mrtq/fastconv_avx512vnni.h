@@ -82,10 +82,10 @@ typedef struct mrtq__fast_epv {
   const float *oscale, *src1[MRTQ_ONEDNN_MAX_PO]; /* src1: PER_ELEM operands, else NULL */
   int is_new, has_scale, has_add, has_div, dst_unsigned, n_po, kind[MRTQ_ONEDNN_MAX_PO], relu0[MRTQ_ONEDNN_MAX_PO];
   int scaled[MRTQ_ONEDNN_MAX_PO]; /* an eltwise post-op with a scale other than 1 (ps) */
-  /* mrtq_fastconv_q8's Q31 double rounding, per lane in two halves of eight
-   * 64-bit lanes: multiplier, left and right shift, zero point, effective
-   * bounds; and the int32 bias */
-  int is_rq; /* 0: oneDNN's epilogue; 1: the 64-bit-lane form; 2: the 32-bit-lane form */
+  /* mrtq_fastconv_q8's epilogue. Q31 double rounding in two halves of
+   * eight 64-bit lanes: multiplier, left and right shift, zero point,
+   * effective bounds; and the int32 bias (all forms) */
+  int is_rq; /* 0: oneDNN's epilogue; 1: Q31, 64-bit lanes; 2: Q31, 32-bit lanes; 3: FP32 */
   __m512i rm[2], rls[2], rrs[2], rzp[2], rlo[2], rhi[2], rbias;
   /* the 32-bit-lane form (every shift <= 0, bounds - zp within int32):
    * multiplier (and its odd lanes moved down), right shift, its mask and
@@ -94,29 +94,26 @@ typedef struct mrtq__fast_epv {
   __m512 fscale, flo, fhi; /* MRTQ_FP32 (is_rq 3): the scale, the bounds less the zero point */
 } mrtq__fast_epv;
 
-/* The constants of channels oc0.. (lanes under m) for mrtq__fast_q31h. */
+/* The constants of channels oc0.. (lanes under m) for the form x->vec picks:
+ * from the call's table (2, 3), or built here from the descriptors (1). */
 MRTQ__FAST_HOT void mrtq__fast_epv_init_rq(mrtq__fast_epv *e, const mrtq__fast_ctx *x, __mmask16 m, size_t oc0) {
   int64_t v[6][16];
   int32_t b[16];
   int i, h, f;
   e->is_rq = x->vec;
-  if (x->vec == 3) { /* MRTQ_FP32 from the call's table */
+  if (x->vec >= 2) { /* the 32-bit-lane forms: the call's table (mrtq_fastconv_q8) */
     const int32_t *t = x->rqt + oc0;
     size_t n = x->rqs;
-    e->fscale = _mm512_castsi512_ps(_mm512_maskz_loadu_epi32(m, t));
-    e->flo = _mm512_cvtepi32_ps(_mm512_maskz_loadu_epi32(m, t + 4 * n)); /* |bound - zp| <= 2^24: exact */
-    e->fhi = _mm512_cvtepi32_ps(_mm512_maskz_loadu_epi32(m, t + 5 * n));
+    e->lo32 = _mm512_maskz_loadu_epi32(m, t + 4 * n), e->hi32 = _mm512_maskz_loadu_epi32(m, t + 5 * n);
     e->zp32 = _mm512_maskz_loadu_epi32(m, t + 6 * n), e->rbias = _mm512_maskz_loadu_epi32(m, t + 7 * n);
-    return;
-  }
-  if (x->vec == 2) { /* the call's table (mrtq_fastconv_q8) */
-    const int32_t *t = x->rqt + oc0;
-    size_t n = x->rqs;
-    e->m32 = _mm512_maskz_loadu_epi32(m, t), e->mo32 = _mm512_srli_epi64(e->m32, 32);
-    e->rs32 = _mm512_maskz_loadu_epi32(m, t + n), e->mask32 = _mm512_maskz_loadu_epi32(m, t + 2 * n);
-    e->halfm1 = _mm512_maskz_loadu_epi32(m, t + 3 * n), e->lo32 = _mm512_maskz_loadu_epi32(m, t + 4 * n);
-    e->hi32 = _mm512_maskz_loadu_epi32(m, t + 5 * n), e->zp32 = _mm512_maskz_loadu_epi32(m, t + 6 * n);
-    e->rbias = _mm512_maskz_loadu_epi32(m, t + 7 * n);
+    if (x->vec == 3) { /* FP32 */
+      e->fscale = _mm512_castsi512_ps(_mm512_maskz_loadu_epi32(m, t));
+      e->flo = _mm512_cvtepi32_ps(e->lo32), e->fhi = _mm512_cvtepi32_ps(e->hi32); /* |bound - zp| <= 2^24: exact */
+    } else {
+      e->m32 = _mm512_maskz_loadu_epi32(m, t), e->mo32 = _mm512_srli_epi64(e->m32, 32);
+      e->rs32 = _mm512_maskz_loadu_epi32(m, t + n), e->mask32 = _mm512_maskz_loadu_epi32(m, t + 2 * n);
+      e->halfm1 = _mm512_maskz_loadu_epi32(m, t + 3 * n);
+    }
     return;
   }
   memset(v, 0, sizeof v), memset(b, 0, sizeof b);
