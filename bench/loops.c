@@ -2,6 +2,7 @@
  * -DMRTQB_PATH=scalar|sse41|avx2|avx512|dispatch and that path's compiler flags
  * (dispatch: none, as a plain -O2 user builds); each build
  * defines mrtqb_requant_<path> (and, for the SIMD builds, the ceiling loop). */
+#include <stdlib.h>
 #include <string.h>
 
 #include "mrtq.h"
@@ -18,6 +19,10 @@ void MRTQB_CAT(mrtqb_requant_, MRTQB_PATH)(const mrtqb_rq *rq, const int32_t *ac
   (void)mrtq_requant_s8(&r, acc, n, out); /* rq from mrtqb_rq_init, buffers from the caller: cannot be refused */
 }
 
+void MRTQB_CAT(mrtqb_inner_, MRTQB_PATH)(const void *rq, const int32_t *acc, size_t rows, size_t ch, int8_t *out) {
+  (void)mrtq_requant_s8_inner((const mrtq_rq *)rq, acc, rows, ch, out); /* made by mrtqb_perch_create */
+}
+
 #if MRTQB_IS_SCALAR
 int mrtqb_rq_init(mrtqb_rq *rq, int scheme, double scale, int32_t zp) {
   mrtq_rq r;
@@ -30,6 +35,21 @@ void mrtqb_rq_params(const mrtqb_rq *rq, int *scheme, int32_t *mult, int32_t *sh
   mrtq_rq r;
   memcpy(&r, rq, sizeof r);
   *scheme = (int)r.scheme, *mult = r.m.mult, *shift = r.m.shift, *scale = r.scale, *zp = r.zp;
+}
+void *mrtqb_perch_create(int scheme, size_t ch, const double *scale, int32_t zp) {
+  mrtq_rq *r = (mrtq_rq *)malloc(ch * sizeof *r);
+  size_t c;
+  for (c = 0; r && c < ch; c++)
+    if (mrtq_rq_init((mrtq_scheme)scheme, scale[c], zp, -128, 127, &r[c]) != MRTQ_OK) {
+      free(r);
+      return NULL;
+    }
+  return r;
+}
+void mrtqb_perch_destroy(void *rq) { free(rq); }
+void mrtqb_perch_params(const void *rq, size_t c, int32_t *mult, int32_t *shift, float *scale, int32_t *zp) {
+  const mrtq_rq *r = (const mrtq_rq *)rq + c;
+  *mult = r->m.mult, *shift = r->m.shift, *scale = r->scale, *zp = r->zp;
 }
 void mrtqb_rq_mult(const mrtqb_rq *rq, int32_t *mult, int32_t *shift) {
   mrtq_rq r;

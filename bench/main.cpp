@@ -15,6 +15,7 @@
 #include <cstring>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "peers.h"
@@ -134,6 +135,40 @@ void bm_onednn(benchmark::State &st, size_t n, size_t off) {
     benchmark::ClobberMemory();
   }
   peer_onednn_destroy(r);
+  count(st, n);
+}
+
+// Per-channel requantization, channel-inner (NHWC): rows x ch accumulators,
+// one scale per channel (spread over a factor 2 around kScale), mrtq's
+// mrtq_requant_s8_inner per path or the plain per-channel loop, each checked
+// against the scalar path before timing. Items are accumulators.
+typedef void (*inner_fn)(const void *, const int32_t *, size_t, size_t, int8_t *);
+void bm_perch(benchmark::State &st, int family, inner_fn fn, size_t rows, size_t ch) {
+  const size_t n = rows * ch;
+  Buffers &b = buffers(n);
+  std::vector<double> sc(ch);
+  for (size_t c = 0; c < ch; c++) sc[c] = kScale * (0.75 + 0.5 * static_cast<double>((c * 37) % ch) / static_cast<double>(ch));
+  void *rq = mrtqb_perch_create(family, ch, sc.data(), kZp);
+  if (!rq) return st.SkipWithError("rq_init failed");
+  std::vector<int32_t> mult(ch), shift(ch), zp(ch);
+  std::vector<float> scale(ch);
+  for (size_t c = 0; c < ch; c++) mrtqb_perch_params(rq, c, &mult[c], &shift[c], &scale[c], &zp[c]);
+  auto run = [&]() {
+    if (fn) return fn(rq, b.acc.data(), rows, ch, b.out.data());
+    mrtqb_plain_perch(family, mult.data(), shift.data(), scale.data(), kZp, b.acc.data(), rows, ch, b.out.data());
+  };
+  mrtqb_inner_scalar(rq, b.acc.data(), rows, ch, b.ref.data());
+  run();
+  if (std::memcmp(b.out.data(), b.ref.data(), n) != 0) {
+    mrtqb_perch_destroy(rq);
+    return st.SkipWithError("output differs from scalar");
+  }
+  for (auto _ : st) {
+    run();
+    benchmark::DoNotOptimize(b.out.data());
+    benchmark::ClobberMemory();
+  }
+  mrtqb_perch_destroy(rq);
   count(st, n);
 }
 
@@ -272,6 +307,17 @@ int main(int argc, char **argv) {
       benchmark::RegisterBenchmark(("FP32/onednn" + ns).c_str(), bm_onednn, n, off);
       benchmark::RegisterBenchmark(("CEILING/load_narrow_store_avx512" + ns).c_str(), bm_ceiling, mrtqb_ceiling_avx512, n, off);
       benchmark::RegisterBenchmark(("CEILING/load_narrow_store_avx2" + ns).c_str(), bm_ceiling, mrtqb_ceiling_avx2, n, off);
+    }
+  }
+  // per channel, channel-inner: a ResNet-18 conv2 output (56x56x64) and a conv5 output (7x7x512)
+  for (auto shape : {std::make_pair(size_t{3136}, size_t{64}), std::make_pair(size_t{49}, size_t{512})}) {
+    const std::string sh = "/" + std::to_string(shape.first) + "x" + std::to_string(shape.second);
+    for (int f : {0, 4}) {
+      const std::string fam = std::string("PERCH/") + kFamily[f];
+      const std::pair<const char *, inner_fn> impls[] = {{"mrtq_avx512", mrtqb_inner_avx512}, {"mrtq_avx2", mrtqb_inner_avx2},
+          {"mrtq_dispatch", mrtqb_inner_dispatch}, {"scalar", mrtqb_inner_scalar}, {"plain_loop", nullptr}};
+      for (const auto &im : impls)
+        benchmark::RegisterBenchmark((fam + "/" + im.first + sh).c_str(), bm_perch, f, im.second, shape.first, shape.second);
     }
   }
   // name, n, c, h, w, o, k, stride, pad, groups, fc, src_zp, dst_zp (oneDNN 2.6 inner product: no zero points)

@@ -68,3 +68,33 @@ void mrtqb_plain(const mrtqb_rq *rq, const int32_t *acc, size_t n, int8_t *out) 
     }
   }
 }
+
+/* Per channel, channel-inner: TFLite's reference per-channel conv output
+ * stage (reference_integer_ops::ConvPerChannel: MultiplyByQuantizedMultiplier
+ * with the channel's multiplier and shift, + output offset, clamp), or
+ * XNNPACK's scalar fmagic with the channel's scale. */
+void mrtqb_plain_perch(int scheme, const int32_t *mult, const int32_t *shift, const float *scale, int32_t zp,
+                       const int32_t *acc, size_t rows, size_t ch, int8_t *out) {
+  size_t r, c;
+  if (scheme == 0) {
+    for (r = 0; r < rows; r++, acc += ch, out += ch)
+      for (c = 0; c < ch; c++) {
+        const int left = shift[c] > 0 ? shift[c] : 0, right = shift[c] > 0 ? 0 : -shift[c];
+        out[c] = plain_clamp8(plain_rdivpot(plain_srdhm(acc[c] * (1 << left), mult[c]), right) + zp);
+      }
+    return;
+  }
+  {
+    const float lo = (float)(-128 - zp), hi = (float)(127 - zp), magic = 12582912.0f;
+    const int32_t bias = 0x4B400000 - zp;
+    for (r = 0; r < rows; r++, acc += ch, out += ch)
+      for (c = 0; c < ch; c++) {
+        float f = (float)acc[c] * scale[c];
+        uint32_t u;
+        f = f < lo ? lo : f > hi ? hi : f;
+        f += magic;
+        memcpy(&u, &f, sizeof u);
+        out[c] = (int8_t)((int32_t)u - bias);
+      }
+  }
+}

@@ -32,6 +32,23 @@ void mrtqb_requant_avx2(const mrtqb_rq *rq, const int32_t *acc, size_t n, int8_t
 void mrtqb_requant_avx512(const mrtqb_rq *rq, const int32_t *acc, size_t n, int8_t *out);
 void mrtqb_requant_dispatch(const mrtqb_rq *rq, const int32_t *acc, size_t n, int8_t *out);
 
+/* Per channel, channel-inner (mrtq_requant_s8_inner, one object per path):
+ * rows x ch accumulators, rq[c] for channel c. The descriptions are made by
+ * mrtqb_perch_create (scheme 0 Q31_DBL or 4 FP32, ch scales, one zero point;
+ * NULL on failure) and read back by mrtqb_perch_params for the plain loop. */
+void *mrtqb_perch_create(int scheme, size_t ch, const double *scale, int32_t zp);
+void mrtqb_perch_destroy(void *rq);
+void mrtqb_perch_params(const void *rq, size_t c, int32_t *mult, int32_t *shift, float *scale, int32_t *zp);
+void mrtqb_inner_scalar(const void *rq, const int32_t *acc, size_t rows, size_t ch, int8_t *out);
+void mrtqb_inner_avx2(const void *rq, const int32_t *acc, size_t rows, size_t ch, int8_t *out);
+void mrtqb_inner_avx512(const void *rq, const int32_t *acc, size_t rows, size_t ch, int8_t *out);
+void mrtqb_inner_dispatch(const void *rq, const int32_t *acc, size_t rows, size_t ch, int8_t *out);
+/* The plain per-channel loop (bench/plain.c): TFLite's per-channel conv
+ * output stage (scheme 0: MultiplyByQuantizedMultiplier with mult[c],
+ * shift[c]) or XNNPACK's scalar fmagic with scale[c] (scheme 4), + zp, int8. */
+void mrtqb_plain_perch(int scheme, const int32_t *mult, const int32_t *shift, const float *scale, int32_t zp,
+                       const int32_t *acc, size_t rows, size_t ch, int8_t *out);
+
 /* The ceiling: load the same int32 bytes, narrow to int8, store. */
 void mrtqb_ceiling_avx2(const int32_t *acc, size_t n, int8_t *out);
 void mrtqb_ceiling_avx512(const int32_t *acc, size_t n, int8_t *out);

@@ -13,11 +13,16 @@ src, md_path, png_path = sys.argv[1:4]
 data = json.load(open(src))
 rate = {}  # (family, impl, n) -> items/s (median of the repetitions)
 kernels = {}  # layer -> impl -> benchmark entry (KERNEL/<layer>/<impl>)
+perch = {}  # (family, rows x channels) -> impl -> items/s (PERCH/<family>/<impl>/<shape>)
 for b in data["benchmarks"]:
     if b.get("error_occurred"):
         continue
     name = b.get("run_name", b["name"])
     if b.get("run_type") == "aggregate" and b.get("aggregate_name") != "median":
+        continue
+    if name.startswith("PERCH/"):
+        _, fam, impl, shape = name.split("/")[:4]
+        perch.setdefault((fam, shape), {})[impl] = b["items_per_second"]
         continue
     if name.startswith("KERNEL/"):
         _, layer, impl = name.split("/")[:3]
@@ -105,6 +110,30 @@ if not rate:  # a filtered run: say so rather than keep another run's table besi
     table = (f"Not measured in the run of {date.today().isoformat()} on **{cpu()}** (a filtered run); "
              "`scripts/bench` without a filter measures it.")
 md = md[: md.index(begin) + len(begin)] + "\n" + table + "\n" + md[md.index(end):]
+
+# The per-channel table (mrtq_requant_s8_inner): rates and ratios of one run.
+if perch:
+    pl = [f"Measured {date.today().isoformat()} on **{cpu()}**, single thread, median of 3; compiler: {gcc}. "
+          "G items/s (one int32 in, one int8 out); rows x channels in NHWC order, one description per channel "
+          "(Q31_DBL: TFLite's per-channel multipliers, all with shift <= 0; FP32: XNNPACK's qc8 scales). plain loop = "
+          "TFLite's per-channel output stage / XNNPACK's scalar fmagic written without mrtq (bench/plain.c, built "
+          "like the scalar path); dispatch = a plain -O2 build.", "",
+          "| family | rows x channels | mrtq AVX-512 | mrtq AVX2 | mrtq dispatch | scalar | plain loop "
+          "| AVX-512 / plain loop (speed) | dispatch / AVX-512 (rate) | scalar / plain (time) |",
+          "|---|---|---|---|---|---|---|---|---|---|"]
+    for (fam, shape), d in perch.items():
+        g = lambda k: d.get(k)
+        f = lambda v: f"{v / 1e9:.2f}" if v else "-"
+        r = lambda a, b: f"{a / b:.2f}" if a and b else "-"
+        pl.append(f"| {fam} | {shape} | {f(g('mrtq_avx512'))} | {f(g('mrtq_avx2'))} | {f(g('mrtq_dispatch'))} "
+                  f"| {f(g('scalar'))} | {f(g('plain_loop'))} | {r(g('mrtq_avx512'), g('plain_loop'))} "
+                  f"| {r(g('mrtq_dispatch'), g('mrtq_avx512'))} | {r(g('plain_loop'), g('scalar'))} |")
+else:
+    pl = [f"Not measured in the run of {date.today().isoformat()} on **{cpu()}** (a filtered run); "
+          "`scripts/bench` without a filter measures it."]
+pb, pe = "<!-- perch:begin -->", "<!-- perch:end -->"
+if pb in md:
+    md = md[: md.index(pb) + len(pb)] + "\n" + "\n".join(pl) + "\n" + md[md.index(pe):]
 
 # The kernel table: time per layer (ms), mrtq / oneDNN time ratios.
 if kernels:

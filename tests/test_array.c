@@ -354,6 +354,74 @@ static void test_per_channel(void) {
   }
 }
 
+/* The _inner forms over many channels: chunks of 128 channels whose
+ * descriptions share a lane form run the vector twins (Q31 double rounding
+ * with shift <= 0, FP32), the rest of a row the scalar twin, any other chunk
+ * mrtq_rq_apply; every output against mrtq_rq_apply, guard bytes after. The
+ * chunks of each form are counted so the test cannot pass without them. */
+static void test_inner_wide(void) {
+  static mrtq_rq rq[400];
+  static const size_t chs[] = {1, 7, 8, 9, 15, 16, 17, 33, 127, 128, 129, 200, 256, 257, 300, 400};
+  long lane_out[4] = {0, 0, 0, 0};
+  int trial;
+  for (trial = 0; trial < 240; trial++) {
+    const size_t ch = trial < 48 ? chs[trial % 16] : (size_t)th_range(1, 400);
+    const size_t rows = (size_t)th_range(1, 40);
+    const int mode = trial % 6; /* 0, 1 Q31 (TFLite per channel), 2 FP32, 3 both, 4 far zero points, 5 one hand-made */
+    size_t n = rows * ch, c, i;
+    int u8;
+    if (n > MAXN) continue;
+    for (c = 0; c < ch; c++) {
+      mrtq_scheme s = mode == 2 || (mode == 3 && (c / 64) % 2) ? MRTQ_FP32 : MRTQ_Q31_DBL;
+      int32_t zp = mode == 4 && th_rand32() % 8u == 0 ? th_i32() : (int32_t)th_range(-140, 260);
+      int32_t qmin = INT32_MIN, qmax = INT32_MAX;
+      double sc = ldexp(0.5 + (double)(th_rand64() >> 11) / 18014398509481984.0, (int)th_range(-31, 0));
+      if (mode == 1 && th_rand32() % 50u == 0) sc = ldexp(sc, (int)th_range(1, 12)); /* a positive shift */
+      if (th_rand32() % 4u == 0) qmin = (int32_t)th_range(-200, 100), qmax = (int32_t)th_range(qmin, 300);
+      while (mrtq_rq_init(s, sc, zp, qmin, qmax, &rq[c]) != MRTQ_OK) sc = 0.01;
+    }
+    if (mode == 5) { /* outside mrtq_rq_init's domain: its chunk takes mrtq_rq_apply */
+      c = (size_t)th_range(0, (int64_t)ch - 1);
+      rq[c].scheme = MRTQ_Q31_DBL, rq[c].m.mult = 1 << 30, rq[c].m.shift = -40, rq[c].scale = 0.0f;
+    }
+    for (i = 0; i < n; i++) {
+      int32_t ed[TH_EDGES_MAX];
+      int ne = th_edges(ed);
+      accbuf[i] = th_rand32() % 4u == 0 ? ed[th_rand32() % (uint32_t)ne]
+                  : th_rand32() & 1   ? th_i32()
+                                      : (int32_t)th_range(-(1 << 22), 1 << 22);
+    }
+    for (u8 = 0; u8 <= 1; u8++) {
+      const int32_t lo = u8 ? 0 : -128, hi = u8 ? 255 : 127;
+      size_t c0;
+      for (c0 = 0; c0 < ch; c0 += 128) /* the chunks the header forms (count only) */
+        lane_out[mrtq__rq_lanes_form(rq + c0, ch - c0 < 128 ? ch - c0 : 128, ch - c0 < 128 ? ch - c0 : 128, lo, hi)] +=
+            (long)rows * (long)(ch - c0 < 128 ? ch - c0 : 128);
+      memset(outbuf, 0xA5, sizeof outbuf);
+      if (u8) {
+        CHECK_EQ(mrtq_requant_u8_inner(rq, accbuf, rows, ch, outbuf + 1), MRTQ_OK, "status");
+      } else {
+        CHECK_EQ(mrtq_requant_s8_inner(rq, accbuf, rows, ch, (int8_t *)outbuf + 1), MRTQ_OK, "status");
+      }
+      for (i = 0; i < n; i++) {
+        int32_t want = mrtq_rq_apply(&rq[i % ch], accbuf[i], lo, hi), got = u8 ? outbuf[1 + i] : (int8_t)outbuf[1 + i];
+        if (got != want) {
+          CHECK_EQ(got, want, "inner %s mode %d ch %zu row %zu c %zu acc %d mult %d shift %d zp %d scale %g on %s",
+                   u8 ? "u8" : "s8", mode, ch, i / ch, i % ch, accbuf[i], rq[i % ch].m.mult, rq[i % ch].m.shift,
+                   rq[i % ch].zp, (double)rq[i % ch].scale, path_name);
+          break;
+        }
+      }
+      CHECK_EQ(outbuf[0], 0xA5, "guard before");
+      for (i = 1 + n; i < 1 + n + 32; i++) CHECK_EQ(outbuf[i], 0xA5, "guard byte %zu", i);
+    }
+  }
+  CHECK(lane_out[MRTQ__LANE_Q31] > 100000 && lane_out[MRTQ__LANE_FP32] > 50000 && lane_out[0] > 10000 &&
+        lane_out[MRTQ__LANE_Q31W] > 1000);
+  printf("     _inner outputs by chunk form on %s: Q31 %ld, FP32 %ld, Q31 64-bit (scalar) %ld, other %ld\n", path_name,
+         lane_out[2], lane_out[3], lane_out[1], lane_out[0]);
+}
+
 /* Array quantize against the scalar function over edge floats (ties at every
  * half-integer, NaN, infinities, denormals, huge values), many scales and zero
  * points (inside and far outside the SIMD precondition), every length 0..70. */
@@ -494,6 +562,7 @@ static void run_all(void) {
   TH_RUN(test_fp32);
   TH_RUN(test_hand_made_rq);
   TH_RUN(test_per_channel);
+  TH_RUN(test_inner_wide);
   TH_RUN(test_quantize_arrays);
   TH_RUN(test_quantize_arrays_edges);
   TH_RUN(test_quantize_zp_near_2_24);

@@ -180,9 +180,8 @@ MRTQ__PRIV size_t mrtq__fast_sbase(const mrtq_fastconv *p) {
   return p->dw ? 64 : p->mt * p->kp + MRTQ__FAST_MR * MRTQ__FAST_NB * MRTQ__FAST_NR * sizeof(int32_t) + 128;
 }
 /* mrtq_fastconv_q8's per-channel table after it: MRTQ__FAST_RQT rows of
- * up(o, 16) int32: Q31 (vec 2) the multiplier, right shift, its mask, half -
- * 1; FP32 (vec 3) the scale's bits in row 0; both then the bounds less the
- * zero point, the zero point, the bias. */
+ * up(o, 16) int32: requant.h's lane table (rows 0-6: Q31 / FP32 constants,
+ * the bounds less the zero point, the zero point), then the bias. */
 #define MRTQ__FAST_RQT 8
 
 MRTQ_API mrtq_status mrtq_fastconv_sizes(const mrtq_conv2d_shape *s, size_t *wbytes, size_t *sbytes) {
@@ -592,41 +591,17 @@ MRTQ_API mrtq_status mrtq_fastconv_q8(const mrtq_fastconv *p, const mrtq_rq *rq,
   if (ho != p->ho || wo != p->wo) return MRTQ__ERR(MRTQ_EINVAL, "p->ho, p->wo: not the shape's output size (not filled by mrtq_fastconv_init)");
   mrtq__fast_ctx_init(&cx, p, bias, dst_type, dst);
   cx.rq = rq, cx.nrq = nrq;
-  /* vector epilogue: dst channels consecutive, every descriptor Q31 double
-     rounding within the domain mrtq_rq_init gives (else mrtq_rq_apply per output) */
-  /* 2: Q31 in 32-bit lanes; 1: Q31 in 64-bit lanes; 3: FP32 (every descriptor,
-     finite scale, bounds less the zero point within 2^24) */
-  cx.vec = p->s.layout == MRTQ_NHWC || p->ho * p->wo == 1 ? (rq[0].scheme == MRTQ_FP32 ? 3 : 2) : 0;
-  for (c = 0; c < nrq && cx.vec; c++) {
-    int32_t lo = cx.lo, hi = cx.hi;
-    mrtq__rq_bounds(&rq[c], &lo, &hi);
-    if (cx.vec == 3) {
-      if (rq[c].scheme != MRTQ_FP32 || mrtq__nonfinite_f32(rq[c].scale) || (int64_t)lo - rq[c].zp < -(1 << 24) ||
-          (int64_t)hi - rq[c].zp > (1 << 24))
-        cx.vec = 0;
-      continue;
-    }
-    if (rq[c].scheme != MRTQ_Q31_DBL || rq[c].m.mult < 0 || rq[c].m.shift < -31 || rq[c].m.shift > 30) {
-      cx.vec = 0;
-      break;
-    }
-    if (rq[c].m.shift > 0 || (int64_t)lo - rq[c].zp < INT32_MIN || (int64_t)hi - rq[c].zp > INT32_MAX) cx.vec = 1;
-  }
+  /* vector epilogue: dst channels consecutive and every descriptor of one
+     lane form (requant.h): 2 Q31 in 32-bit lanes, 1 Q31 in 64-bit lanes,
+     3 FP32; else mrtq_rq_apply per output */
+  cx.vec = p->s.layout == MRTQ_NHWC || p->ho * p->wo == 1 ? mrtq__rq_lanes_form(rq, nrq, p->s.o, cx.lo, cx.hi) : 0;
   if (cx.vec >= 2) { /* the table of the 32-bit-lane forms, once per call (layout at MRTQ__FAST_RQT) */
     int32_t *t = (int32_t *)mrtq__fast_align((uint8_t *)scratch + mrtq__fast_sbase(p));
     size_t n = cx.rqs = mrtq__fast_up(p->s.o, MRTQ__FAST_NB);
     memset(t, 0, MRTQ__FAST_RQT * n * sizeof *t);
     for (c = 0; c < p->s.o; c++) {
-      const mrtq_rq *r = &rq[nrq == 1 ? 0 : c];
-      int32_t lo = cx.lo, hi = cx.hi, e = -r->m.shift; /* Q31: in [0, 31] */
-      mrtq__rq_bounds(r, &lo, &hi);
-      if (cx.vec == 3) { /* FP32: row 0 the scale's bits */
-        memcpy(&t[c], &r->scale, sizeof r->scale);
-      } else {
-        t[c] = r->m.mult, t[n + c] = e, t[2 * n + c] = (int32_t)(((uint32_t)1 << e) - 1u);
-        t[3 * n + c] = (int32_t)((((uint32_t)1 << e) - 1u) >> 1);
-      }
-      t[4 * n + c] = lo - r->zp, t[5 * n + c] = hi - r->zp, t[6 * n + c] = r->zp, t[7 * n + c] = bias ? bias[c] : 0;
+      mrtq__rq_lane_fill(&rq[nrq == 1 ? 0 : c], cx.lo, cx.hi, t + c, n);
+      t[7 * n + c] = bias ? bias[c] : 0;
     }
     cx.rqt = t;
   }

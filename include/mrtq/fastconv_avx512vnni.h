@@ -108,7 +108,8 @@ MRTQ__FAST_HOT void mrtq__fast_epv_init_rq(mrtq__fast_epv *e, const mrtq__fast_c
     e->zp32 = _mm512_maskz_loadu_epi32(m, t + 6 * n), e->rbias = _mm512_maskz_loadu_epi32(m, t + 7 * n);
     if (x->vec == 3) { /* FP32 */
       e->fscale = _mm512_castsi512_ps(_mm512_maskz_loadu_epi32(m, t));
-      e->flo = _mm512_cvtepi32_ps(e->lo32), e->fhi = _mm512_cvtepi32_ps(e->hi32); /* |bound - zp| <= 2^24: exact */
+      e->flo = _mm512_castsi512_ps(_mm512_maskz_loadu_epi32(m, t + n)); /* the float bounds (lane table rows 1, 2) */
+      e->fhi = _mm512_castsi512_ps(_mm512_maskz_loadu_epi32(m, t + 2 * n));
     } else {
       e->m32 = _mm512_maskz_loadu_epi32(m, t), e->mo32 = _mm512_srli_epi64(e->m32, 32);
       e->rs32 = _mm512_maskz_loadu_epi32(m, t + n), e->mask32 = _mm512_maskz_loadu_epi32(m, t + 2 * n);
@@ -154,31 +155,17 @@ MRTQ__FAST_HOT __m512i mrtq__fast_q31h(__m512i v, const mrtq__fast_epv *e, int h
 }
 
 /* The same for 16 int32 lanes when every shift is <= 0 (no left shift) and
- * the bounds less the zero point fit int32: SRDHM from the even and odd
- * 64-bit products (bits 31..62 of x M + 2^30: within int32 for M >= 0), the
- * rounding divide with per-lane shifts, the clamp on the value before the
- * zero point is added (exact: clamping commutes with adding zp). */
+ * the bounds less the zero point fit int32 (requant.h's lane form 2): the
+ * shared lane function, then the clamp on the value before the zero point is
+ * added (exact: clamping commutes with adding zp). */
 MRTQ__FAST_HOT __m512i mrtq__fast_q31w(__m512i x, const mrtq__fast_epv *e) {
-  const __m512i r30 = _mm512_set1_epi64((int64_t)1 << 30);
-  __m512i ev = _mm512_add_epi64(_mm512_mul_epi32(x, e->m32), r30);
-  __m512i od = _mm512_add_epi64(_mm512_mul_epi32(_mm512_srli_epi64(x, 32), e->mo32), r30);
-  __m512i v = _mm512_mask_blend_epi32(0xAAAA, _mm512_srli_epi64(ev, 31), _mm512_slli_epi64(od, 1));
-  __m512i q = _mm512_srav_epi32(v, e->rs32);
-  __m512i thr = _mm512_sub_epi32(e->halfm1, _mm512_srai_epi32(v, 31)); /* half - 1 + [v < 0] */
-  q = _mm512_mask_sub_epi32(q, _mm512_cmpgt_epi32_mask(_mm512_and_si512(v, e->mask32), thr), q, _mm512_set1_epi32(-1));
+  __m512i q = mrtq__avx512_q31_lanes(x, e->m32, e->mo32, e->rs32, e->mask32, e->halfm1);
   return _mm512_add_epi32(_mm512_min_epi32(_mm512_max_epi32(q, e->lo32), e->hi32), e->zp32);
 }
 
-/* mrtq_requant_fp32 for 16 lanes (per-lane scale): the float product (one
- * rounding, as (float)acc * scale in C; no addition follows, so nothing can
- * fuse), clamped in float to the bounds less the zero point (integers of at
- * most 2^24: exact, and clamping commutes with rounding to an integer; an
- * infinite product clamps to its bound, no NaN arises from a finite scale),
- * vcvtps2dq (round to nearest even in the default MXCSR mode, as
- * mrtq__rne_f32), then + zp. */
+/* mrtq_requant_fp32 for 16 lanes (per-lane scale; lane form 3), then + zp. */
 MRTQ__FAST_HOT __m512i mrtq__fast_fp32w(__m512i x, const mrtq__fast_epv *e) {
-  __m512 f = _mm512_mul_ps(_mm512_cvtepi32_ps(x), e->fscale);
-  return _mm512_add_epi32(_mm512_cvtps_epi32(_mm512_min_ps(_mm512_max_ps(f, e->flo), e->fhi)), e->zp32);
+  return _mm512_add_epi32(mrtq__avx512_fp32_lanes(x, e->fscale, e->flo, e->fhi), e->zp32);
 }
 
 /* 16 outputs of mrtq_fastconv_q8 (lanes under m) at dst + at0. */

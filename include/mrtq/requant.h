@@ -373,7 +373,13 @@ MRTQ_API mrtq_status mrtq_requant_u8_outer(const mrtq_rq *rq, const int32_t *acc
                                            size_t inner, uint8_t *out);
 
 /* Per channel, channel-inner layout (NHWC and the like): acc holds `rows`
- * rows of `channels` elements; element c of every row uses rq[c].
+ * rows of `channels` elements; element c of every row uses rq[c]. The same
+ * bytes on every path; speed: channels are taken 128 at a time, and a group
+ * whose descriptions are all MRTQ_Q31_DBL with shift <= 0 (TFLite's per-
+ * channel convolution) or all MRTQ_FP32 with a finite scale (XNNPACK's qc8),
+ * each as mrtq_rq_init makes them, runs per row as 16 (AVX-512) or 8 (AVX2)
+ * channels a vector, or a branch-free scalar loop; other groups
+ * mrtq_rq_apply per element.
  * Errors: as the _outer forms (rows * channels elements). */
 MRTQ_API mrtq_status mrtq_requant_s8_inner(const mrtq_rq *rq, const int32_t *acc, size_t rows, size_t channels,
                                            int8_t *out);
@@ -830,6 +836,59 @@ MRTQ__PRIV int mrtq__rq_fast(const mrtq_rq *rq, int32_t lo, int32_t hi, int32_t 
   return 1;
 }
 
+/* ---- per-channel lane tables (the _inner functions and the fast conv
+ * core's epilogue, mrtq/fastconv.h) ----
+ * A channel's description in one of two vector forms, as int32 rows of a
+ * table, one column per channel, rows `stride` apart:
+ *   MRTQ__LANE_Q31 (2): MRTQ_Q31_DBL within mrtq_rq_init's domain with
+ *     shift <= 0; row 0 the multiplier, 1 the right shift e = -shift, 2 its
+ *     mask 2^e - 1, 3 half - 1 = (2^e - 1) >> 1;
+ *   MRTQ__LANE_FP32 (3): MRTQ_FP32 with a finite scale; row 0 the scale's
+ *     bits, rows 1 and 2 those of the bounds below as floats, row 3 zero;
+ * and for both, rows 4 and 5 the effective bounds (mrtq__rq_bounds within the
+ * output type's [lo, hi]) less the zero point, row 6 the zero point. The Q31
+ * form needs those differences within int32, the FP32 form within 2^24 (exact
+ * floats). MRTQ__LANE_Q31W (1) is MRTQ_Q31_DBL in the domain with a positive
+ * shift or far zero point (64-bit lanes; the fast core only); 0 is none. */
+#define MRTQ__LANE_Q31W 1
+#define MRTQ__LANE_Q31 2
+#define MRTQ__LANE_FP32 3
+#define MRTQ__LANE_ROWS 7
+MRTQ__PRIV int mrtq__rq_lane_form(const mrtq_rq *r, int32_t lo, int32_t hi) {
+  int64_t l, h;
+  mrtq__rq_bounds(r, &lo, &hi);
+  l = (int64_t)lo - r->zp, h = (int64_t)hi - r->zp;
+  if (r->scheme == MRTQ_FP32)
+    return !mrtq__nonfinite_f32(r->scale) && l >= -(1 << 24) && h <= (1 << 24) ? MRTQ__LANE_FP32 : 0;
+  if (r->scheme != MRTQ_Q31_DBL || r->m.mult < 0 || r->m.shift < -31 || r->m.shift > 30) return 0;
+  return r->m.shift > 0 || l < INT32_MIN || h > INT32_MAX ? MRTQ__LANE_Q31W : MRTQ__LANE_Q31;
+}
+/* The form n descriptions share (rq[0] for all when one is 1): the lowest
+ * of their forms, 0 when FP32 meets a Q31 form. */
+MRTQ__PRIV int mrtq__rq_lanes_form(const mrtq_rq *rq, size_t nrq, size_t n, int32_t lo, int32_t hi) {
+  size_t c;
+  int f = n ? mrtq__rq_lane_form(&rq[0], lo, hi) : 0;
+  for (c = 1; c < n && f && nrq != 1; c++) {
+    int g = mrtq__rq_lane_form(&rq[c], lo, hi);
+    f = g == f ? f : (g == MRTQ__LANE_FP32 || f == MRTQ__LANE_FP32) ? 0 : g < f ? g : f;
+  }
+  return f;
+}
+/* Column t[0], t[stride], ... of a description of form 2 or 3. */
+MRTQ__PRIV void mrtq__rq_lane_fill(const mrtq_rq *r, int32_t lo, int32_t hi, int32_t *t, size_t stride) {
+  const int e = -r->m.shift; /* Q31 form: [0, 31] */
+  mrtq__rq_bounds(r, &lo, &hi);
+  if (r->scheme == MRTQ_FP32) {
+    const float flo = (float)(lo - r->zp), fhi = (float)(hi - r->zp); /* |.| <= 2^24: exact */
+    memcpy(&t[0], &r->scale, sizeof r->scale);
+    memcpy(&t[stride], &flo, sizeof flo), memcpy(&t[2 * stride], &fhi, sizeof fhi), t[3 * stride] = 0;
+  } else {
+    t[0] = r->m.mult, t[stride] = e, t[2 * stride] = (int32_t)(((uint32_t)1 << e) - 1u);
+    t[3 * stride] = (int32_t)((((uint32_t)1 << e) - 1u) >> 1);
+  }
+  t[4 * stride] = lo - r->zp, t[5 * stride] = hi - r->zp, t[6 * stride] = r->zp;
+}
+
 #ifdef __cplusplus
 }
 #endif
@@ -1184,22 +1243,112 @@ MRTQ_API mrtq_status mrtq_requant_u8_outer(const mrtq_rq *rq, const int32_t *acc
   return MRTQ_OK;
 }
 
+/* The _inner body, chunks of MRTQ__LANES channels: a chunk whose
+ * descriptions share a lane form (the lane tables above) builds its table
+ * once and runs every row through the path's vector twin (AVX-512: all
+ * lanes; AVX2: whole steps of 8), the rest of the row through the
+ * branch-free scalar twin; any other chunk runs mrtq_rq_apply per element. */
+#define MRTQ__LANES 128
+/* The scalar twin of the lane vectors: `rows` rows (ld apart) of n
+ * channels, per element exactly mrtq_rq_apply's value (the Q31 steps as
+ * mrtq__requant_fast_scalar takes them; FP32 rounded to nearest even by the
+ * 1.5 2^23 sum in float when every bound is within 2^22, else by 1.5 2^52 in
+ * double, exact for the clamped |f| <= 2^24 under FLT_EVAL_METHOD 0). */
+MRTQ__PRIV void mrtq__lanes_scalar(const int32_t *t, size_t stride, int form, const int32_t *acc, size_t rows,
+                                   size_t ld, size_t n, uint8_t *out) {
+  size_t r, i;
+  if (form == MRTQ__LANE_FP32) {
+    int small = 1;
+    for (i = 0; i < n; i++) small &= t[4 * stride + i] >= -(1 << 22) && t[5 * stride + i] <= (1 << 22);
+    /* f = fl(fl(x) scale) clamped (never NaN: a finite scale); the clamp
+       stands between the product and the rounding sum: nothing to contract */
+#define MRTQ__LANE_F(f)                                                                                     \
+  float sc, f, flo, fhi;                                                                                    \
+  memcpy(&sc, &t[i], sizeof sc), memcpy(&flo, &t[stride + i], sizeof flo);                                  \
+  memcpy(&fhi, &t[2 * stride + i], sizeof fhi);                                                             \
+  f = (float)acc[i] * sc;                                                                                   \
+  f = f < flo ? flo : f;                                                                                    \
+  f = f > fhi ? fhi : f
+    for (r = 0; r < rows; r++, acc += ld, out += ld)
+      if (small) {
+        for (i = 0; i < n; i++) {
+          uint32_t u;
+          MRTQ__LANE_F(f);
+          f += 12582912.0f;
+          memcpy(&u, &f, sizeof u);
+          out[i] = (uint8_t)((u & 0xffu) + (uint32_t)t[6 * stride + i]); /* the integer is u - 0x4B400000 */
+        }
+      } else {
+        for (i = 0; i < n; i++) {
+          double d;
+          MRTQ__LANE_F(f);
+          d = (double)f + 6755399441055744.0;
+          d -= 6755399441055744.0;
+          out[i] = (uint8_t)((int32_t)d + t[6 * stride + i]);
+        }
+      }
+#undef MRTQ__LANE_F
+    return;
+  }
+  for (r = 0; r < rows; r++, acc += ld, out += ld)
+    for (i = 0; i < n; i++) {
+      const int e = t[stride + i]; /* [0, 31] */
+      const int64_t mask = t[2 * stride + i], lo2 = t[4 * stride + i], hi2 = t[5 * stride + i];
+      int64_t h, q;
+      /* srdhm: floor((x M + 2^30) / 2^31), |x M| < 2^62 (M >= 0) */
+      h = (int64_t)(((uint64_t)((int64_t)acc[i] * t[i] + ((int64_t)1 << 30)) + ((uint64_t)1 << 63)) >> 31) -
+          ((int64_t)1 << 32);
+      q = (int64_t)((uint64_t)(h + ((int64_t)1 << 32)) >> e) - ((int64_t)1 << (32 - e)); /* floor(h / 2^e) */
+      q += h - q * (mask + 1) > t[3 * stride + i] + (h < 0);
+      q = q < lo2 ? lo2 : q;
+      q = q > hi2 ? hi2 : q;
+      out[i] = (uint8_t)(q + t[6 * stride + i]);
+    }
+}
+MRTQ__PRIV void mrtq__requant_inner(const mrtq_rq *rq, const int32_t *acc, size_t rows, size_t channels, int u8,
+                                    uint8_t *out) {
+  int32_t t[MRTQ__LANE_ROWS * MRTQ__LANES];
+  const int32_t lo = u8 ? 0 : -128, hi = u8 ? 255 : 127;
+#if MRTQ__DISPATCH
+  const int path = mrtq__simd_path();
+#else
+  const int path = MRTQ_SIMD;
+#endif
+  size_t c0, r, c, i;
+  (void)path; /* unused without an x86 vector path */
+  for (c0 = 0; c0 < channels; c0 += MRTQ__LANES) {
+    const size_t nc = channels - c0 < MRTQ__LANES ? channels - c0 : MRTQ__LANES;
+    const int form = mrtq__rq_lanes_form(rq + c0, nc, nc, lo, hi);
+    if (form != MRTQ__LANE_Q31 && form != MRTQ__LANE_FP32) {
+      for (r = 0; r < rows; r++)
+        for (c = c0; c < c0 + nc; c++)
+          out[r * channels + c] = (uint8_t)mrtq_rq_apply(&rq[c], acc[r * channels + c], lo, hi);
+      continue;
+    }
+    for (c = 0; c < nc; c++) mrtq__rq_lane_fill(&rq[c0 + c], lo, hi, t + c, MRTQ__LANES);
+    i = 0;
+#if MRTQ__DISPATCH || MRTQ_SIMD == MRTQ_SIMD_AVX512
+    if (path == MRTQ_SIMD_AVX512) mrtq__lanes_avx512(t, MRTQ__LANES, form, acc + c0, rows, channels, nc, out + c0), i = nc;
+#endif
+#if MRTQ__DISPATCH || MRTQ_SIMD == MRTQ_SIMD_AVX2
+    if (path == MRTQ_SIMD_AVX2) i = mrtq__lanes_avx2(t, MRTQ__LANES, form, acc + c0, rows, channels, nc, out + c0, u8);
+#endif
+    if (i < nc) mrtq__lanes_scalar(t + i, MRTQ__LANES, form, acc + c0 + i, rows, channels, nc - i, out + c0 + i);
+  }
+}
+
 MRTQ_API mrtq_status mrtq_requant_s8_inner(const mrtq_rq *rq, const int32_t *acc, size_t rows, size_t channels,
                                            int8_t *out) {
-  size_t r, c;
   mrtq_status st = mrtq__rq_args(rq, channels, 1, acc, rows && channels, out);
   if (st != MRTQ_OK || !(rows && channels)) return st;
-  for (r = 0; r < rows; r++, acc += channels, out += channels)
-    for (c = 0; c < channels; c++) out[c] = (int8_t)mrtq_rq_apply(&rq[c], acc[c], -128, 127);
+  mrtq__requant_inner(rq, acc, rows, channels, 0, (uint8_t *)out);
   return MRTQ_OK;
 }
 MRTQ_API mrtq_status mrtq_requant_u8_inner(const mrtq_rq *rq, const int32_t *acc, size_t rows, size_t channels,
                                            uint8_t *out) {
-  size_t r, c;
   mrtq_status st = mrtq__rq_args(rq, channels, 1, acc, rows && channels, out);
   if (st != MRTQ_OK || !(rows && channels)) return st;
-  for (r = 0; r < rows; r++, acc += channels, out += channels)
-    for (c = 0; c < channels; c++) out[c] = (uint8_t)mrtq_rq_apply(&rq[c], acc[c], 0, 255);
+  mrtq__requant_inner(rq, acc, rows, channels, 1, out);
   return MRTQ_OK;
 }
 

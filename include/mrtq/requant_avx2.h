@@ -186,6 +186,45 @@ MRTQ__PRIV size_t mrtq__requant_avx2(const mrtq_rq *rq, const int32_t *acc, size
 }
 
 /* ONNX QuantizeLinear on 32 floats a block (see requant_avx512.h). */
+/* ---- per-channel lanes (requant.h's lane tables), 8 a step: as
+ * mrtq__lanes_avx512 (the arithmetic is explained there) over `rows` rows ld
+ * apart; returns how many of each row's n channels it wrote (whole steps of
+ * 8). */
+MRTQ__PRIV size_t mrtq__lanes_avx2(const int32_t *t, size_t stride, int form, const int32_t *acc, size_t rows,
+                                   size_t ld, size_t n, uint8_t *out, int u8) {
+  const __m256i r30 = _mm256_set1_epi64x((int64_t)1 << 30);
+  const size_t n8 = n / 8 * 8;
+  size_t r, i;
+  for (r = 0; r < rows; r++, acc += ld, out += ld)
+    for (i = 0; i < n8; i += 8) {
+      const int32_t *c = t + i;
+      __m256i x = _mm256_loadu_si256((const __m256i *)(acc + i)), y;
+      __m128i w;
+      if (form == MRTQ__LANE_FP32) { /* rows 1, 2: the float bounds */
+        __m256 f = _mm256_mul_ps(_mm256_cvtepi32_ps(x), _mm256_loadu_ps((const float *)c));
+        y = _mm256_cvtps_epi32(_mm256_min_ps(_mm256_max_ps(f, _mm256_loadu_ps((const float *)(c + stride))),
+                                             _mm256_loadu_ps((const float *)(c + 2 * stride))));
+      } else {
+        __m256i m = _mm256_loadu_si256((const __m256i *)c);
+        __m256i e = _mm256_add_epi64(_mm256_mul_epi32(x, m), r30);
+        __m256i o = _mm256_add_epi64(_mm256_mul_epi32(_mm256_srli_epi64(x, 32), _mm256_srli_epi64(m, 32)), r30);
+        __m256i v = _mm256_blend_epi32(_mm256_srli_epi64(e, 31), _mm256_slli_epi64(o, 1), 0xAA);
+        __m256i q = _mm256_srav_epi32(v, _mm256_loadu_si256((const __m256i *)(c + stride)));
+        __m256i rem = _mm256_and_si256(v, _mm256_loadu_si256((const __m256i *)(c + 2 * stride)));
+        __m256i thr = _mm256_sub_epi32(_mm256_loadu_si256((const __m256i *)(c + 3 * stride)), _mm256_srai_epi32(v, 31));
+        y = _mm256_min_epi32(_mm256_max_epi32(_mm256_sub_epi32(q, _mm256_cmpgt_epi32(rem, thr)),
+                                              _mm256_loadu_si256((const __m256i *)(c + 4 * stride))),
+                             _mm256_loadu_si256((const __m256i *)(c + 5 * stride)));
+      }
+      y = _mm256_add_epi32(y, _mm256_loadu_si256((const __m256i *)(c + 6 * stride)));
+      /* in the type's range: exact packs (unsigned for uint8) */
+      w = _mm_packs_epi32(_mm256_castsi256_si128(y), _mm256_extracti128_si256(y, 1));
+      w = u8 ? _mm_packus_epi16(w, w) : _mm_packs_epi16(w, w);
+      _mm_storel_epi64((__m128i *)(out + i), w);
+    }
+  return n8;
+}
+
 MRTQ__PRIV __m256i mrtq__avx2_quant8(const float *x, __m256 vs, __m256 flo, __m256 fhi, __m256i zpb) {
   __m256 f = _mm256_div_ps(_mm256_loadu_ps(x), vs);
   f = _mm256_and_ps(f, _mm256_cmp_ps(f, f, _CMP_ORD_Q));

@@ -215,6 +215,72 @@ MRTQ__PRIV size_t mrtq__requant_avx512(const mrtq_rq *rq, const int32_t *acc, si
   return i;
 }
 
+/* ---- per-channel lanes (requant.h's lane tables, MRTQ__LANE_Q31 / _FP32) ----
+ * Inlined into the fast conv core's epilogue too (mrtq/fastconv.h). */
+#if defined(__GNUC__)
+#define MRTQ__LANES_HOT __attribute__((always_inline)) MRTQ__PRIV
+#else
+#define MRTQ__LANES_HOT MRTQ__PRIV
+#endif
+/* Q31 double rounding with a multiplier m (mo: its odd lanes moved down), a
+ * right shift rs, its mask and half - 1 per lane, as mrtq__avx512_q31_dbl
+ * with per-lane shifts (rs = 0 leaves the SRDHM value: mask 0, no carry). */
+MRTQ__LANES_HOT __m512i mrtq__avx512_q31_lanes(__m512i x, __m512i m, __m512i mo, __m512i rs, __m512i mask,
+                                               __m512i halfm1) {
+  const __m512i r30 = _mm512_set1_epi64((int64_t)1 << 30);
+  __m512i ev = _mm512_add_epi64(_mm512_mul_epi32(x, m), r30);
+  __m512i od = _mm512_add_epi64(_mm512_mul_epi32(_mm512_srli_epi64(x, 32), mo), r30);
+  __m512i v = _mm512_mask_blend_epi32(0xAAAA, _mm512_srli_epi64(ev, 31), _mm512_slli_epi64(od, 1));
+  __m512i q = _mm512_srav_epi32(v, rs);
+  __m512i thr = _mm512_sub_epi32(halfm1, _mm512_srai_epi32(v, 31)); /* half - 1 + [v < 0] */
+  return _mm512_mask_sub_epi32(q, _mm512_cmpgt_epi32_mask(_mm512_and_si512(v, mask), thr), q, _mm512_set1_epi32(-1));
+}
+/* mrtq_requant_fp32 less its zero point, per-lane scale: the float product
+ * (one rounding, as (float)acc * scale in C; nothing follows that could fuse
+ * with it), clamped in float to the bounds less the zero point (exact
+ * integers, and clamping commutes with rounding to an integer; an infinite
+ * product clamps to its bound, a finite scale gives no NaN), vcvtps2dq
+ * (nearest even in the default MXCSR mode, as mrtq__rne_f32). */
+MRTQ__LANES_HOT __m512i mrtq__avx512_fp32_lanes(__m512i x, __m512 scale, __m512 flo, __m512 fhi) {
+  __m512 f = _mm512_mul_ps(_mm512_cvtepi32_ps(x), scale);
+  return _mm512_cvtps_epi32(_mm512_min_ps(_mm512_max_ps(f, flo), fhi));
+}
+/* `rows` rows (ld elements apart in acc and out) of n channels (n <= the
+ * table's columns) from a lane table of form `form` (rows `stride` apart), 16
+ * lanes a step, the last one masked: the family value, the clamp to the
+ * bounds less zp, + zp, its low byte (the value lies in the output type's
+ * range). Writes exactly n bytes per row. */
+#define MRTQ__LANES_AVX512_LOOP(BODY)                                                                 \
+  for (r = 0; r < rows; r++, acc += ld, out += ld)                                                    \
+    for (i = 0; i < n; i += 16) {                                                                     \
+      const __mmask16 m = n - i >= 16 ? (__mmask16)0xFFFF : (__mmask16)((1u << (n - i)) - 1u);        \
+      const int32_t *c = t + i;                                                                       \
+      __m512i x = _mm512_maskz_loadu_epi32(m, acc + i), y;                                            \
+      BODY;                                                                                           \
+      y = _mm512_add_epi32(y, _mm512_maskz_loadu_epi32(m, c + 6 * stride));                           \
+      if (m == 0xFFFF) /* the masked byte store only for the last, partial step */                   \
+        _mm_storeu_si128((__m128i *)(out + i), _mm512_cvtepi32_epi8(y));                              \
+      else                                                                                            \
+        _mm512_mask_storeu_epi8(out + i, (__mmask64)m, _mm512_castsi128_si512(_mm512_cvtepi32_epi8(y))); \
+    }
+MRTQ__PRIV void mrtq__lanes_avx512(const int32_t *t, size_t stride, int form, const int32_t *acc, size_t rows,
+                                   size_t ld, size_t n, uint8_t *out) {
+  size_t r, i;
+  if (form == MRTQ__LANE_FP32) { /* rows 1, 2: the float bounds */
+    MRTQ__LANES_AVX512_LOOP(y = mrtq__avx512_fp32_lanes(x, _mm512_castsi512_ps(_mm512_maskz_loadu_epi32(m, c)),
+                                                        _mm512_castsi512_ps(_mm512_maskz_loadu_epi32(m, c + stride)),
+                                                        _mm512_castsi512_ps(_mm512_maskz_loadu_epi32(m, c + 2 * stride))))
+  } else {
+    MRTQ__LANES_AVX512_LOOP(__m512i mu = _mm512_maskz_loadu_epi32(m, c);
+                            y = mrtq__avx512_q31_lanes(x, mu, _mm512_srli_epi64(mu, 32),
+                                                       _mm512_maskz_loadu_epi32(m, c + stride),
+                                                       _mm512_maskz_loadu_epi32(m, c + 2 * stride),
+                                                       _mm512_maskz_loadu_epi32(m, c + 3 * stride));
+                            y = _mm512_min_epi32(_mm512_max_epi32(y, _mm512_maskz_loadu_epi32(m, c + 4 * stride)),
+                                                 _mm512_maskz_loadu_epi32(m, c + 5 * stride)))
+  }
+}
+
 /* ONNX QuantizeLinear on 64 floats a block: the IEEE division as in C, NaN
  * lanes zeroed, the clamp in float to [lo - zp, hi - zp] (integers of
  * magnitude <= 2^24, exact), RNE conversion, + zp (zpb: zp, or zp - 128 for
