@@ -324,8 +324,56 @@ static void make_rq(mrtq_rq *r, int fam, int dst_u) {
   }
   if (fam == 3 && th_range(0, 15) == 0) r->zp = (int32_t)th_rand32(); /* bounds far from the zero point */
 }
+/* The weights of a layer_q8 (q8_wkind): 0 int8 without a zero point; 1
+ * uint8 with one zero point (TFLite's legacy models); 2 int8 or uint8 with a
+ * zero point per output channel (ONNX); 3 int4, packed, with or without a
+ * zero point. Values stay within int8 of their zero point, except in a
+ * twentieth of the layers (q8_wout: one weight outside, which init refuses).
+ * w holds nw bytes (o rows of kk). */
+static int q8_wkind, q8_wout;
+static long q8_wkind_out[4], q8_wrefused, q8_woverflow;
+static void make_weights(const mrtq_conv2d_shape *s, mrtq_qoperand *qw, void *w, size_t nw, int32_t *zch) {
+  size_t i, o = s->o, oc, c, ky, kx;
+  int8_t *v = (int8_t *)malloc(nw);
+  q8_wout = 0;
+  if (q8_wkind == 3) { /* int4 */
+    for (i = 0; i < nw; i++) v[i] = (int8_t)th_range(-8, 7);
+    if (th_range(0, 7) == 0) v[th_range(0, (int64_t)nw - 1)] = -8;
+    CHECK_EQ(mrtq_s4_pack(v, nw, w), MRTQ_OK, "pack");
+    qw->type = MRTQ_S4, qw->zp = th_range(0, 1) ? 0 : (int32_t)th_range(-8, 7);
+    free(v);
+    return;
+  }
+  qw->type = q8_wkind == 1 || th_range(0, 1) ? MRTQ_U8 : MRTQ_S8;
+  for (i = 0; i < o; i++) {
+    int32_t lo = qw->type == MRTQ_U8 ? 0 : -128, hi = qw->type == MRTQ_U8 ? 255 : 127;
+    zch[i] = (int32_t)th_range(qw->type == MRTQ_U8 ? 100 : -20, qw->type == MRTQ_U8 ? 156 : 20);
+    if (th_range(0, 9) == 0) zch[i] = (int32_t)th_range(lo, hi); /* anywhere: the values then span less */
+    if (q8_wkind == 1 && i > 0) zch[i] = zch[0]; /* one zero point */
+  }
+  for (oc = 0; oc < o; oc++) /* in the filter layout (TFLite's depthwise one has the channel innermost) */
+    for (c = 0; c < s->c / s->groups; c++)
+      for (ky = 0; ky < s->kh; ky++)
+        for (kx = 0; kx < s->kw; kx++) {
+          int32_t z = zch[oc], lo = qw->type == MRTQ_U8 ? 0 : -128, hi = qw->type == MRTQ_U8 ? 255 : 127;
+          int32_t a = z - 128 > lo ? z - 128 : lo, b = z + 127 < hi ? z + 127 : hi;
+          int32_t val = th_range(0, 15) == 0 ? (th_range(0, 1) ? a : b) : (int32_t)th_range(a, b);
+          i = mrtq__conv_w_at(s, oc, c, ky, kx);
+          if (qw->type == MRTQ_U8) ((uint8_t *)w)[i] = (uint8_t)val; else ((int8_t *)w)[i] = (int8_t)val;
+        }
+  if (th_range(0, 19) == 0) { /* one weight outside int8 of its zero point, where its type allows one */
+    size_t at0 = (size_t)th_range(0, (int64_t)o - 1), at = mrtq__conv_w_at(s, at0, 0, 0, 0);
+    int32_t z = zch[at0];
+    if (qw->type == MRTQ_U8 && (z > 128 || z < 127)) ((uint8_t *)w)[at] = z > 128 ? 0 : 255, q8_wout = 1;
+    if (qw->type == MRTQ_S8 && z != 0) ((int8_t *)w)[at] = (int8_t)(z > 0 ? -128 : 127), q8_wout = 1;
+  }
+  if (q8_wkind == 1) qw->zp = zch[0];
+  else qw->zp_ch = zch;
+  free(v);
+}
 static long layer_q8(const mrtq_conv2d_shape *s, int fc, int src_u, int dst_u, int edge, int fam) {
   size_t ho = 0, wo = 0, wb, sb, nx, nw, ny, i, nrq = th_range(0, 3) ? s->o : 1;
+  int32_t *zch = (int32_t *)malloc(s->o * sizeof *zch);
   mrtq_fastconv p;
   mrtq_qoperand qx, qw;
   mrtq_rq *rq = (mrtq_rq *)malloc(s->o * sizeof *rq);
@@ -341,18 +389,31 @@ static long layer_q8(const mrtq_conv2d_shape *s, int fc, int src_u, int dst_u, i
   x = malloc(nx), w = malloc(nw), y0 = (uint8_t *)malloc(ny + 1), y1 = (uint8_t *)malloc(ny + 1);
   mem = malloc(wb + 1), scr = malloc(sb + 3);
   fill8(x, nx, src_u, edge), fill8(w, nw, 0, edge);
+  memset(&qw, 0, sizeof qw);
+  qw.data = w, qw.type = MRTQ_S8;
+  if (q8_wkind) make_weights(s, &qw, w, nw, zch);
   memset(y0, 0x5a, ny + 1), memset(y1, 0x5a, ny + 1);
   for (i = 0; i < s->o; i++) make_rq(&rq[i], fam, dst_u), bias[i] = (int32_t)th_range(-300000, 300000);
-  memset(&qx, 0, sizeof qx), memset(&qw, 0, sizeof qw);
-  qx.data = x, qx.type = src_u ? MRTQ_U8 : MRTQ_S8, qw.data = w, qw.type = MRTQ_S8;
+  memset(&qx, 0, sizeof qx);
+  qx.data = x, qx.type = src_u ? MRTQ_U8 : MRTQ_S8;
   qx.zp = edge ? (src_u ? 255 * (int32_t)th_range(0, 1) : (th_range(0, 1) ? 127 : -128)) : (int32_t)th_range(src_u ? 0 : -128, src_u ? 255 : 127);
   int use_bias = th_range(0, 4) != 0;
   if (fc) s0 = mrtq_fc_q8(s->n, s->c, s->o, rq, nrq, &qx, &qw, use_bias ? bias : NULL, dt, y0);
   else s0 = mrtq_conv2d_q8(s, rq, nrq, &qx, &qw, use_bias ? bias : NULL, dt, y0);
+  if (q8_wout) { /* a weight less its zero point outside int8: refused at init, the reference takes it */
+    CHECK_EQ(fc ? mrtq_fastconv_init_fc(s->n, s->c, s->o, &qw, (uint8_t *)mem + 1, wb, &p)
+                : mrtq_fastconv_init(s, &qw, (uint8_t *)mem + 1, wb, &p),
+             MRTQ_EUNSUPPORTED, "init refuses w - zw outside int8");
+    q8_wrefused++;
+    free(x), free(w), free(y0), free(y1), free(mem), free(scr), free(bias), free(rq), free(zch);
+    return 0;
+  }
   CHECK_EQ(fc ? mrtq_fastconv_init_fc(s->n, s->c, s->o, &qw, (uint8_t *)mem + 1, wb, &p)
               : mrtq_fastconv_init(s, &qw, (uint8_t *)mem + 1, wb, &p),
-           MRTQ_OK, "init");
+           MRTQ_OK, "init (%s; wkind %d)", th_why ? th_why : "", q8_wkind);
   s1 = mrtq_fastconv_q8(&p, rq, nrq, &qx, use_bias ? bias : NULL, dt, (uint8_t *)scr + 3, sb, NULL, y1);
+  if (s0 == MRTQ_OK) q8_wkind_out[q8_wkind] += (long)ny;
+  if (s0 == MRTQ_EOVERFLOW) q8_woverflow++;
   CHECK_EQ(s1, s0, "status as the specification's (n%zu c%zu h%zu w%zu o%zu k%zux%zu)", s->n, s->c, s->h, s->w, s->o, s->kh, s->kw);
   for (i = 0; i <= ny; i++) /* the byte past the end: never written */
     if (y0[i] != y1[i] && bad++ < 3)
@@ -376,7 +437,7 @@ static long layer_q8(const mrtq_conv2d_shape *s, int fc, int src_u, int dst_u, i
     }
     q8_vec_layers += vec, q8_wide_layers += vec && wide && !fp, q8_fp32_layers += vec && fp;
   }
-  free(x), free(w), free(y0), free(y1), free(mem), free(scr), free(bias), free(rq);
+  free(x), free(w), free(y0), free(y1), free(mem), free(scr), free(bias), free(rq), free(zch);
   return bad;
 }
 static void test_q8_random(void) {
@@ -395,6 +456,48 @@ static void test_q8_random(void) {
   CHECK(q8_outputs > 0 &&
         (!MRTQ__FAST_VNNI || (q8_vec_layers > q8_wide_layers + q8_fp32_layers && q8_wide_layers > 0 && q8_fp32_layers > 0)));
 }
+/* The fast core with uint8, zero-pointed and int4 weights (make_weights)
+ * against mrtq_conv2d_q8 / mrtq_fc_q8 with the operand as given. */
+static void test_q8_weights(void) {
+  long bad = 0;
+  int t;
+  for (t = 0; t < 900; t++) {
+    int kind = t % 3;
+    mrtq_conv2d_shape s =
+        kind == 2 ? mrtq_fc_shape((size_t)th_range(1, 40), (size_t)th_range(1, 700), (size_t)th_range(1, 150)) : rand_shape(kind);
+    q8_wkind = 1 + t / 3 % 3;
+    bad += layer_q8(&s, kind == 2, (int)th_range(0, 1), (int)th_range(0, 1), th_range(0, 9) == 0, t / 9 % 4);
+  }
+  q8_wkind = 0;
+  CHECK_EQ(bad, 0, "mismatches");
+  { /* the int32 worst case is the weights' as given: uint8 with zero point 128 over k = 20000 could overflow
+       (mrtq_conv2d_q8 refuses), their int8 packing alone could not */
+    const size_t k = 20000;
+    mrtq_conv2d_shape s = mrtq_fc_shape(1, k, 1);
+    size_t wb, sb;
+    uint8_t *x = (uint8_t *)calloc(k, 1), *w = (uint8_t *)calloc(k, 1), y0 = 7, y1 = 7;
+    void *mem, *scr;
+    mrtq_qoperand qx, qw;
+    mrtq_rq rq;
+    mrtq_fastconv p;
+    memset(&qx, 0, sizeof qx), memset(&qw, 0, sizeof qw);
+    qx.data = x, qx.type = MRTQ_U8, qx.zp = 255, qw.data = w, qw.type = MRTQ_U8, qw.zp = 128;
+    memset(w, 128, k);
+    CHECK_EQ(mrtq_rq_init(MRTQ_Q31_DBL, 0.001, 0, -128, 127, &rq), MRTQ_OK, "rq");
+    CHECK_EQ(mrtq_fastconv_sizes(&s, &wb, &sb), MRTQ_OK, "sizes");
+    mem = malloc(wb), scr = malloc(sb);
+    CHECK_EQ(mrtq_fastconv_init_fc(1, k, 1, &qw, mem, wb, &p), MRTQ_OK, "init");
+    CHECK_REFUSED(mrtq_fc_q8(1, k, 1, &rq, 1, &qx, &qw, NULL, MRTQ_S8, &y0), MRTQ_EOVERFLOW, "could overflow int32");
+    CHECK_REFUSED(mrtq_fastconv_q8(&p, &rq, 1, &qx, NULL, MRTQ_S8, scr, sb, NULL, &y1), MRTQ_EOVERFLOW, "could overflow int32");
+    CHECK_EQ(y1, 7, "nothing written");
+    free(x), free(w), free(mem), free(scr);
+  }
+  printf("  weights as given: %ld outputs with uint8 and one zero point, %ld with zero points per channel, %ld int4; "
+         "%ld layers refused at init (a weight outside int8 of its zero point), %ld refused by both (int32 worst case)\n",
+         q8_wkind_out[1], q8_wkind_out[2], q8_wkind_out[3], q8_wrefused, q8_woverflow);
+  CHECK(q8_wkind_out[1] > 100000 && q8_wkind_out[2] > 100000 && q8_wkind_out[3] > 100000 && q8_wrefused > 10);
+}
+
 /* Real layers in TFLite's int8 convention (per-channel Q31_DBL, s8 src). */
 static void test_q8_real(void) {
   static const size_t L[][7] = {/* c, hw, o, k, stride, pad, groups */
@@ -632,15 +735,29 @@ static void test_bad_input(void) {
     CHECK_EQ(mrtq_fastconv_sizes(&s, &wb, &sb), MRTQ_OK, "sizes");
   }
   CHECK_REFUSED(mrtq_fastconv_init(&s, &qw, mem, 1, &p), MRTQ_EINVAL, "mem_bytes: smaller than wbytes");
-  qw.type = MRTQ_U8;
-  CHECK_REFUSED(mrtq_fastconv_init(&s, &qw, mem, sizeof mem, &p), MRTQ_EUNSUPPORTED, "w->type: must be MRTQ_S8");
+  qw.type = MRTQ_S16;
+  CHECK_REFUSED(mrtq_fastconv_init(&s, &qw, mem, sizeof mem, &p), MRTQ_EUNSUPPORTED, "w->type: must be MRTQ_S8, MRTQ_U8 or MRTQ_S4");
   qw.type = (mrtq_dtype)0;
   CHECK_REFUSED(mrtq_fastconv_init(&s, &qw, mem, sizeof mem, &p), MRTQ_EINVAL, "w->type: not an mrtq_dtype");
-  qw.type = MRTQ_S8, qw.zp = 1;
-  CHECK_REFUSED(mrtq_fastconv_init(&s, &qw, mem, sizeof mem, &p), MRTQ_EINVAL, "w->zp: must be 0");
-  qw.zp = 0, qw.zp_ch = &z128;
-  CHECK_REFUSED(mrtq_fastconv_init(&s, &qw, mem, sizeof mem, &p), MRTQ_EINVAL, "w->zp_ch: must be NULL");
-  qw.zp_ch = NULL;
+  qw.type = MRTQ_S8, qw.zp = 1, qw.zp_ch = &z128;
+  CHECK_REFUSED(mrtq_fastconv_init(&s, &qw, mem, sizeof mem, &p), MRTQ_EINVAL, "w->zp: must be 0 beside w->zp_ch");
+  qw.zp = 0;
+  CHECK_REFUSED(mrtq_fastconv_init(&s, &qw, mem, sizeof mem, &p), MRTQ_EINVAL, "w->zp_ch[o]: outside w->type's range");
+  qw.zp_ch = NULL, qw.zp = 128;
+  CHECK_REFUSED(mrtq_fastconv_init(&s, &qw, mem, sizeof mem, &p), MRTQ_EINVAL, "w->zp: outside w->type's range");
+  { /* uint8 weights: w - zw must be an int8 value; oneDNN's entry takes no such packing */
+    static const uint8_t wu[8] = {0, 255, 128, 1, 2, 3, 4, 5};
+    mrtq_fastconv pu;
+    qw.data = wu, qw.type = MRTQ_U8, qw.zp = 0;
+    memset(&pu, 0x3c, sizeof pu);
+    CHECK_REFUSED(mrtq_fastconv_init(&s, &qw, mem, sizeof mem, &pu), MRTQ_EUNSUPPORTED, "w: a weight less its zero point outside [-128, 127]");
+    CHECK_EQ(pu.k, 0x3c3c3c3c3c3c3c3cu, "nothing written");
+    qw.zp = 128;
+    CHECK_EQ(mrtq_fastconv_init(&s, &qw, mem, sizeof mem, &pu), MRTQ_OK, "init (u8, zp 128)");
+    CHECK_REFUSED(mrtq_fastconv_onednn(&pu, &a, &qx, NULL, MRTQ_S8, scr, sizeof scr, NULL, y), MRTQ_EUNSUPPORTED,
+                  "p: weights packed from MRTQ_U8 or with a zero point");
+    qw.data = w, qw.type = MRTQ_S8, qw.zp = 0;
+  }
   CHECK_REFUSED(mrtq_fastconv_init(&s, NULL, mem, sizeof mem, &p), MRTQ_EINVAL, "w: NULL");
   qw.data = NULL;
   CHECK_REFUSED(mrtq_fastconv_init(&s, &qw, mem, sizeof mem, &p), MRTQ_EINVAL, "w->data: NULL");
@@ -721,6 +838,7 @@ int main(void) {
   TH_RUN(test_depthwise_random);
   TH_RUN(test_fc_random);
   TH_RUN(test_q8_real);
+  TH_RUN(test_q8_weights);
   TH_RUN(test_q8_random);
   TH_RUN(test_threads);
   printf("  %ld outputs compared\n", outputs);

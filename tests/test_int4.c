@@ -517,8 +517,9 @@ static void test_refusals(void) {
   qw.type = MRTQ_S8;
   CHECK_EQ(mrtq_fc_onednn(2, 4, 4, &a, &qx, &qw, NULL, MRTQ_S8, out), MRTQ_OK, "the same call with int8 weights");
   qw.type = MRTQ_S4;
-  CHECK_REFUSED(mrtq_fastconv_init(&s, &qw, mem, sizeof mem, &p), MRTQ_EUNSUPPORTED, "w->type: must be MRTQ_S8 (oneDNN's int8 weights)");
-  CHECK_REFUSED(mrtq_fastconv_init_fc(2, 4, 4, &qw, mem, sizeof mem, &p), MRTQ_EUNSUPPORTED, "w->type: must be MRTQ_S8");
+  /* the fast core packs int4 weights (tests/test_fastconv.c compares its bytes with mrtq_conv2d_q8's) */
+  CHECK_EQ(mrtq_fastconv_init(&s, &qw, mem, sizeof mem, &p), MRTQ_OK, "fast core, int4 weights");
+  CHECK_EQ(mrtq_fastconv_init_fc(2, 4, 4, &qw, mem, sizeof mem, &p), MRTQ_OK, "fast core, int4 weights (inner product)");
   /* a depthwise filter in TFLite's layout with int4 weights: taken */
   {
     mrtq_conv2d_shape d;

@@ -6,7 +6,8 @@
  * epilogue fused.
  *
  * Shape of the computation. Weights are packed once (mrtq_fastconv_init, the
- * counterpart of oneDNN's weight reorder), per group into blocks of 16 output
+ * counterpart of oneDNN's weight reorder; int8, uint8 or int4 weights, each
+ * stored as its int8 value less its zero point), per group into blocks of 16 output
  * channels, the reduction index k = (ky kw + kx) (c / groups) + c padded to a
  * multiple of 4, with each channel's weight sum kept beside them. At run time
  * a tile of output pixels is gathered (im2col) into caller scratch, padding
@@ -67,6 +68,8 @@ typedef struct mrtq_fastconv {
   const int8_t *w;     /* GEMM: groups * ob blocks of kp / 4 x 16 x 4 bytes */
   const int32_t *wsum; /* GEMM: groups * ob * 16 weight sums; depthwise: NULL (summed per row at run time) */
   const int32_t *wdw;  /* depthwise: kh * kw taps x c weights, widened */
+  mrtq_dtype wt;       /* the weights' type as given (packed as w - zw in int8) */
+  int32_t wz;          /* their zero point of largest magnitude (0: none) */
 } mrtq_fastconv;
 
 /* The bytes of packed-weight memory (*wbytes, for mrtq_fastconv_init) and of
@@ -78,14 +81,22 @@ typedef struct mrtq_fastconv {
  * size_t -> MRTQ_ESHAPE. */
 MRTQ_API mrtq_status mrtq_fastconv_sizes(const mrtq_conv2d_shape *s, size_t *wbytes, size_t *sbytes);
 
-/* Pack the weights w of shape s (MRTQ_S8, zero point 0: oneDNN's int8
- * weights; OIHW for NCHW, OHWI for NHWC, as mrtq_conv2d_onednn) into mem
- * (mem_bytes >= wbytes from mrtq_fastconv_sizes) and describe them in *p,
- * which stays valid while mem does. Errors: as mrtq_fastconv_sizes; NULL w,
- * w->data, mem or p, a weight zero point (w->zp, w->zp_ch), mem_bytes smaller
- * than wbytes -> MRTQ_EINVAL; w->type other than MRTQ_S8 (MRTQ_S4 included:
- * int4 weights run on mrtq_conv2d_q8 only) -> MRTQ_EUNSUPPORTED (type 0:
- * MRTQ_EINVAL). Nothing is written on error. */
+/* Pack the weights w of shape s (OIHW for NCHW, OHWI for NHWC, as
+ * mrtq_conv2d_onednn / mrtq_conv2d_q8) into mem (mem_bytes >= wbytes from
+ * mrtq_fastconv_sizes) and describe them in *p, which stays valid while mem
+ * does. w->type MRTQ_S8 (oneDNN's and TFLite's int8 weights), MRTQ_U8 (TFLite's
+ * legacy uint8 models, ONNX's u8 weights) or MRTQ_S4 (packed as common.h
+ * states), with a zero point w->zp or one per output channel (w->zp_ch, as
+ * mrtq_conv2d_q8): each weight is stored as its int8 value w - zw, so the
+ * same micro-kernel runs every type. mrtq_fastconv_q8 then gives the bytes of
+ * mrtq_conv2d_q8 with the operand as given; mrtq_fastconv_onednn (oneDNN's s8
+ * weights without a zero point) takes S8 or S4 weights without zero points.
+ * Errors: as mrtq_fastconv_sizes; NULL w, w->data, mem or p, mem_bytes
+ * smaller than wbytes, w->zp beside w->zp_ch, a zero point outside w->type's
+ * range -> MRTQ_EINVAL; w->type MRTQ_S16 / MRTQ_S32 -> MRTQ_EUNSUPPORTED (type
+ * 0: MRTQ_EINVAL); a weight whose w - zw lies outside [-128, 127] (possible
+ * with MRTQ_U8, or MRTQ_S8 with a zero point) -> MRTQ_EUNSUPPORTED (the
+ * reference kernels take it). Nothing is written on error. */
 MRTQ_API mrtq_status mrtq_fastconv_init(const mrtq_conv2d_shape *s, const mrtq_qoperand *w, void *mem, size_t mem_bytes,
                                         mrtq_fastconv *p);
 /* The inner product's packing: rows x k src, o x k weights (as
@@ -113,7 +124,8 @@ typedef struct mrtq_parallel {
 /* oneDNN's int8 convolution from packed weights: the bytes of
  * mrtq_conv2d_onednn(&p->s, attr, x, w, bias, dst_type, dst) for the weights w
  * p was packed from (or of mrtq_fc_onednn after mrtq_fastconv_init_fc), on
- * every SIMD path. scratch: scratch_bytes >= sbytes from mrtq_fastconv_sizes
+ * every SIMD path; MRTQ_S4 weights compute as the same values in int8 (p
+ * packed from MRTQ_U8 weights or with a zero point -> MRTQ_EUNSUPPORTED). scratch: scratch_bytes >= sbytes from mrtq_fastconv_sizes
  * (times par->slots with a parallel-for, above).
  * Per-channel dst zero points are taken; per-channel src zero points are not
  * (oneDNN runs them on its reference implementation only; use
@@ -206,39 +218,55 @@ MRTQ_API mrtq_status mrtq_fastconv_sizes(const mrtq_conv2d_shape *s, size_t *wby
   return MRTQ_OK;
 }
 
-/* The weight (o, c within the group, ky, kx) in s->w_layout. */
-MRTQ__PRIV int32_t mrtq__fast_wat(const mrtq_conv2d_shape *s, const int8_t *w, size_t cg, size_t o, size_t c, size_t ky,
-                              size_t kx) {
-  (void)cg; /* s->c / s->groups */
-  return w[mrtq__conv_w_at(s, o, c, ky, kx)];
+/* The weight (o, c within the group, ky, kx) in s->w_layout, less its zero
+ * point: the int8 value the fast core packs. */
+MRTQ__PRIV int32_t mrtq__fast_wat(const mrtq_conv2d_shape *s, const mrtq_qoperand *w, size_t o, size_t c, size_t ky,
+                                  size_t kx) {
+  return mrtq__load(w->data, mrtq__conv_w_at(s, o, c, ky, kx), w->type) - (w->zp_ch ? w->zp_ch[o] : w->zp);
 }
 
 MRTQ_API mrtq_status mrtq_fastconv_init(const mrtq_conv2d_shape *s, const mrtq_qoperand *w, void *mem, size_t mem_bytes,
                                         mrtq_fastconv *p) {
   size_t wb, sb, ho, wo, g, o, c, ky, kx, t;
-  const int8_t *wd;
+  const mrtq_qoperand *wd = w;
+  int32_t wz = 0;
   mrtq_status st = mrtq_fastconv_sizes(s, &wb, &sb);
   if (st != MRTQ_OK) return st;
   if (!w) return MRTQ__ERR(MRTQ_EINVAL, "w: NULL");
   if (!w->data) return MRTQ__ERR(MRTQ_EINVAL, "w->data: NULL");
   if (!mrtq__dtype_ok(w->type)) return MRTQ__ERR(MRTQ_EINVAL, "w->type: not an mrtq_dtype (0: a zero-initialised operand)");
-  if (w->type != MRTQ_S8) return MRTQ__ERR(MRTQ_EUNSUPPORTED, "w->type: must be MRTQ_S8 (oneDNN's int8 weights)");
-  if (w->zp_ch) return MRTQ__ERR(MRTQ_EINVAL, "w->zp_ch: must be NULL (oneDNN's int8 weights have no zero point)");
-  if (w->zp) return MRTQ__ERR(MRTQ_EINVAL, "w->zp: must be 0 (oneDNN's int8 weights have no zero point)");
+  if (!mrtq__dtype_q8(w->type) && w->type != MRTQ_S4)
+    return MRTQ__ERR(MRTQ_EUNSUPPORTED, "w->type: must be MRTQ_S8, MRTQ_U8 or MRTQ_S4");
+  if (w->zp_ch && w->zp) return MRTQ__ERR(MRTQ_EINVAL, "w->zp: must be 0 beside w->zp_ch (which replaces it)");
+  for (o = 0; o < (w->zp_ch ? s->o : 1); o++) {
+    int32_t z = w->zp_ch ? w->zp_ch[o] : w->zp;
+    if (!mrtq__in_type(z, w->type))
+      return MRTQ__ERR(MRTQ_EINVAL, w->zp_ch ? "w->zp_ch[o]: outside w->type's range" : "w->zp: outside w->type's range");
+    if ((z < 0 ? -z : z) > (wz < 0 ? -wz : wz)) wz = z;
+  }
   if (!mem) return MRTQ__ERR(MRTQ_EINVAL, "mem: NULL");
   if (mem_bytes < wb) return MRTQ__ERR(MRTQ_EINVAL, "mem_bytes: smaller than wbytes from mrtq_fastconv_sizes");
   if (!p) return MRTQ__ERR(MRTQ_EINVAL, "p: NULL");
+  if (w->type == MRTQ_U8 || wz) /* every w - zw must be an int8 value (S4 without a zero point always is) */
+    for (o = 0; o < s->o; o++)
+      for (c = 0; c < s->c / s->groups; c++)
+        for (ky = 0; ky < s->kh; ky++)
+          for (kx = 0; kx < s->kw; kx++) {
+            int32_t v = mrtq__fast_wat(s, w, o, c, ky, kx);
+            if (v < -128 || v > 127)
+              return MRTQ__ERR(MRTQ_EUNSUPPORTED, "w: a weight less its zero point outside [-128, 127] (the fast core "
+                                                  "packs int8; mrtq_conv2d_q8 takes it)");
+          }
   mrtq_conv2d_out_onednn(s, &ho, &wo);
   mrtq__fast_dims(p, s, ho, wo);
-  p->fc = 0;
-  wd = (const int8_t *)w->data;
+  p->fc = 0, p->wt = w->type, p->wz = wz;
   if (p->dw) {
     size_t cp = mrtq__fast_up(s->c, MRTQ__FAST_NB);
     int32_t *wdw = (int32_t *)mrtq__fast_align(mem);
     memset(wdw, 0, s->kh * s->kw * cp * sizeof(int32_t));
     for (c = 0; c < s->c; c++)
       for (ky = 0; ky < s->kh; ky++)
-        for (kx = 0; kx < s->kw; kx++) wdw[(ky * s->kw + kx) * cp + c] = mrtq__fast_wat(s, wd, 1, c, 0, ky, kx);
+        for (kx = 0; kx < s->kw; kx++) wdw[(ky * s->kw + kx) * cp + c] = mrtq__fast_wat(s, wd, c, 0, ky, kx);
     p->wdw = wdw, p->wsum = NULL, p->w = NULL;
     return MRTQ_OK;
   }
@@ -255,7 +283,7 @@ MRTQ_API mrtq_status mrtq_fastconv_init(const mrtq_conv2d_shape *s, const mrtq_q
         for (ky = 0; ky < s->kh; ky++)
           for (kx = 0; kx < s->kw; kx++)
             for (c = 0; c < p->cg; c++) {
-              int32_t v = mrtq__fast_wat(s, wd, p->cg, g * p->og + o, c, ky, kx);
+              int32_t v = mrtq__fast_wat(s, wd, g * p->og + o, c, ky, kx);
               t = (ky * s->kw + kx) * p->cg + c; /* the reduction index */
               blk[(t / 4 * MRTQ__FAST_NB + lane) * 4 + t % 4] = (int8_t)v;
               ws[b * MRTQ__FAST_NB + lane] += v;
@@ -552,6 +580,9 @@ MRTQ_API mrtq_status mrtq_fastconv_onednn(const mrtq_fastconv *p, const mrtq_one
   size_t wb, sb, slot;
   mrtq_status st;
   if (!p) return MRTQ__ERR(MRTQ_EINVAL, "p: NULL");
+  if (p->wt == MRTQ_U8 || p->wz)
+    return MRTQ__ERR(MRTQ_EUNSUPPORTED, "p: weights packed from MRTQ_U8 or with a zero point (oneDNN's have neither; "
+                                        "mrtq_fastconv_q8 takes them)");
   if (!x) return MRTQ__ERR(MRTQ_EINVAL, "x: NULL");
   if (!x->data) return MRTQ__ERR(MRTQ_EINVAL, "x->data: NULL");
   if ((st = MRTQ__Q8_TYPE(x->type, "x->type")) != MRTQ_OK) return st;
@@ -583,7 +614,8 @@ MRTQ_API mrtq_status mrtq_fastconv_q8(const mrtq_fastconv *p, const mrtq_rq *rq,
   mrtq_status st;
   if (!p) return MRTQ__ERR(MRTQ_EINVAL, "p: NULL");
   /* the packed weights as the operand mrtq_conv2d_q8 would check */
-  w.data = p, w.type = MRTQ_S8, w.zp = 0, w.zp_ch = NULL;
+  /* the weights as given (type, largest zero point): the same worst-case check */
+  w.data = p, w.type = p->wt, w.zp = p->wz, w.zp_ch = NULL;
   if ((st = mrtq__conv_check(&p->s, x, &w, bias, &ho, &wo, &k)) != MRTQ_OK) return st;
   if ((st = mrtq__q8_out_check(rq, nrq, p->s.o, 0, dst_type, dst)) != MRTQ_OK) return st;
   if (!scratch) return MRTQ__ERR(MRTQ_EINVAL, "scratch: NULL");
