@@ -755,7 +755,7 @@ static void test_bad_input(void) {
     qw.zp = 128;
     CHECK_EQ(mrtq_fastconv_init(&s, &qw, mem, sizeof mem, &pu), MRTQ_OK, "init (u8, zp 128)");
     CHECK_REFUSED(mrtq_fastconv_onednn(&pu, &a, &qx, NULL, MRTQ_S8, scr, sizeof scr, NULL, y), MRTQ_EUNSUPPORTED,
-                  "p: weights packed from MRTQ_U8 or with a zero point");
+                  "p: weights packed from other than MRTQ_S8 or with a zero point");
     qw.data = w, qw.type = MRTQ_S8, qw.zp = 0;
   }
   CHECK_REFUSED(mrtq_fastconv_init(&s, NULL, mem, sizeof mem, &p), MRTQ_EINVAL, "w: NULL");

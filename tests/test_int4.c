@@ -520,6 +520,11 @@ static void test_refusals(void) {
   /* the fast core packs int4 weights (tests/test_fastconv.c compares its bytes with mrtq_conv2d_q8's) */
   CHECK_EQ(mrtq_fastconv_init(&s, &qw, mem, sizeof mem, &p), MRTQ_OK, "fast core, int4 weights");
   CHECK_EQ(mrtq_fastconv_init_fc(2, 4, 4, &qw, mem, sizeof mem, &p), MRTQ_OK, "fast core, int4 weights (inner product)");
+  {
+    static uint8_t scr[1 << 14];
+    CHECK_REFUSED(mrtq_fastconv_onednn(&p, &a, &qx, NULL, MRTQ_S8, scr, sizeof scr, NULL, out), MRTQ_EUNSUPPORTED,
+                  "p: weights packed from other than MRTQ_S8");
+  }
   /* a depthwise filter in TFLite's layout with int4 weights: taken */
   {
     mrtq_conv2d_shape d;

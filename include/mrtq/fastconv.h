@@ -90,7 +90,7 @@ MRTQ_API mrtq_status mrtq_fastconv_sizes(const mrtq_conv2d_shape *s, size_t *wby
  * mrtq_conv2d_q8): each weight is stored as its int8 value w - zw, so the
  * same micro-kernel runs every type. mrtq_fastconv_q8 then gives the bytes of
  * mrtq_conv2d_q8 with the operand as given; mrtq_fastconv_onednn (oneDNN's s8
- * weights without a zero point) takes S8 or S4 weights without zero points.
+ * weights without a zero point) takes only S8 weights without zero points.
  * Errors: as mrtq_fastconv_sizes; NULL w, w->data, mem or p, mem_bytes
  * smaller than wbytes, w->zp beside w->zp_ch, a zero point outside w->type's
  * range -> MRTQ_EINVAL; w->type MRTQ_S16 / MRTQ_S32 -> MRTQ_EUNSUPPORTED (type
@@ -124,8 +124,8 @@ typedef struct mrtq_parallel {
 /* oneDNN's int8 convolution from packed weights: the bytes of
  * mrtq_conv2d_onednn(&p->s, attr, x, w, bias, dst_type, dst) for the weights w
  * p was packed from (or of mrtq_fc_onednn after mrtq_fastconv_init_fc), on
- * every SIMD path; MRTQ_S4 weights compute as the same values in int8 (p
- * packed from MRTQ_U8 weights or with a zero point -> MRTQ_EUNSUPPORTED). scratch: scratch_bytes >= sbytes from mrtq_fastconv_sizes
+ * every SIMD path (p packed from other than MRTQ_S8 weights, or with a zero
+ * point -> MRTQ_EUNSUPPORTED: oneDNN's weights are s8 without one). scratch: scratch_bytes >= sbytes from mrtq_fastconv_sizes
  * (times par->slots with a parallel-for, above).
  * Per-channel dst zero points are taken; per-channel src zero points are not
  * (oneDNN runs them on its reference implementation only; use
@@ -580,9 +580,9 @@ MRTQ_API mrtq_status mrtq_fastconv_onednn(const mrtq_fastconv *p, const mrtq_one
   size_t wb, sb, slot;
   mrtq_status st;
   if (!p) return MRTQ__ERR(MRTQ_EINVAL, "p: NULL");
-  if (p->wt == MRTQ_U8 || p->wz)
-    return MRTQ__ERR(MRTQ_EUNSUPPORTED, "p: weights packed from MRTQ_U8 or with a zero point (oneDNN's have neither; "
-                                        "mrtq_fastconv_q8 takes them)");
+  if (p->wt != MRTQ_S8 || p->wz)
+    return MRTQ__ERR(MRTQ_EUNSUPPORTED, "p: weights packed from other than MRTQ_S8 or with a zero point (oneDNN's are "
+                                        "s8 without one; mrtq_fastconv_q8 takes them)");
   if (!x) return MRTQ__ERR(MRTQ_EINVAL, "x: NULL");
   if (!x->data) return MRTQ__ERR(MRTQ_EINVAL, "x->data: NULL");
   if ((st = MRTQ__Q8_TYPE(x->type, "x->type")) != MRTQ_OK) return st;
