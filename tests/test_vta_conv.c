@@ -32,6 +32,9 @@ typedef struct {
   mrtq_layout layout;
 } layer_t;
 
+static void run_moved(const mrtq_vta_config *cfg, mrtq_vta_profile prof, const layer_t *L, mrtq_vta_conv_plan p,
+                      const uint8_t *x, const uint8_t *w, const uint8_t *y0, size_t ny);
+
 /* The oracle: pad the input explicitly with its zero point, then sum. */
 static void oracle(const mrtq_vta_conv_plan *p, const layer_t *L, const uint8_t *x, const uint8_t *w, uint8_t *y) {
   const mrtq_vta_conv_shape *s = &L->s;
@@ -114,6 +117,7 @@ static mrtq_status run_layer(const mrtq_vta_config *cfg, mrtq_vta_profile prof, 
     if (y_ref[i] != y_or[i]) CHECK_EQ(y_ref[i], y_or[i], "reference %zu", i);
   }
   CHECK_EQ(bad, 0, "mismatching outputs");
+  if (!print) run_moved(cfg, prof, L, p, x, w, y_sim, ny);
   if (L->q.rounding == MRTQ_VTA_ROUND_NUDGE && p.rq.pre_shift == 0) { /* exact requant on the device */
     /* the CPU kernel (mrtq/conv.h) with MRTQ_Q15_RNDNU of the same scales gives the same bytes */
     static mrtq_rq rq[512];
@@ -155,6 +159,49 @@ static mrtq_status run_layer(const mrtq_vta_config *cfg, mrtq_vta_profile prof, 
            (unsigned long long)p.store_bytes, p.rq.pre_shift, ny);
   free(y_sim), free(y_ref), free(y_or);
   return MRTQ_OK;
+}
+
+/* The same layer with its buffers moved (as tvm-vta's runtime places them):
+ * a random order from a base above 0, random gaps of whole elements, DRAM
+ * outside the buffers filled with a canary that must survive; the output
+ * must equal the default layout's y0. */
+static long long moved_layers;
+static void run_moved(const mrtq_vta_config *cfg, mrtq_vta_profile prof, const layer_t *L, mrtq_vta_conv_plan p,
+                      const uint8_t *x, const uint8_t *w, const uint8_t *y0, size_t ny) {
+  const size_t batch = (size_t)1 << cfg->log_batch, bi = (size_t)1 << cfg->log_block_in, bo = (size_t)1 << cfg->log_block_out;
+  size_t *off[5] = {&p.uop_off, &p.x_off, &p.w_off, &p.p_off, &p.y_off};
+  size_t bytes[5], al = 4 * batch * bo * bi, at, i, j, k, end, order[5] = {0, 1, 2, 3, 4};
+  uint8_t *y = (uint8_t *)malloc(ny);
+  mrtq_vta_sim sim;
+  bytes[0] = p.uops * 4, bytes[1] = p.x_bytes, bytes[2] = p.w_bytes, bytes[3] = p.p_bytes, bytes[4] = p.y_bytes;
+  for (i = 5; i > 1; i--) j = (size_t)th_range(0, (int64_t)i - 1), k = order[i - 1], order[i - 1] = order[j], order[j] = k;
+  at = al * (size_t)th_range(1, 64); /* never address 0 */
+  for (i = 0; i < 5; i++) {
+    *off[order[i]] = at;
+    at += (bytes[order[i]] + al - 1) / al * al + al * (size_t)th_range(0, 3);
+  }
+  end = at;
+  if (!y || end > sizeof dram_buf) {
+    free(y);
+    return;
+  }
+  memset(dram_buf, 0xA5, end);
+  CHECK_EQ(mrtq_vta_sim_init(cfg, prof, scratch, sizeof scratch, dram_buf, end, &sim), MRTQ_OK, "init");
+  CHECK_EQ(mrtq_vta_conv_run(&p, &L->q, L->layout, x, w, words, sizeof words / sizeof words[0], uops,
+                             sizeof uops / sizeof uops[0], &sim, y),
+           MRTQ_OK, "moved run: %s", sim.error);
+  CHECK_EQ(memcmp(y, y0, ny), 0, "moved buffers, same output");
+  { /* every byte outside the buffers kept its canary */
+    size_t bad = 0, b;
+    for (b = 0; b < end; b++) {
+      int in = 0;
+      for (i = 0; i < 5; i++) in |= b >= *off[i] && b < *off[i] + bytes[i];
+      bad += !in && dram_buf[b] != 0xA5;
+    }
+    CHECK_EQ(bad, 0, "DRAM bytes written outside the buffers");
+  }
+  moved_layers++;
+  free(y);
 }
 
 /* Random data: weights generated as W' = W - zw in int8, so they fit. */
@@ -220,9 +267,9 @@ static void test_random_layers(void) {
              L.s.kh, L.s.kw);
     ran += st == MRTQ_OK;
   }
-  CHECK(ran > 60 && refused_hls > 0);
-  printf("  random layers: %d run, %d refused (per channel on HLS), %lld outputs compared\n", ran, refused_hls,
-         compared);
+  CHECK(ran > 60 && refused_hls > 0 && moved_layers > 50);
+  printf("  random layers: %d run, %d refused (per channel on HLS), %lld outputs compared; %lld layers again with "
+         "their buffers moved\n", ran, refused_hls, compared, moved_layers);
 }
 
 /* ResNet-18's convolution shapes (ImageNet, batch 1), per-channel nudge. The
@@ -481,7 +528,7 @@ static void test_driver_refusals(void) {
   CHECK_EQ(mrtq_vta_sim_init(&cfg, MRTQ_VTA_PROFILE_SIM, scratch, sizeof scratch, dram_buf, p.dram_bytes - 1, &sim),
            MRTQ_OK, "init");
   CHECK_REFUSED(mrtq_vta_conv_run(&p, &L.q, MRTQ_NCHW, x, w, words, p.insns, uops, p.uops, &sim, y), MRTQ_ERANGE,
-                "sim->dram_bytes");
+                "dram_bytes: a buffer (offset + size) ends beyond it");
   CHECK_EQ(mrtq_vta_sim_init(&cfg, MRTQ_VTA_PROFILE_SIM, scratch, sizeof scratch, dram_buf, p.dram_bytes, &sim),
            MRTQ_OK, "init");
   CHECK_REFUSED(mrtq_vta_conv_run(&p, &L.q, MRTQ_NCHW, x, w, words, p.insns - 1, uops, p.uops, &sim, y), MRTQ_ERANGE,
@@ -501,7 +548,23 @@ static void test_driver_refusals(void) {
   CHECK_EQ(mrtq_vta_conv_run(&p, &L.q, MRTQ_NCHW, x, w, words, p.insns, uops, p.uops, &sim, y), MRTQ_OK, "fits");
   CHECK_EQ(mrtq_vta_prog_init(&cfg, words, p.insns, uops, p.uops, &prog), MRTQ_OK, "prog");
   CHECK_REFUSED(mrtq_vta_conv_build(&p, &prog, dram_buf, p.dram_bytes - 1),
-                MRTQ_ERANGE, "dram_bytes: below cp->dram_bytes");
+                MRTQ_ERANGE, "dram_bytes: a buffer (offset + size) ends beyond it");
+  { /* the placement: alignment, overlap, 32-bit element indices */
+    mrtq_vta_conv_plan q = p;
+    q.x_off += 1;
+    CHECK_REFUSED(mrtq_vta_conv_build(&q, &prog, dram_buf, sizeof dram_buf), MRTQ_EINVAL,
+                  "offsets: a buffer does not start on its DRAM element");
+    q = p, q.uop_off = 2;
+    CHECK_REFUSED(mrtq_vta_conv_build(&q, &prog, dram_buf, sizeof dram_buf), MRTQ_EINVAL, "offsets: a buffer does not start");
+    q = p, q.y_off = q.p_off;
+    CHECK_REFUSED(mrtq_vta_conv_build(&q, &prog, dram_buf, sizeof dram_buf), MRTQ_EINVAL, "offsets: two buffers overlap");
+    q = p, q.uop_off = q.x_off + 4;
+    CHECK_REFUSED(mrtq_vta_conv_build(&q, &prog, dram_buf, sizeof dram_buf), MRTQ_EINVAL, "offsets: two buffers overlap");
+    q = p, q.y_off = (size_t)1 << 40; /* 2^40 / 16-byte OUT elements: indices beyond 32 bits */
+    CHECK_REFUSED(mrtq_vta_conv_build(&q, &prog, dram_buf, (size_t)1 << 41), MRTQ_ERANGE,
+                  "offsets: a buffer's last element index beyond 32 bits");
+    CHECK_EQ(prog.status, MRTQ_OK, "refused placements leave the program as it was");
+  }
   CHECK_REFUSED(mrtq_vta_conv_build(NULL, &prog, dram_buf, p.dram_bytes), MRTQ_EINVAL, "cp: NULL");
   CHECK_REFUSED(mrtq_vta_conv_build(&p, NULL, dram_buf, p.dram_bytes), MRTQ_EINVAL, "p: NULL");
   CHECK_REFUSED(mrtq_vta_conv_build(&p, &prog, NULL, p.dram_bytes), MRTQ_EINVAL, "dram: NULL");

@@ -540,6 +540,71 @@ static void test_add_driver(void) {
 /* Other configurations: a small ACC (128 rows: 40 chunks of 32 vectors, so
  * the two halves are reused 20 times each) and BATCH 2 (32 lanes per vector,
  * 3 chunks). */
+/* The ADD program with its buffers moved (mrtq_vta_add_build with a layout
+ * whose offsets the caller chose: a base above 0, a random order, gaps of
+ * whole elements): the output equals mrtq_vta_add_ref and no DRAM byte
+ * outside the four buffers is written. */
+static void test_add_moved(void) {
+  static int8_t a[5000], b[5000], got[5000], want[5000];
+  static mrtq_vta_word words[4096];
+  static const size_t lens[] = {1, 17, 300, 1024, 4999};
+  mrtq_vta_config cfg = mrtq_vta_config_default();
+  size_t li, i, moved = 0;
+  for (li = 0; li < sizeof lens / sizeof lens[0]; li++) {
+    mrtq_vta_add_params p;
+    mrtq_vta_add_layout l;
+    mrtq_vta_rq_plan plan;
+    mrtq_vta_prog pr;
+    mrtq_vta_sim s;
+    uint32_t uops[MRTQ_VTA_ADD_UOPS];
+    size_t n = lens[li], *off[4], bytes[4], order[4] = {0, 1, 2, 3}, at, j, k, al, bad = 0;
+    int rnd = (int)(li & 1u);
+    CHECK_EQ(mrtq_vta_add_params_init(0.05f, 3, 0.02f, -7, 0.06f, -2, &p), MRTQ_OK, "params");
+    CHECK_EQ(mrtq_vta_add_plan(&p, rnd, MRTQ_VTA_PROFILE_SIM, &plan), MRTQ_OK, "plan");
+    CHECK_EQ(mrtq_vta_add_layout_of(&cfg, &plan, n, &l), MRTQ_OK, "layout");
+    for (i = 0; i < n; i++) a[i] = (int8_t)th_range(-128, 127), b[i] = (int8_t)th_range(-128, 127);
+    off[0] = &l.uop_off, off[1] = &l.a_off, off[2] = &l.b_off, off[3] = &l.out_off;
+    bytes[0] = MRTQ_VTA_ADD_UOPS * 4, bytes[1] = bytes[2] = l.vecs * 4 * l.lanes, bytes[3] = l.vecs * l.lanes;
+    al = 4 * l.lanes;
+    for (i = 4; i > 1; i--) j = (size_t)th_range(0, (int64_t)i - 1), k = order[i - 1], order[i - 1] = order[j], order[j] = k;
+    at = al * (size_t)th_range(1, 50);
+    for (i = 0; i < 4; i++) *off[order[i]] = at, at += (bytes[order[i]] + al - 1) / al * al + al * (size_t)th_range(0, 3);
+    CHECK(at <= sizeof dram);
+    memset(dram, 0xa5, at);
+    for (i = 0; i < n; i++) {
+      int32_t va = mrtq_dequant_vta(a[i], p.zp1, p.in1), vb = mrtq_dequant_vta(b[i], p.zp2, p.in2);
+      memcpy(dram + l.a_off + 4 * i, &va, 4), memcpy(dram + l.b_off + 4 * i, &vb, 4);
+    }
+    for (i = n; i < l.vecs * l.lanes; i++) memset(dram + l.a_off + 4 * i, 0, 4), memset(dram + l.b_off + 4 * i, 0, 4);
+    CHECK_EQ(mrtq_vta_sim_init(&cfg, MRTQ_VTA_PROFILE_SIM, scratch, sizeof scratch, dram, at, &s), MRTQ_OK, "init");
+    CHECK_EQ(mrtq_vta_prog_init(&cfg, words, 4096, uops, MRTQ_VTA_ADD_UOPS, &pr), MRTQ_OK, "prog");
+    CHECK_EQ(mrtq_vta_add_build(&plan, n, &l, &pr, dram, at), MRTQ_OK, "build moved");
+    CHECK_EQ(mrtq_vta_sim_run(words, pr.n, &s), MRTQ_OK, "run: %s", s.error);
+    for (i = 0; i < n; i++) got[i] = (int8_t)dram[l.out_off + i];
+    CHECK_EQ(mrtq_vta_add_ref(&p, rnd, a, b, n, want), MRTQ_OK, "ref");
+    CHECK_EQ(memcmp(got, want, n), 0, "moved ADD, n %zu", n);
+    for (i = 0; i < at; i++) {
+      int in = 0;
+      for (j = 0; j < 4; j++) in |= i >= *off[j] && i < *off[j] + bytes[j];
+      bad += !in && dram[i] != 0xa5;
+    }
+    CHECK_EQ(bad, 0, "DRAM written outside the buffers");
+    moved += n;
+    if (li == 0) { /* a misplaced layout is refused and leaves the program as it was */
+      mrtq_vta_add_layout m = l;
+      CHECK_EQ(mrtq_vta_prog_init(&cfg, words, 4096, uops, MRTQ_VTA_ADD_UOPS, &pr), MRTQ_OK, "prog");
+      m.a_off += 4;
+      CHECK_REFUSED(mrtq_vta_add_build(&plan, n, &m, &pr, dram, at), MRTQ_EINVAL, "offsets: a buffer does not start");
+      m = l, m.b_off = m.a_off;
+      CHECK_REFUSED(mrtq_vta_add_build(&plan, n, &m, &pr, dram, at), MRTQ_EINVAL, "offsets: two buffers overlap");
+      m = l, m.out_off = at;
+      CHECK_REFUSED(mrtq_vta_add_build(&plan, n, &m, &pr, dram, at), MRTQ_ERANGE, "dram_bytes: a buffer");
+      CHECK_EQ(pr.n, 1, "nothing emitted");
+    }
+  }
+  printf("  ADD with moved buffers: %zu elements equal to mrtq_vta_add_ref\n", moved);
+}
+
 static void test_add_configs(void) {
   static int8_t a[20001], b[20001], got[20001], want[20001];
   static mrtq_vta_word words[2048];
@@ -643,16 +708,16 @@ static void test_add_errors(void) {
     memset(&pr, 0, sizeof pr);
     CHECK_EQ(mrtq_vta_add_plan(&p, 0, MRTQ_VTA_PROFILE_SIM, &plan), MRTQ_OK, "plan");
     CHECK_EQ(mrtq_vta_prog_init(&cfg, words, 64, uops, MRTQ_VTA_ADD_UOPS, &pr), MRTQ_OK, "prog");
-    CHECK_REFUSED(mrtq_vta_add_build(&plan, (size_t)1 << 40, &pr, dram, sizeof dram),
+    CHECK_REFUSED(mrtq_vta_add_build(&plan, (size_t)1 << 40, NULL, &pr, dram, sizeof dram),
                   MRTQ_ERANGE, "n: DRAM element indices");
-    CHECK_REFUSED(mrtq_vta_add_build(&plan, 40, &pr, dram, 100), MRTQ_ERANGE, "dram_bytes: below the layout");
+    CHECK_REFUSED(mrtq_vta_add_build(&plan, 40, NULL, &pr, dram, 100), MRTQ_ERANGE, "dram_bytes: a buffer");
     CHECK_EQ(mrtq_vta_prog_init(&cfg, words, 20, uops, MRTQ_VTA_ADD_UOPS, &pr), MRTQ_OK, "prog of 20");
-    CHECK_REFUSED(mrtq_vta_add_build(&plan, 40000, &pr, dram, sizeof dram), MRTQ_ERANGE, "p->cap: below the layout");
+    CHECK_REFUSED(mrtq_vta_add_build(&plan, 40000, NULL, &pr, dram, sizeof dram), MRTQ_ERANGE, "p->cap: below the layout");
     CHECK_EQ(mrtq_vta_prog_init(&cfg, words, 64, uops, MRTQ_VTA_ADD_UOPS, &pr), MRTQ_OK, "prog");
-    CHECK_REFUSED(mrtq_vta_add_build(NULL, 40, &pr, dram, sizeof dram), MRTQ_EINVAL, "plan: NULL");
-    CHECK_REFUSED(mrtq_vta_add_build(&plan, 40, NULL, dram, sizeof dram), MRTQ_EINVAL, "p: NULL");
-    CHECK_REFUSED(mrtq_vta_add_build(&plan, 40, &pr, NULL, sizeof dram), MRTQ_EINVAL, "dram: NULL");
-    CHECK_EQ(mrtq_vta_add_build(&plan, 40, &pr, dram, sizeof dram), MRTQ_OK, "build");
+    CHECK_REFUSED(mrtq_vta_add_build(NULL, 40, NULL, &pr, dram, sizeof dram), MRTQ_EINVAL, "plan: NULL");
+    CHECK_REFUSED(mrtq_vta_add_build(&plan, 40, NULL, NULL, dram, sizeof dram), MRTQ_EINVAL, "p: NULL");
+    CHECK_REFUSED(mrtq_vta_add_build(&plan, 40, NULL, &pr, NULL, sizeof dram), MRTQ_EINVAL, "dram: NULL");
+    CHECK_EQ(mrtq_vta_add_build(&plan, 40, NULL, &pr, dram, sizeof dram), MRTQ_OK, "build");
   }
 }
 
@@ -728,6 +793,7 @@ int main(void) {
   TH_RUN(test_plan_no_wrap);
   TH_RUN(test_add_driver);
   TH_RUN(test_add_configs);
+  TH_RUN(test_add_moved);
   TH_RUN(test_add_errors);
   TH_RUN(test_prog_errors);
   printf("  total: %lld plan lanes and %lld ADD elements compared\n", lanes_compared, add_compared);

@@ -26,7 +26,10 @@ typedef struct mrtq_vta_add_params {
 } mrtq_vta_add_params;
 
 /* Where the ADD driver puts things in DRAM (byte offsets) and how big the
- * program is, for n elements (written by mrtq_vta_add_layout_of). */
+ * program is, for n elements (written by mrtq_vta_add_layout_of, which
+ * places the micro-op table, A', B' and the output from address 0, dram_bytes
+ * the end of the last). A caller may move the four buffers (change uop_off,
+ * a_off, b_off, out_off) and pass the layout to mrtq_vta_add_build. */
 typedef struct mrtq_vta_add_layout {
   size_t lanes, vecs, rows_per_chunk, chunks;
   size_t uop_off, a_off, b_off, out_off, dram_bytes; /* bytes */
@@ -66,16 +69,22 @@ MRTQ_API mrtq_status mrtq_vta_add_layout_of(const mrtq_vta_config *cfg, const mr
 
 /* Build the ADD program for n elements into p (initialized with at least
  * layout.insns words and MRTQ_VTA_ADD_UOPS micro-ops) and the DRAM image's
- * micro-op table. The inputs A', B' (int32, zero-padded to whole vectors) are
- * expected at layout.a_off / b_off, the output lands at out_off.
+ * micro-op table (at layout.uop_off). The inputs A', B' (int32, zero-padded to
+ * whole vectors) are expected at layout.a_off / b_off, the output lands at
+ * out_off: l is mrtq_vta_add_layout_of's layout for (p->cfg, plan, n) with
+ * those four offsets as the caller placed them, or NULL for that layout as
+ * it is. Only the offsets of l are read.
  * Chunks of rows_per_chunk = ACC depth / 4 vectors alternate between two ACC
  * halves (virtual threads): A at base, B at base + rows_per_chunk; a chunk
  * waits (store -> compute token) for the store that last used its half.
- * Errors: NULL -> MRTQ_EINVAL; as mrtq_vta_add_layout_of; the program or DRAM
- * too small, or counts beyond the instruction fields -> MRTQ_ERANGE; an
- * earlier error in p as it was. */
-MRTQ_API mrtq_status mrtq_vta_add_build(const mrtq_vta_rq_plan *plan, size_t n, mrtq_vta_prog *p, uint8_t *dram,
-                                        size_t dram_bytes);
+ * Errors: NULL (but l) -> MRTQ_EINVAL; as mrtq_vta_add_layout_of; an offset
+ * not on its DRAM element (uop_off a multiple of 4, a_off and b_off of the
+ * ACC element, 4 * batch * BLOCK_OUT bytes, out_off of the OUT element, batch
+ * * BLOCK_OUT), two buffers overlapping -> MRTQ_EINVAL; a buffer ending beyond
+ * dram_bytes, the program too small, or counts beyond the instruction fields
+ * -> MRTQ_ERANGE; an earlier error in p as it was. */
+MRTQ_API mrtq_status mrtq_vta_add_build(const mrtq_vta_rq_plan *plan, size_t n, const mrtq_vta_add_layout *l,
+                                        mrtq_vta_prog *p, uint8_t *dram, size_t dram_bytes);
 
 /* Run the quantized ADD out = a + b (n int8 elements) on a simulator: writes
  * A', B' into its DRAM (sim->dram_bytes >= layout.dram_bytes), builds the
@@ -185,9 +194,10 @@ MRTQ_API mrtq_status mrtq_vta_add_layout_of(const mrtq_vta_config *cfg, const mr
   return MRTQ_OK;
 }
 
-MRTQ_API mrtq_status mrtq_vta_add_build(const mrtq_vta_rq_plan *plan, size_t n, mrtq_vta_prog *p, uint8_t *dram,
-                                        size_t dram_bytes) {
+MRTQ_API mrtq_status mrtq_vta_add_build(const mrtq_vta_rq_plan *plan, size_t n, const mrtq_vta_add_layout *lp,
+                                        mrtq_vta_prog *p, uint8_t *dram, size_t dram_bytes) {
   mrtq_vta_add_layout l;
+  mrtq__vta_region r[4];
   size_t c, first, last;
   mrtq_vta_insn in;
   mrtq_status st;
@@ -198,7 +208,12 @@ MRTQ_API mrtq_status mrtq_vta_add_build(const mrtq_vta_rq_plan *plan, size_t n, 
   if ((st = mrtq_vta_add_layout_of(&p->cfg, plan, n, &l)) != MRTQ_OK) return st;
   if (l.b_off / (4 * l.lanes) + l.vecs > 0xffffffffu)
     return MRTQ__ERR(MRTQ_ERANGE, "n: DRAM element indices beyond 32 bits");
-  if (l.dram_bytes > dram_bytes) return MRTQ__ERR(MRTQ_ERANGE, "dram_bytes: below the layout's dram_bytes");
+  if (lp) l.uop_off = lp->uop_off, l.a_off = lp->a_off, l.b_off = lp->b_off, l.out_off = lp->out_off;
+  r[0].off = l.uop_off, r[0].bytes = MRTQ_VTA_ADD_UOPS * 4u, r[0].elem = 4;
+  r[1].off = l.a_off, r[1].bytes = (uint64_t)l.vecs * 4u * l.lanes, r[1].elem = 4u * l.lanes;
+  r[2].off = l.b_off, r[2].bytes = r[1].bytes, r[2].elem = r[1].elem;
+  r[3].off = l.out_off, r[3].bytes = (uint64_t)l.vecs * l.lanes, r[3].elem = l.lanes;
+  if ((st = mrtq__vta_regions_ok(r, 4, dram_bytes)) != MRTQ_OK) return st;
   if (l.insns > p->cap) return MRTQ__ERR(MRTQ_ERANGE, "p->cap: below the layout's insns");
   for (c = 0; c < l.chunks; c++) {
     uint32_t L = (uint32_t)l.rows_per_chunk, base = (uint32_t)((c % 2) * 2 * L);
@@ -264,7 +279,7 @@ MRTQ_API mrtq_status mrtq_vta_add_run(const mrtq_vta_add_params *p, int rounding
     memcpy(sim->dram + l.a_off + 4 * i, &va, 4);
     memcpy(sim->dram + l.b_off + 4 * i, &vb, 4);
   }
-  st = mrtq_vta_add_build(&plan, n, &prog, sim->dram, sim->dram_bytes);
+  st = mrtq_vta_add_build(&plan, n, &l, &prog, sim->dram, sim->dram_bytes);
   if (st == MRTQ_OK) st = mrtq_vta_sim_run(words, prog.n, sim);
   if (st != MRTQ_OK) return st;
   if (ninsn) *ninsn = prog.n;

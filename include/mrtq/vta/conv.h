@@ -56,7 +56,11 @@ typedef struct mrtq_vta_conv_plan {
   size_t inp_half, inp_bufs, acc_sets; /* INP entries per buffer; buffers (1 or 2); ACC row sets (1 or 2) */
   size_t wgt_entries, param_rows;     /* WGT entries per output block; ACC rows of bias + plan parameters */
   size_t x_bytes, w_bytes, p_bytes, y_bytes; /* packed DRAM sizes */
-  size_t x_off, w_off, p_off, y_off, dram_bytes; /* DRAM layout (bytes; micro-ops at 0) */
+  /* DRAM layout (bytes): the micro-op table (plan->uops 4-byte entries at most), the packed input, weights,
+   * parameter rows and output. mrtq_vta_conv_plan_build places them from address 0 in that order (dram_bytes:
+   * the end of the last); a caller may move any of them (tvm-vta's runtime puts buffers where it allocates
+   * them) before mrtq_vta_conv_build / _run, which check the placement. */
+  size_t uop_off, x_off, w_off, p_off, y_off, dram_bytes;
   size_t insns, uops;                 /* program size */
   uint64_t load_bytes[6], store_bytes, gemm_ops, alu_ops; /* cost estimate (equal to the simulator's counters) */
   int in_bits;                        /* precision of the value requantized */
@@ -117,18 +121,26 @@ MRTQ_API mrtq_status mrtq_vta_conv_unpack_output(const mrtq_vta_config *cfg, con
                                                  mrtq_layout layout, const uint8_t *src, void *y);
 
 /* Build a layer's program into p (initialized with plan->insns words and
- * plan->uops micro-ops) and write its micro-op table into dram; the packed
- * input, weights and parameters must be at plan->x_off, w_off, p_off.
- * Errors: NULL -> MRTQ_EINVAL; DRAM or program too small -> MRTQ_ERANGE; an
+ * plan->uops micro-ops) and write its micro-op table into dram at
+ * plan->uop_off; the packed input, weights and parameters must be at
+ * plan->x_off, w_off, p_off, the output goes to y_off (the plan's layout, or
+ * where the caller moved the buffers).
+ * Errors: NULL -> MRTQ_EINVAL; an offset not on its DRAM element (uop_off a
+ * multiple of 4, x_off of batch * BLOCK_IN, w_off of BLOCK_OUT * BLOCK_IN,
+ * p_off of 4 * batch * BLOCK_OUT, y_off of batch * BLOCK_OUT bytes), two
+ * buffers overlapping -> MRTQ_EINVAL; a buffer ending beyond dram_bytes, an
+ * element index beyond 32 bits, the program too small -> MRTQ_ERANGE; an
  * earlier error in p as it was. */
 MRTQ_API mrtq_status mrtq_vta_conv_build(const mrtq_vta_conv_plan *cp, mrtq_vta_prog *p, uint8_t *dram,
                                          size_t dram_bytes);
 
 /* Pack, build, run on the simulator and unpack: y gets n*o*ho*wo bytes in
- * `layout` (weights OIHW for NCHW, OHWI for NHWC). words: plan->insns
+ * `layout` (weights OIHW for NCHW, OHWI for NHWC), the buffers where the plan
+ * places them (each zeroed first; no other DRAM byte is written). words: plan->insns
  * instructions, uops: plan->uops micro-ops of scratch. Errors: NULL ->
- * MRTQ_EINVAL; sim's DRAM, words or uops too small -> MRTQ_ERANGE; as the
- * packers, mrtq_vta_conv_build and mrtq_vta_sim_run. */
+ * MRTQ_EINVAL; words or uops too small -> MRTQ_ERANGE; the placement as
+ * mrtq_vta_conv_build checks it against sim->dram_bytes; as the packers,
+ * mrtq_vta_conv_build and mrtq_vta_sim_run. */
 MRTQ_API mrtq_status mrtq_vta_conv_run(const mrtq_vta_conv_plan *cp, const mrtq_vta_conv_quant *q, mrtq_layout layout,
                                        const void *x, const void *w, mrtq_vta_word *words, size_t cap, uint32_t *uops,
                                        size_t uop_cap, mrtq_vta_sim *sim, void *y);
@@ -312,7 +324,7 @@ MRTQ_API mrtq_status mrtq_vta_conv_plan_build(const mrtq_vta_config *cfg, mrtq_v
     p.w_bytes = p.ob * p.wgt_entries * bo * bi;
     p.p_bytes = p.ob * p.param_rows * eb_acc;
     p.y_bytes = p.nb * p.ob * p.ho * p.wo * batch * bo;
-    p.x_off = u;
+    p.uop_off = 0, p.x_off = u;
     p.w_off = (p.x_off + p.x_bytes + al - 1) / al * al;
     p.p_off = (p.w_off + p.w_bytes + al - 1) / al * al;
     p.y_off = (p.p_off + p.p_bytes + al - 1) / al * al;
@@ -505,17 +517,31 @@ MRTQ__PRIV uint32_t mrtq__vta_uop_append(mrtq_vta_prog *p, uint32_t dst, uint32_
   return (uint32_t)p->nuop++;
 }
 
+/* The plan's buffers as placed (mrtq__vta_regions_ok). */
+MRTQ__PRIV mrtq_status mrtq__vta_conv_placed(const mrtq_vta_conv_plan *cp, const mrtq_vta_config *cfg, size_t dram_bytes) {
+  const uint64_t batch = (uint64_t)1 << cfg->log_batch, bi = (uint64_t)1 << cfg->log_block_in,
+                 bo = (uint64_t)1 << cfg->log_block_out;
+  mrtq__vta_region r[5];
+  r[0].off = cp->uop_off, r[0].bytes = (uint64_t)cp->uops * 4u, r[0].elem = 4;
+  r[1].off = cp->x_off, r[1].bytes = cp->x_bytes, r[1].elem = batch * bi;
+  r[2].off = cp->w_off, r[2].bytes = cp->w_bytes, r[2].elem = bo * bi;
+  r[3].off = cp->p_off, r[3].bytes = cp->p_bytes, r[3].elem = 4 * batch * bo;
+  r[4].off = cp->y_off, r[4].bytes = cp->y_bytes, r[4].elem = batch * bo;
+  return mrtq__vta_regions_ok(r, 5, dram_bytes);
+}
+
 MRTQ_API mrtq_status mrtq_vta_conv_build(const mrtq_vta_conv_plan *cp, mrtq_vta_prog *p, uint8_t *dram,
                                          size_t dram_bytes) {
   const mrtq_vta_conv_shape *s;
   size_t batch, bi, bo, eb_inp, eb_wgt, eb_acc, eb_out, blk, y, c, h, a;
   uint32_t gemm_uop[2][2], wo, pb, cbase;
   mrtq_vta_insn in;
+  mrtq_status st;
   if (!cp) return MRTQ__ERR(MRTQ_EINVAL, "cp: NULL");
   if (!p) return MRTQ__ERR(MRTQ_EINVAL, "p: NULL");
   if (!dram) return MRTQ__ERR(MRTQ_EINVAL, "dram: NULL");
   if (p->status != MRTQ_OK) return p->status;
-  if (cp->dram_bytes > dram_bytes) return MRTQ__ERR(MRTQ_ERANGE, "dram_bytes: below cp->dram_bytes");
+  if ((st = mrtq__vta_conv_placed(cp, &p->cfg, dram_bytes)) != MRTQ_OK) return st;
   if (p->cap < cp->insns) return MRTQ__ERR(MRTQ_ERANGE, "p->cap: below cp->insns");
   s = &cp->s;
   batch = (size_t)1 << p->cfg.log_batch, bi = (size_t)1 << p->cfg.log_block_in, bo = (size_t)1 << p->cfg.log_block_out;
@@ -590,7 +616,7 @@ MRTQ_API mrtq_status mrtq_vta_conv_build(const mrtq_vta_conv_plan *cp, mrtq_vta_
   memset(&in, 0, sizeof in);
   in.opcode = MRTQ_VTA_FINISH;
   mrtq_vta_prog_push(&in, p);
-  return mrtq_vta_prog_finish(0, p, dram, dram_bytes);
+  return mrtq_vta_prog_finish((uint32_t)(cp->uop_off / 4), p, dram, dram_bytes);
 }
 
 MRTQ_API mrtq_status mrtq_vta_conv_run(const mrtq_vta_conv_plan *cp, const mrtq_vta_conv_quant *q, mrtq_layout layout,
@@ -606,11 +632,12 @@ MRTQ_API mrtq_status mrtq_vta_conv_run(const mrtq_vta_conv_plan *cp, const mrtq_
   if (!uops) return MRTQ__ERR(MRTQ_EINVAL, "uops: NULL");
   if (!sim) return MRTQ__ERR(MRTQ_EINVAL, "sim: NULL");
   if (!y) return MRTQ__ERR(MRTQ_EINVAL, "y: NULL");
-  if (cp->dram_bytes > sim->dram_bytes) return MRTQ__ERR(MRTQ_ERANGE, "sim->dram_bytes: below cp->dram_bytes");
+  if ((st = mrtq__vta_conv_placed(cp, &sim->cfg, sim->dram_bytes)) != MRTQ_OK) return st;
   if (cap < cp->insns) return MRTQ__ERR(MRTQ_ERANGE, "cap: below cp->insns");
   if (uop_cap < cp->uops) return MRTQ__ERR(MRTQ_ERANGE, "uop_cap: below cp->uops");
   memset(&prog, 0, sizeof prog);
-  memset(sim->dram, 0, cp->dram_bytes);
+  memset(sim->dram + cp->x_off, 0, cp->x_bytes), memset(sim->dram + cp->w_off, 0, cp->w_bytes);
+  memset(sim->dram + cp->p_off, 0, cp->p_bytes), memset(sim->dram + cp->y_off, 0, cp->y_bytes);
   st = mrtq_vta_conv_pack_input(&sim->cfg, cp, q, layout, x, (int8_t *)(void *)(sim->dram + cp->x_off));
   if (st == MRTQ_OK) st = mrtq_vta_conv_pack_weights(&sim->cfg, cp, q, layout, w, (int8_t *)(void *)(sim->dram + cp->w_off));
   if (st == MRTQ_OK) st = mrtq_vta_conv_pack_params(&sim->cfg, cp, q, layout, w, sim->dram + cp->p_off);

@@ -147,6 +147,34 @@ MRTQ_API void mrtq_vta_prog_deps(size_t i, int pop_prev, int pop_next, int push_
 /* ALU op over `rows` ACC rows from dst, one loop: dst advances by 1 and src
  * by src_f per row; the operand is imm (use_imm) or ACC[src]. Returns the
  * instruction's index. */
+/* A program's buffers in DRAM: where each starts (bytes), its size and the
+ * DRAM element it is addressed in (LOAD / STORE dram_base counts elements:
+ * 4 bytes for micro-ops, the INP / WGT / ACC / OUT element sizes). Every
+ * builder checks the buffers its program touches: each aligned to its
+ * element, inside dram_bytes, its last element index within the 32-bit
+ * dram_base field, and no two overlapping (the program reads some while it
+ * writes others). Zero-size buffers are not checked. */
+typedef struct mrtq__vta_region {
+  uint64_t off, bytes, elem;
+} mrtq__vta_region;
+MRTQ__PRIV mrtq_status mrtq__vta_regions_ok(const mrtq__vta_region *r, int n, uint64_t dram_bytes) {
+  int i, j;
+  for (i = 0; i < n; i++) {
+    if (r[i].bytes == 0) continue;
+    if (r[i].off % r[i].elem)
+      return MRTQ__ERR(MRTQ_EINVAL, "offsets: a buffer does not start on its DRAM element (micro-ops: 4 bytes; "
+                                    "INP, WGT, ACC, OUT: their element sizes)");
+    if (r[i].off > dram_bytes || r[i].bytes > dram_bytes - r[i].off)
+      return MRTQ__ERR(MRTQ_ERANGE, "dram_bytes: a buffer (offset + size) ends beyond it");
+    if ((r[i].off + r[i].bytes) / r[i].elem - 1 > 0xffffffffu)
+      return MRTQ__ERR(MRTQ_ERANGE, "offsets: a buffer's last element index beyond 32 bits (the dram_base field)");
+    for (j = 0; j < i; j++)
+      if (r[j].bytes && r[i].off < r[j].off + r[j].bytes && r[j].off < r[i].off + r[i].bytes)
+        return MRTQ__ERR(MRTQ_EINVAL, "offsets: two buffers overlap");
+  }
+  return MRTQ_OK;
+}
+
 MRTQ__PRIV size_t mrtq__vta_alu_rows(mrtq_vta_prog *p, uint32_t op, int use_imm, int32_t imm, uint32_t dst, uint32_t src,
                                    uint32_t src_f, uint32_t rows) {
   mrtq_vta_insn in;
