@@ -14,7 +14,9 @@
  *                  accumulator;
  *   4. vta/prog.h  a program builder;
  *   5. vta/add.h, vta/conv.h  drivers: the VTA TFLite delegate's quantized
- *                  ADD, and CONV2D.
+ *                  ADD, and CONV2D;
+ *   6. vta/net.h   whole networks: the DRAM planner (buffer offsets,
+ *                  alignment, reuse of dead buffers).
  * Include this file (a part alone works too, with the parts below it).
  *
  * Instruction layout rule (tvm-vta declares the instructions as C bitfields
@@ -42,5 +44,6 @@
 #include "vta/prog.h" /* 4. program builder */
 #include "vta/add.h"  /* 5a. the ADD driver */
 #include "vta/conv.h" /* 5b. the CONV2D driver */
+#include "vta/net.h"  /* 6. whole networks */
 
 #endif /* MRTQ_VTA_H */
