@@ -605,6 +605,100 @@ static void test_add_moved(void) {
   printf("  ADD with moved buffers: %zu elements equal to mrtq_vta_add_ref\n", moved);
 }
 
+/* The ADD entirely on the device (mrtq_vta_add_dev_run): every pair of int8
+ * inputs (65 536 elements, 8 chunks) for random scales and zero points, both
+ * roundings, the two targets with MUL, three configurations (default, BATCH
+ * 2, a 64-row ACC: 16-vector chunks); the output must equal mrtq_vta_add_ref
+ * (the delegate's host dequantization, then the same plan) and the host-form
+ * driver's run. HLS and Chisel are refused (no MUL). */
+static void test_add_device(void) {
+  static int8_t a[65536], b[65536], got[65536], want[65536], host[65536];
+  static mrtq_vta_word words[16384];
+  static unsigned char big[1 << 20];
+  static const mrtq_vta_profile prof[2] = {MRTQ_VTA_PROFILE_SIM, MRTQ_VTA_PROFILE_OPENCL};
+  mrtq_vta_config cfgs[3];
+  size_t i, compared = 0, ni = 0;
+  int t;
+  cfgs[0] = mrtq_vta_config_default();
+  cfgs[1] = cfgs[0], cfgs[1].log_batch = 1;
+  cfgs[2] = cfgs[0], cfgs[2].log_acc_buff_size = 12; /* 2^12 bytes / 64-byte rows: 64 rows */
+  for (i = 0; i < 65536; i++) a[i] = (int8_t)(i & 255), b[i] = (int8_t)(i >> 8);
+  for (t = 0; t < 12; t++) {
+    mrtq_vta_add_params p;
+    mrtq_vta_sim s;
+    memset(&p, 0, sizeof p);
+    const mrtq_vta_config *cfg = &cfgs[t % 3];
+    int rnd = t / 3 % 2;
+    double s1 = (float)ldexp(1.0 + (double)(th_rand32() % 1000u) / 1000.0, -(int)th_range(3, 9));
+    double s2 = (float)(s1 * (0.25 + (double)(th_rand32() % 1000u) / 500.0));
+    double so = (float)((s1 > s2 ? s1 : s2) * (0.5 + (double)(th_rand32() % 1000u) / 400.0));
+    size_t n = t % 4 == 3 ? (size_t)th_range(1, 65535) : 65536;
+    CHECK_EQ(mrtq_vta_add_params_init(s1, (int32_t)th_range(-128, 127), s2, (int32_t)th_range(-128, 127), so,
+                                      (int32_t)th_range(-128, 127), &p), MRTQ_OK, "params");
+    CHECK_EQ(mrtq_vta_sim_init(cfg, prof[t % 2], scratch, sizeof scratch, big, sizeof big, &s), MRTQ_OK, "init");
+    CHECK_EQ(mrtq_vta_add_dev_run(&p, rnd, a, b, n, words, 16384, &s, got, &ni), MRTQ_OK, "device ADD: %s", s.error);
+    CHECK_EQ(mrtq_vta_add_ref(&p, rnd, a, b, n, want), MRTQ_OK, "ref");
+    CHECK_EQ(memcmp(got, want, n), 0, "device ADD = reference (trial %d)", t);
+    CHECK_EQ(mrtq_vta_sim_init(cfg, prof[t % 2], scratch, sizeof scratch, big, sizeof big, &s), MRTQ_OK, "init");
+    CHECK_EQ(mrtq_vta_add_run(&p, rnd, a, b, n, words, 16384, &s, host, NULL), MRTQ_OK, "host-form ADD");
+    CHECK_EQ(memcmp(got, host, n), 0, "device ADD = host-form driver (trial %d)", t);
+    compared += n;
+    if (t == 0) printf("  device ADD of 65536 elements: %zu instructions\n", ni);
+  }
+  { /* refusals */
+    mrtq_vta_add_params p;
+    mrtq_vta_sim s;
+    memset(&p, 0, sizeof p);
+    mrtq_vta_config odd = cfgs[0];
+    CHECK_EQ(mrtq_vta_add_params_init(0.05f, 3, 0.02f, -7, 0.06f, -2, &p), MRTQ_OK, "params");
+    CHECK_EQ(mrtq_vta_sim_init(&cfgs[0], MRTQ_VTA_PROFILE_HLS, scratch, sizeof scratch, big, sizeof big, &s), MRTQ_OK, "init");
+    CHECK_REFUSED(mrtq_vta_add_dev_run(&p, 0, a, b, 100, words, 16384, &s, got, NULL), MRTQ_EUNSUPPORTED,
+                  "plan->opts.target: the on-device ADD multiplies");
+    odd.log_block_in = 5;
+    CHECK_EQ(mrtq_vta_sim_init(&odd, MRTQ_VTA_PROFILE_SIM, scratch, sizeof scratch, big, sizeof big, &s), MRTQ_OK, "init");
+    CHECK_REFUSED(mrtq_vta_add_dev_run(&p, 0, a, b, 100, words, 16384, &s, got, NULL), MRTQ_EUNSUPPORTED,
+                  "cfg: the on-device ADD needs BLOCK_IN == BLOCK_OUT");
+    CHECK_EQ(mrtq_vta_sim_init(&cfgs[0], MRTQ_VTA_PROFILE_SIM, scratch, sizeof scratch, big, 1000, &s), MRTQ_OK, "init");
+    CHECK_REFUSED(mrtq_vta_add_dev_run(&p, 0, a, b, 1000, words, 16384, &s, got, NULL), MRTQ_ERANGE, "sim->dram_bytes");
+    CHECK_EQ(mrtq_vta_sim_init(&cfgs[0], MRTQ_VTA_PROFILE_SIM, scratch, sizeof scratch, big, sizeof big, &s), MRTQ_OK, "init");
+    CHECK_REFUSED(mrtq_vta_add_dev_run(&p, 0, a, b, 100, words, 3, &s, got, NULL), MRTQ_ERANGE, "cap: below");
+    CHECK_REFUSED(mrtq_vta_add_dev_run(&p, 0, NULL, b, 100, words, 16384, &s, got, NULL), MRTQ_EINVAL, "a: NULL");
+    CHECK_REFUSED(mrtq_vta_add_dev_run(&p, 0, a, NULL, 100, words, 16384, &s, got, NULL), MRTQ_EINVAL, "b: NULL");
+    CHECK_REFUSED(mrtq_vta_add_dev_run(&p, 0, a, b, 100, words, 16384, &s, NULL, NULL), MRTQ_EINVAL, "out: NULL");
+    CHECK_REFUSED(mrtq_vta_add_dev_run(&p, 0, a, b, 100, NULL, 8192, &s, got, NULL), MRTQ_EINVAL, "words: NULL");
+    CHECK_REFUSED(mrtq_vta_add_dev_run(&p, 0, a, b, 100, words, 16384, NULL, got, NULL), MRTQ_EINVAL, "sim: NULL");
+    CHECK_EQ(mrtq_vta_add_dev_run(&p, 0, a, b, 0, words, 16384, &s, NULL, NULL), MRTQ_OK, "n = 0");
+    { /* the builder alone: a moved layout, and its refusals */
+      mrtq_vta_rq_plan plan;
+      mrtq_vta_add_dev_layout l;
+      mrtq_vta_prog pr;
+      uint32_t uops[MRTQ_VTA_ADD_DEV_UOPS];
+      mrtq_vta_add_params bad = p;
+      CHECK_EQ(mrtq_vta_add_plan(&p, 0, MRTQ_VTA_PROFILE_SIM, &plan), MRTQ_OK, "plan");
+      CHECK_REFUSED(mrtq_vta_add_dev_layout_of(&cfgs[0], &plan, 100, NULL), MRTQ_EINVAL, "l: NULL");
+      CHECK_REFUSED(mrtq_vta_add_dev_layout_of(&cfgs[0], NULL, 100, &l), MRTQ_EINVAL, "plan: NULL");
+      odd = cfgs[0], odd.log_acc_buff_size = 7; /* 2 rows */
+      CHECK_REFUSED(mrtq_vta_add_dev_layout_of(&odd, &plan, 100, &l), MRTQ_EUNSUPPORTED, "at least 4 ACC rows");
+      odd = cfgs[0], odd.log_inp_width = 2;
+      CHECK_REFUSED(mrtq_vta_add_dev_layout_of(&odd, &plan, 100, &l), MRTQ_EUNSUPPORTED, "8-bit inputs");
+      CHECK_EQ(mrtq_vta_add_dev_layout_of(&cfgs[0], &plan, 100, &l), MRTQ_OK, "layout");
+      CHECK_EQ(mrtq_vta_prog_init(&cfgs[0], words, 16384, uops, MRTQ_VTA_ADD_DEV_UOPS, &pr), MRTQ_OK, "prog");
+      bad.in1.shift = 1;
+      CHECK_REFUSED(mrtq_vta_add_dev_build(&bad, &plan, 100, NULL, &pr, big, sizeof big), MRTQ_EUNSUPPORTED,
+                    "an input shift > 0");
+      CHECK_REFUSED(mrtq_vta_add_dev_build(NULL, &plan, 100, NULL, &pr, big, sizeof big), MRTQ_EINVAL, "p: NULL");
+      CHECK_REFUSED(mrtq_vta_add_dev_build(&p, NULL, 100, NULL, &pr, big, sizeof big), MRTQ_EINVAL, "plan: NULL");
+      CHECK_REFUSED(mrtq_vta_add_dev_build(&p, &plan, 100, NULL, NULL, big, sizeof big), MRTQ_EINVAL, "p: NULL");
+      CHECK_REFUSED(mrtq_vta_add_dev_build(&p, &plan, 100, NULL, &pr, NULL, sizeof big), MRTQ_EINVAL, "dram: NULL");
+      l.a_off += 1;
+      CHECK_REFUSED(mrtq_vta_add_dev_build(&p, &plan, 100, &l, &pr, big, sizeof big), MRTQ_EINVAL, "offsets: a buffer");
+      CHECK_EQ(mrtq_vta_prog_init(&cfgs[0], words, 5, uops, MRTQ_VTA_ADD_DEV_UOPS, &pr), MRTQ_OK, "prog of 5");
+      CHECK_REFUSED(mrtq_vta_add_dev_build(&p, &plan, 100, NULL, &pr, big, sizeof big), MRTQ_ERANGE, "p->cap: below");
+    }
+  }
+  printf("  device ADD: %zu elements equal to the reference and to the host-form driver\n", compared);
+}
+
 static void test_add_configs(void) {
   static int8_t a[20001], b[20001], got[20001], want[20001];
   static mrtq_vta_word words[2048];
@@ -794,6 +888,7 @@ int main(void) {
   TH_RUN(test_add_driver);
   TH_RUN(test_add_configs);
   TH_RUN(test_add_moved);
+  TH_RUN(test_add_device);
   TH_RUN(test_add_errors);
   TH_RUN(test_prog_errors);
   printf("  total: %lld plan lanes and %lld ADD elements compared\n", lanes_compared, add_compared);

@@ -97,6 +97,64 @@ MRTQ_API mrtq_status mrtq_vta_add_run(const mrtq_vta_add_params *p, int rounding
                                       size_t n, mrtq_vta_word *words, size_t cap, mrtq_vta_sim *sim, int8_t *out,
                                       size_t *ninsn);
 
+/* ---- the ADD entirely on the device ----
+ * The same ADD with int8 inputs in DRAM as VTA stores them (a VTA layer's
+ * output, or the host's bytes): each chunk is loaded into INP, moved into
+ * ACC by one GEMM against an identity weight block, and dequantized there by
+ * ALU steps that give exactly the delegate's host form mrtq_dequant_vta:
+ *   t = q - zp;  r = floor((t M + 2^7) / 2^8) - [t < 0];  A' = floor(r / 2^-s)
+ * (the host form's int16 steps never wrap for int8 q and zp with M in
+ * [2^14, 2^15) and shift s <= 0: |t 2^7| < 2^15, |r| < 2^15; its sign-
+ * dependent nudge is the `- [t < 0]`, as min(max(t, -1), 0) from a saved copy
+ * of t), then A' + B' and the driver's plan as in mrtq_vta_add_build. So the
+ * output equals mrtq_vta_add_ref byte for byte, and no data crosses to the
+ * host between a VTA layer and the ADD. Per chunk: LOAD INP A, LOAD INP B,
+ * GEMM reset, one GEMM over both, 2 x 7-8 ALU steps, ADD, the plan, STORE;
+ * the identity block is loaded once. Chunks of min(ACC depth / 4, INP depth /
+ * 2) vectors (A, B, and two scratch halves in ACC), one at a time.
+ * Needs a target with MUL (the functional simulator, Intel OpenCL: HLS and
+ * Chisel have none), BLOCK_IN == BLOCK_OUT (the identity maps INP lanes to
+ * ACC lanes), input multipliers with shift <= 0 (mrtq_vta_add_params_init
+ * gives them for every pair of scales).
+ *
+ * The layout (bytes; mrtq_vta_add_dev_layout_of places the micro-op table, the
+ * identity block, A, B and the output from address 0; the caller may move
+ * them): A and B are n int8 values padded to whole vectors, the output n
+ * int8 values likewise. */
+typedef struct mrtq_vta_add_dev_layout {
+  size_t lanes, vecs, rows_per_chunk, chunks;
+  size_t uop_off, w_off, a_off, b_off, out_off, dram_bytes;
+  size_t insns;
+} mrtq_vta_add_dev_layout;
+
+#define MRTQ_VTA_ADD_DEV_UOPS 64
+
+/* Errors: l, plan or cfg NULL, an invalid configuration -> MRTQ_EINVAL;
+ * data widths other than 8-bit with 32-bit accumulators, BLOCK_IN !=
+ * BLOCK_OUT, fewer than 4 ACC rows or 2 INP entries -> MRTQ_EUNSUPPORTED. */
+MRTQ_API mrtq_status mrtq_vta_add_dev_layout_of(const mrtq_vta_config *cfg, const mrtq_vta_rq_plan *plan, size_t n,
+                                                mrtq_vta_add_dev_layout *l);
+
+/* Build the program into p (at least layout.insns words and
+ * MRTQ_VTA_ADD_DEV_UOPS micro-ops) and write the micro-op table and the
+ * identity block into dram; A and B must be at l->a_off / b_off (l: the
+ * layout of (p->cfg, plan, n) with the caller's offsets, or NULL for the
+ * default placement). plan: mrtq_vta_add_plan's for the same parameters.
+ * Errors: NULL (but l) -> MRTQ_EINVAL; a target without MUL (plan's), an
+ * input shift > 0 -> MRTQ_EUNSUPPORTED; as mrtq_vta_add_dev_layout_of; the
+ * placement as mrtq_vta_add_build checks it; the program too small ->
+ * MRTQ_ERANGE; an earlier error in p as it was. */
+MRTQ_API mrtq_status mrtq_vta_add_dev_build(const mrtq_vta_add_params *ap, const mrtq_vta_rq_plan *plan, size_t n,
+                                            const mrtq_vta_add_dev_layout *l, mrtq_vta_prog *p, uint8_t *dram,
+                                            size_t dram_bytes);
+
+/* Write a and b into the simulator's DRAM as the layout says, build, run and
+ * copy the n output bytes (the sim's profile is the target). Errors: as
+ * mrtq_vta_add_run; as mrtq_vta_add_dev_build. */
+MRTQ_API mrtq_status mrtq_vta_add_dev_run(const mrtq_vta_add_params *p, int rounding, const int8_t *a, const int8_t *b,
+                                          size_t n, mrtq_vta_word *words, size_t cap, mrtq_vta_sim *sim, int8_t *out,
+                                          size_t *ninsn);
+
 /* ======================= bodies ======================= */
 #if MRTQ__BODIES
 
@@ -109,6 +167,19 @@ MRTQ__PRIV mrtq_status mrtq__vta_add_params_ok(const mrtq_vta_add_params *p) {
   if (p->zp1 < -128 || p->zp1 > 127) return MRTQ__ERR(MRTQ_EINVAL, "p->zp1: must be in [-128, 127]");
   if (p->zp2 < -128 || p->zp2 > 127) return MRTQ__ERR(MRTQ_EINVAL, "p->zp2: must be in [-128, 127]");
   if (p->zp_out < -128 || p->zp_out > 127) return MRTQ__ERR(MRTQ_EINVAL, "p->zp_out: must be in [-128, 127]");
+  return MRTQ_OK;
+}
+
+/* The checks both ADD runners make on their arguments. */
+MRTQ__PRIV mrtq_status mrtq__vta_add_run_args(const mrtq_vta_add_params *p, const int8_t *a, const int8_t *b, size_t n,
+                                              const mrtq_vta_word *words, const mrtq_vta_sim *sim, const int8_t *out) {
+  mrtq_status st;
+  if ((st = mrtq__vta_add_params_ok(p)) != MRTQ_OK) return st;
+  if (!sim) return MRTQ__ERR(MRTQ_EINVAL, "sim: NULL");
+  if (!words) return MRTQ__ERR(MRTQ_EINVAL, "words: NULL");
+  if (!a && n) return MRTQ__ERR(MRTQ_EINVAL, "a: NULL with n > 0");
+  if (!b && n) return MRTQ__ERR(MRTQ_EINVAL, "b: NULL with n > 0");
+  if (!out && n) return MRTQ__ERR(MRTQ_EINVAL, "out: NULL with n > 0");
   return MRTQ_OK;
 }
 
@@ -242,10 +313,7 @@ MRTQ_API mrtq_status mrtq_vta_add_build(const mrtq_vta_rq_plan *plan, size_t n, 
     last = mrtq_vta_prog_push(&in, p);
     mrtq_vta_prog_deps(last, 0, 1, 0, 0, p);
   }
-  memset(&in, 0, sizeof in);
-  in.opcode = MRTQ_VTA_FINISH;
-  mrtq_vta_prog_push(&in, p);
-  return mrtq_vta_prog_finish((uint32_t)(l.uop_off / 4), p, dram, dram_bytes);
+  return mrtq__vta_end(p, l.uop_off, dram, dram_bytes);
 }
 
 MRTQ_API mrtq_status mrtq_vta_add_run(const mrtq_vta_add_params *p, int rounding, const int8_t *a, const int8_t *b,
@@ -257,12 +325,7 @@ MRTQ_API mrtq_status mrtq_vta_add_run(const mrtq_vta_add_params *p, int rounding
   uint32_t uops[MRTQ_VTA_ADD_UOPS];
   mrtq_status st;
   size_t i;
-  if ((st = mrtq__vta_add_params_ok(p)) != MRTQ_OK) return st;
-  if (!sim) return MRTQ__ERR(MRTQ_EINVAL, "sim: NULL");
-  if (!words) return MRTQ__ERR(MRTQ_EINVAL, "words: NULL");
-  if (!a && n) return MRTQ__ERR(MRTQ_EINVAL, "a: NULL with n > 0");
-  if (!b && n) return MRTQ__ERR(MRTQ_EINVAL, "b: NULL with n > 0");
-  if (!out && n) return MRTQ__ERR(MRTQ_EINVAL, "out: NULL with n > 0");
+  if ((st = mrtq__vta_add_run_args(p, a, b, n, words, sim, out)) != MRTQ_OK) return st;
   memset(&l, 0, sizeof l);
   memset(&prog, 0, sizeof prog);
   st = mrtq_vta_add_plan(p, rounding, sim->profile, &plan);
@@ -284,6 +347,159 @@ MRTQ_API mrtq_status mrtq_vta_add_run(const mrtq_vta_add_params *p, int rounding
   if (st != MRTQ_OK) return st;
   if (ninsn) *ninsn = prog.n;
   for (i = 0; i < n; i++) out[i] = (int8_t)sim->dram[l.out_off + i];
+  return MRTQ_OK;
+}
+
+/* ---- the ADD entirely on the device ---- */
+
+MRTQ_API mrtq_status mrtq_vta_add_dev_layout_of(const mrtq_vta_config *cfg, const mrtq_vta_rq_plan *plan, size_t n,
+                                                mrtq_vta_add_dev_layout *l) {
+  mrtq_vta_depths d;
+  size_t per_chunk, eb_acc, eb_w, L;
+  int i;
+  mrtq_status st;
+  if (!l) return MRTQ__ERR(MRTQ_EINVAL, "l: NULL");
+  if (!plan) return MRTQ__ERR(MRTQ_EINVAL, "plan: NULL");
+  if ((st = mrtq_vta_depths_of(cfg, &d)) != MRTQ_OK) return st;
+  if (mrtq_vta_sim_scratch_bytes(cfg) == 0)
+    return MRTQ__ERR(MRTQ_EUNSUPPORTED,
+                     "cfg: the ADD driver takes 8-bit inputs, weights and outputs with 32-bit accumulators only");
+  if (cfg->log_block_in != cfg->log_block_out)
+    return MRTQ__ERR(MRTQ_EUNSUPPORTED, "cfg: the on-device ADD needs BLOCK_IN == BLOCK_OUT (an identity weight block)");
+  if (d.acc < 2 || d.inp < 1)
+    return MRTQ__ERR(MRTQ_EUNSUPPORTED, "cfg: the on-device ADD needs at least 4 ACC rows and 2 INP entries");
+  l->lanes = (size_t)1 << (cfg->log_batch + cfg->log_block_out);
+  l->vecs = n / l->lanes + (n % l->lanes != 0);
+  L = ((size_t)1 << d.acc) / 4;
+  if (((size_t)1 << d.inp) / 2 < L) L = ((size_t)1 << d.inp) / 2;
+  l->rows_per_chunk = L;
+  l->chunks = l->vecs / L + (l->vecs % L != 0);
+  eb_acc = 4 * l->lanes, eb_w = ((size_t)1 << cfg->log_block_out) << cfg->log_block_in;
+  l->uop_off = 0;
+  l->w_off = (MRTQ_VTA_ADD_DEV_UOPS * 4 + eb_acc - 1) / eb_acc * eb_acc; /* eb_acc: a multiple of every element */
+  l->a_off = l->w_off + (eb_w + eb_acc - 1) / eb_acc * eb_acc;
+  l->b_off = l->a_off + (l->vecs * l->lanes + eb_acc - 1) / eb_acc * eb_acc;
+  l->out_off = l->b_off + (l->vecs * l->lanes + eb_acc - 1) / eb_acc * eb_acc;
+  l->dram_bytes = l->out_off + l->vecs * l->lanes;
+  per_chunk = 2 + 2 + 2 * 10 + 1 + 1; /* loads, reset + GEMM, two dequantizations (at most 10 each), ADD, STORE */
+  for (i = 0; i < plan->nsteps && i < MRTQ_VTA_MAX_STEPS; i++) per_chunk += plan->step[i].kind == MRTQ_VTA_STEP_SAVE ? 2 : 1;
+  l->insns = 1 + 1 + l->chunks * per_chunk + 2 + 1; /* uop load, identity load, chunks, two drains, FINISH */
+  return MRTQ_OK;
+}
+
+/* The on-device dequantization of ACC rows [x, x + rows) (int8 values as
+ * int32) with scratch rows s: mrtq_dequant_vta's value (see the contract). */
+MRTQ__PRIV void mrtq__vta_dequant_rows(mrtq_vta_prog *p, int32_t zp, mrtq_mult m, uint32_t x, uint32_t s, uint32_t rows) {
+  if (zp) mrtq__vta_alu_rows(p, MRTQ_VTA_ALU_ADD, 1, -zp, x, 0, 0, rows); /* t = q - zp */
+  mrtq__vta_reset_rows(p, s, rows);
+  mrtq__vta_alu_rows(p, MRTQ_VTA_ALU_ADD, 0, 0, s, x, 1, rows);  /* a copy of t */
+  mrtq__vta_alu_rows(p, MRTQ_VTA_ALU_MIN, 1, 0, s, 0, 0, rows);  /* min(t, 0) */
+  mrtq__vta_alu_rows(p, MRTQ_VTA_ALU_MAX, 1, -1, s, 0, 0, rows); /* -[t < 0] */
+  mrtq__vta_alu_rows(p, MRTQ_VTA_ALU_MUL, 1, m.mult, x, 0, 0, rows);
+  mrtq__vta_alu_rows(p, MRTQ_VTA_ALU_ADD, 1, 128, x, 0, 0, rows);
+  mrtq__vta_alu_rows(p, MRTQ_VTA_ALU_SHR, 1, 8, x, 0, 0, rows); /* floor((t M + 2^7) / 2^8) */
+  mrtq__vta_alu_rows(p, MRTQ_VTA_ALU_ADD, 0, 0, x, s, 1, rows); /* r */
+  if (m.shift < 0) mrtq__vta_alu_rows(p, MRTQ_VTA_ALU_SHR, 1, -m.shift, x, 0, 0, rows);
+}
+
+MRTQ_API mrtq_status mrtq_vta_add_dev_build(const mrtq_vta_add_params *ap, const mrtq_vta_rq_plan *plan, size_t n,
+                                            const mrtq_vta_add_dev_layout *lp, mrtq_vta_prog *p, uint8_t *dram,
+                                            size_t dram_bytes) {
+  mrtq_vta_add_dev_layout l;
+  mrtq__vta_region r[5];
+  size_t c, i, bo, last;
+  uint32_t L, gemm_uop;
+  mrtq_vta_insn in;
+  mrtq_status st;
+  if ((st = mrtq__vta_add_params_ok(ap)) != MRTQ_OK) return st;
+  if (!p) return MRTQ__ERR(MRTQ_EINVAL, "p: NULL");
+  if (!plan) return MRTQ__ERR(MRTQ_EINVAL, "plan: NULL");
+  if (!dram) return MRTQ__ERR(MRTQ_EINVAL, "dram: NULL");
+  if (p->status != MRTQ_OK) return p->status;
+  if (plan->opts.target == MRTQ_VTA_PROFILE_HLS || plan->opts.target == MRTQ_VTA_PROFILE_CHISEL)
+    return MRTQ__ERR(MRTQ_EUNSUPPORTED, "plan->opts.target: the on-device ADD multiplies (MUL); HLS and Chisel have none");
+  if (ap->in1.shift > 0 || ap->in2.shift > 0)
+    return MRTQ__ERR(MRTQ_EUNSUPPORTED, "ap->in1, ap->in2: an input shift > 0 (a scale above 1/2 of the larger)");
+  if ((st = mrtq_vta_add_dev_layout_of(&p->cfg, plan, n, &l)) != MRTQ_OK) return st;
+  if (lp) l.uop_off = lp->uop_off, l.w_off = lp->w_off, l.a_off = lp->a_off, l.b_off = lp->b_off, l.out_off = lp->out_off;
+  bo = (size_t)1 << p->cfg.log_block_out;
+  r[0].off = l.uop_off, r[0].bytes = MRTQ_VTA_ADD_DEV_UOPS * 4u, r[0].elem = 4;
+  r[1].off = l.w_off, r[1].bytes = (uint64_t)bo * bo, r[1].elem = r[1].bytes;
+  r[2].off = l.a_off, r[2].bytes = (uint64_t)l.vecs * l.lanes, r[2].elem = l.lanes;
+  r[3].off = l.b_off, r[3].bytes = r[2].bytes, r[3].elem = l.lanes;
+  r[4].off = l.out_off, r[4].bytes = r[2].bytes, r[4].elem = l.lanes;
+  if ((st = mrtq__vta_regions_ok(r, 5, dram_bytes)) != MRTQ_OK) return st;
+  if (l.insns > p->cap) return MRTQ__ERR(MRTQ_ERANGE, "p->cap: below the layout's insns");
+  for (i = 0; i < bo * bo; i++) dram[l.w_off + i] = (uint8_t)(i / bo == i % bo); /* the identity block */
+  L = (uint32_t)l.rows_per_chunk;
+  gemm_uop = mrtq_vta_prog_uop(0, 0, 0, p); /* ACC row i += INP row i x identity */
+  memset(&in, 0, sizeof in);
+  in.opcode = MRTQ_VTA_LOAD, in.memory_type = MRTQ_VTA_MEM_WGT, in.dram_base = (uint32_t)(l.w_off / r[1].elem);
+  in.y_size = 1, in.x_size = 1, in.x_stride = 1;
+  mrtq_vta_prog_push(&in, p);
+  for (c = 0; c < l.chunks; c++) {
+    uint32_t rows = (uint32_t)(c + 1 < l.chunks ? L : l.vecs - c * L), v0 = (uint32_t)(c * L);
+    memset(&in, 0, sizeof in); /* load: A into INP [0, rows), B into [L, L + rows) */
+    in.opcode = MRTQ_VTA_LOAD, in.memory_type = MRTQ_VTA_MEM_INP, in.sram_base = 0;
+    in.dram_base = (uint32_t)(l.a_off / l.lanes) + v0, in.y_size = 1, in.x_size = rows, in.x_stride = rows;
+    in.pop_next = c > 0; /* INP free: the previous chunk's GEMM is done */
+    mrtq_vta_prog_push(&in, p);
+    in.sram_base = L, in.dram_base = (uint32_t)(l.b_off / l.lanes) + v0, in.pop_next = 0, in.push_next = 1;
+    mrtq_vta_prog_push(&in, p);
+    last = mrtq__vta_reset_rows(p, 0, 2 * L); /* ACC A and B rows, after the previous store */
+    if (c > 0) mrtq_vta_prog_deps(last, 0, 1, 0, 0, p);
+    memset(&in, 0, sizeof in); /* A and B into ACC [0, L) and [L, 2L): INP row i x identity */
+    in.opcode = MRTQ_VTA_GEMM, in.uop_bgn = gemm_uop, in.uop_end = gemm_uop + 1;
+    in.iter_out = 2, in.dst_factor_out = L, in.src_factor_out = L;
+    in.iter_in = rows, in.dst_factor_in = 1, in.src_factor_in = 1;
+    in.pop_prev = 1, in.push_prev = 1; /* wait for the loads, then free INP */
+    mrtq_vta_prog_push(&in, p);
+    mrtq__vta_dequant_rows(p, ap->zp1, ap->in1, 0, 2 * L, rows);
+    mrtq__vta_dequant_rows(p, ap->zp2, ap->in2, L, 2 * L, rows);
+    mrtq__vta_alu_rows(p, MRTQ_VTA_ALU_ADD, 0, 0, 0, L, 1, rows); /* A' += B' */
+    last = mrtq_vta_emit_rq(plan, 0, rows, 2 * L, 0, p);
+    mrtq_vta_prog_deps(last, 0, 0, 0, 1, p);
+    memset(&in, 0, sizeof in);
+    in.opcode = MRTQ_VTA_STORE, in.memory_type = MRTQ_VTA_MEM_OUT, in.sram_base = 0;
+    in.dram_base = (uint32_t)(l.out_off / l.lanes) + v0, in.y_size = 1, in.x_size = rows, in.x_stride = rows;
+    in.pop_prev = 1, in.push_prev = 1;
+    mrtq_vta_prog_push(&in, p);
+  }
+  if (l.chunks) { /* the tokens left: compute -> load (the last GEMM's), store -> compute (the last store's) */
+    memset(&in, 0, sizeof in);
+    in.opcode = MRTQ_VTA_LOAD, in.memory_type = MRTQ_VTA_MEM_INP, in.pop_next = 1;
+    mrtq_vta_prog_push(&in, p);
+    memset(&in, 0, sizeof in);
+    in.opcode = MRTQ_VTA_GEMM, in.pop_next = 1;
+    mrtq_vta_prog_push(&in, p);
+  }
+  return mrtq__vta_end(p, l.uop_off, dram, dram_bytes);
+}
+
+MRTQ_API mrtq_status mrtq_vta_add_dev_run(const mrtq_vta_add_params *p, int rounding, const int8_t *a, const int8_t *b,
+                                          size_t n, mrtq_vta_word *words, size_t cap, mrtq_vta_sim *sim, int8_t *out,
+                                          size_t *ninsn) {
+  mrtq_vta_rq_plan plan;
+  mrtq_vta_add_dev_layout l;
+  mrtq_vta_prog prog;
+  uint32_t uops[MRTQ_VTA_ADD_DEV_UOPS];
+  mrtq_status st;
+  if ((st = mrtq__vta_add_run_args(p, a, b, n, words, sim, out)) != MRTQ_OK) return st;
+  memset(&l, 0, sizeof l), memset(&prog, 0, sizeof prog);
+  st = mrtq_vta_add_plan(p, rounding, sim->profile, &plan);
+  if (st == MRTQ_OK) st = mrtq_vta_add_dev_layout_of(&sim->cfg, &plan, n, &l);
+  if (st != MRTQ_OK) return st;
+  if (l.dram_bytes > sim->dram_bytes)
+    return MRTQ__ERR(MRTQ_ERANGE, "sim->dram_bytes: below the ADD layout's dram_bytes");
+  if (l.insns > cap) return MRTQ__ERR(MRTQ_ERANGE, "cap: below the ADD layout's insns");
+  if ((st = mrtq_vta_prog_init(&sim->cfg, words, cap, uops, MRTQ_VTA_ADD_DEV_UOPS, &prog)) != MRTQ_OK) return st;
+  memset(sim->dram + l.a_off, 0, l.vecs * l.lanes), memset(sim->dram + l.b_off, 0, l.vecs * l.lanes);
+  if (n) memcpy(sim->dram + l.a_off, a, n), memcpy(sim->dram + l.b_off, b, n);
+  st = mrtq_vta_add_dev_build(p, &plan, n, &l, &prog, sim->dram, sim->dram_bytes);
+  if (st == MRTQ_OK) st = mrtq_vta_sim_run(words, prog.n, sim);
+  if (st != MRTQ_OK) return st;
+  if (ninsn) *ninsn = prog.n;
+  if (n) memcpy(out, sim->dram + l.out_off, n);
   return MRTQ_OK;
 }
 

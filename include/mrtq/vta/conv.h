@@ -613,10 +613,7 @@ MRTQ_API mrtq_status mrtq_vta_conv_build(const mrtq_vta_conv_plan *cp, mrtq_vta_
       mrtq_vta_prog_push(&in, p);
     }
   }
-  memset(&in, 0, sizeof in);
-  in.opcode = MRTQ_VTA_FINISH;
-  mrtq_vta_prog_push(&in, p);
-  return mrtq_vta_prog_finish((uint32_t)(cp->uop_off / 4), p, dram, dram_bytes);
+  return mrtq__vta_end(p, cp->uop_off, dram, dram_bytes);
 }
 
 MRTQ_API mrtq_status mrtq_vta_conv_run(const mrtq_vta_conv_plan *cp, const mrtq_vta_conv_quant *q, mrtq_layout layout,

@@ -185,6 +185,15 @@ MRTQ__PRIV size_t mrtq__vta_alu_rows(mrtq_vta_prog *p, uint32_t op, int use_imm,
   return mrtq_vta_prog_push(&in, p);
 }
 
+/* FINISH, then mrtq_vta_prog_finish with the micro-op table at byte uop_off. */
+MRTQ__PRIV mrtq_status mrtq__vta_end(mrtq_vta_prog *p, size_t uop_off, uint8_t *dram, size_t dram_bytes) {
+  mrtq_vta_insn in;
+  memset(&in, 0, sizeof in);
+  in.opcode = MRTQ_VTA_FINISH;
+  mrtq_vta_prog_push(&in, p);
+  return mrtq_vta_prog_finish((uint32_t)(uop_off / 4), p, dram, dram_bytes);
+}
+
 /* GEMM reset (zero) of `rows` ACC rows from dst. */
 MRTQ__PRIV size_t mrtq__vta_reset_rows(mrtq_vta_prog *p, uint32_t dst, uint32_t rows) {
   mrtq_vta_insn in;
