@@ -134,6 +134,7 @@ static void test_resnet18(void) {
   static mrtq_mult m[512];
   mrtq_vta_config cfg = mrtq_vta_config_default();
   size_t nl = 0, nb = 0, i, r, end = 0, peak, sum, weights = 0;
+  double traffic = 0, compulsory = 0, worst = 0;
   for (i = 0; i < 512; i++) mrtq_mult_q15(1.0 / 4096, &m[i]);
   for (i = 0; i < sizeof L / sizeof L[0]; i++)
     for (r = 0; r < L[i][6]; r++, nl++) {
@@ -153,6 +154,17 @@ static void test_resnet18(void) {
       b[nb].bytes = p.x_bytes, b[nb].align = 64, b[nb].first = st ? st - 1 : 0, b[nb++].last = st;
       b[nb].bytes = p.y_bytes, b[nb].align = 64, b[nb].first = st, b[nb++].last = st + 1;
       weights += p.uops * 4 + p.w_bytes + p.p_bytes;
+      { /* DRAM traffic of the plan (its cost estimate, equal to the simulator's counters: test_vta_conv) against
+           the layer's compulsory traffic: every packed buffer once */
+        double t = (double)p.store_bytes, c = (double)(p.uops * 4 + p.w_bytes + p.p_bytes + p.x_bytes + p.y_bytes);
+        int k;
+        for (k = 0; k < 6; k++) t += (double)p.load_bytes[k];
+        traffic += t, compulsory += c;
+        if (t / c > worst) worst = t / c;
+        if (r == 0)
+          printf("  layer %2zu %3zux%-3zu -> %3zu k%zu s%zu: DRAM traffic %7.2f MiB, compulsory %6.2f MiB (%.2fx)\n", nl,
+                 s.c, s.h, s.o, s.kh, s.stride_h, t / 1048576.0, c / 1048576.0, t / c);
+      }
     }
   b[nb - 1].last = 2 * nl + 5; /* the network's output, read by the host at the end */
   CHECK_EQ(mrtq_vta_dram_plan(b, nb, 4096, scr, off, &end), MRTQ_OK, "plan");
@@ -164,6 +176,8 @@ static void test_resnet18(void) {
          nl, nb, (double)(end - 4096) / 1048576.0, (double)weights / 1048576.0, (double)peak / 1048576.0,
          (double)sum / 1048576.0);
   CHECK_EQ(nl, 20, "layers");
+  printf("  ResNet-18 convolutions: DRAM traffic %.1f MiB against %.1f MiB compulsory (%.2fx; worst layer %.2fx)\n",
+         traffic / 1048576.0, compulsory / 1048576.0, traffic / compulsory, worst);
 }
 
 int main(void) {
