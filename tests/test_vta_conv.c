@@ -26,9 +26,9 @@ static long long compared, layers, cpu_compared;
 typedef struct {
   mrtq_vta_conv_shape s;
   mrtq_vta_conv_quant q;
-  mrtq_mult m[512];
-  double scale[512]; /* the real scales m was encoded from */
-  int32_t bias[512];
+  mrtq_mult m[1024];
+  double scale[1024]; /* the real scales m was encoded from */
+  int32_t bias[1024];
   mrtq_layout layout;
 } layer_t;
 
@@ -39,6 +39,8 @@ static void run_moved(const mrtq_vta_config *cfg, mrtq_vta_profile prof, const l
 static void oracle(const mrtq_vta_conv_plan *p, const layer_t *L, const uint8_t *x, const uint8_t *w, uint8_t *y) {
   const mrtq_vta_conv_shape *s = &L->s;
   size_t hp = s->h + 2 * s->pad_h, wp = s->w + 2 * s->pad_w, n, c, i, j, o, oy, ox, ky, kx;
+  const int dw = s->groups > 1;
+  const size_t cg = dw ? 1 : s->c;
   int32_t *xp = (int32_t *)malloc(s->n * s->c * hp * wp * sizeof(int32_t));
   if (!xp) return;
   for (n = 0; n < s->n; n++)
@@ -64,11 +66,12 @@ static void oracle(const mrtq_vta_conv_plan *p, const layer_t *L, const uint8_t 
           size_t to;
           for (ky = 0; ky < s->kh; ky++)
             for (kx = 0; kx < s->kw; kx++)
-              for (c = 0; c < s->c; c++) {
-                size_t wa = L->layout == MRTQ_NCHW ? ((o * s->c + c) * s->kh + ky) * s->kw + kx
-                                                      : ((o * s->kh + ky) * s->kw + kx) * s->c + c;
+              for (c = 0; c < cg; c++) { /* depthwise: one input channel, o's own */
+                size_t wa = L->layout == MRTQ_NCHW ? ((o * cg + c) * s->kh + ky) * s->kw + kx
+                                                      : ((o * s->kh + ky) * s->kw + kx) * cg + c;
+                size_t ci = dw ? o : c;
                 int32_t wv = (L->q.w_type == MRTQ_U8 ? (int32_t)w[wa] : (int32_t)(int8_t)w[wa]) - L->q.w_zp;
-                int32_t xv = xp[((n * s->c + c) * hp + oy * s->stride_h + ky * s->dil_h) * wp + ox * s->stride_w +
+                int32_t xv = xp[((n * s->c + ci) * hp + oy * s->stride_h + ky * s->dil_h) * wp + ox * s->stride_w +
                                 kx * s->dil_w] - L->q.x_zp;
                 acc += (int64_t)xv * wv;
               }
@@ -120,14 +123,14 @@ static mrtq_status run_layer(const mrtq_vta_config *cfg, mrtq_vta_profile prof, 
   if (!print) run_moved(cfg, prof, L, p, x, w, y_sim, ny);
   if (L->q.rounding == MRTQ_VTA_ROUND_NUDGE && p.rq.pre_shift == 0) { /* exact requant on the device */
     /* the CPU kernel (mrtq/conv.h) with MRTQ_Q15_RNDNU of the same scales gives the same bytes */
-    static mrtq_rq rq[512];
+    static mrtq_rq rq[1024];
     mrtq_conv2d_shape cs;
     mrtq_qoperand qx, qw;
     size_t o, cpu_bad = 0;
     memset(&cs, 0, sizeof cs), memset(&qx, 0, sizeof qx), memset(&qw, 0, sizeof qw);
     cs.n = L->s.n, cs.c = L->s.c, cs.h = L->s.h, cs.w = L->s.w, cs.o = L->s.o, cs.kh = L->s.kh, cs.kw = L->s.kw;
     cs.stride_h = L->s.stride_h, cs.stride_w = L->s.stride_w, cs.pad_top = cs.pad_bottom = L->s.pad_h, cs.pad_left = cs.pad_right = L->s.pad_w;
-    cs.dil_h = L->s.dil_h, cs.dil_w = L->s.dil_w, cs.groups = 1;
+    cs.dil_h = L->s.dil_h, cs.dil_w = L->s.dil_w, cs.groups = L->s.groups > 1 ? L->s.groups : 1;
     cs.layout = L->layout; /* one mrtq_layout for both */
     qx.data = x, qx.type = L->q.x_type, qx.zp = L->q.x_zp;
     qw.data = w, qw.type = L->q.w_type, qw.zp = L->q.w_zp;
@@ -206,7 +209,7 @@ static void run_moved(const mrtq_vta_config *cfg, mrtq_vta_profile prof, const l
 
 /* Random data: weights generated as W' = W - zw in int8, so they fit. */
 static void fill(layer_t *L, uint8_t *x, uint8_t *w, int small_acc) {
-  size_t nx = L->s.n * L->s.c * L->s.h * L->s.w, nw = L->s.o * L->s.c * L->s.kh * L->s.kw, i;
+  size_t nx = L->s.n * L->s.c * L->s.h * L->s.w, nw = L->s.o * (L->s.groups > 1 ? 1 : L->s.c) * L->s.kh * L->s.kw, i;
   for (i = 0; i < nx; i++) x[i] = (uint8_t)th_rand32();
   for (i = 0; i < nw; i++) {
     int32_t v = (int32_t)th_range(small_acc ? -8 : -128, small_acc ? 8 : 127) + L->q.w_zp;
@@ -218,7 +221,7 @@ static void fill(layer_t *L, uint8_t *x, uint8_t *w, int small_acc) {
 static void set_quant(layer_t *L, int per_channel, int rounding, double scale) {
   size_t o;
   L->q.m = L->m, L->q.nm = per_channel ? L->s.o : 1, L->q.bias = L->bias, L->q.rounding = rounding;
-  for (o = 0; o < L->s.o && o < 512; o++) {
+  for (o = 0; o < L->s.o && o < 1024; o++) {
     L->scale[o] = scale * (0.6 + 0.8 * (double)(th_rand32() % 1000u) / 1000.0);
     mrtq_mult_q15(L->scale[o], &L->m[o]);
     L->bias[o] = (int32_t)th_range(-3000, 3000);
@@ -229,6 +232,7 @@ static void set_quant(layer_t *L, int per_channel, int rounding, double scale) {
 
 static void test_random_layers(void) {
   static uint8_t x[200000], w[200000];
+  int dw_layers = 0;
   mrtq_vta_config cfgs[2];
   int trial, refused_hls = 0, ran = 0;
   cfgs[0] = mrtq_vta_config_default();
@@ -250,6 +254,7 @@ static void test_random_layers(void) {
     L.s.dil_h = trial % 6 == 5 ? 2 : 1, L.s.dil_w = trial % 6 == 5 ? 2 : 1;
     while ((L.s.kh - 1) * L.s.dil_h + 1 > L.s.h + 2 * L.s.pad_h) L.s.pad_h++;
     while ((L.s.kw - 1) * L.s.dil_w + 1 > L.s.w + 2 * L.s.pad_w) L.s.pad_w++;
+    if (trial % 4 == 1) L.s.o = L.s.c, L.s.groups = L.s.c, dw_layers++; /* depthwise */
     L.layout = (th_rand32() & 1u) ? MRTQ_NHWC : MRTQ_NCHW;
     L.q.x_type = (th_rand32() & 1u) ? MRTQ_U8 : MRTQ_S8, L.q.w_type = (th_rand32() & 1u) ? MRTQ_U8 : MRTQ_S8;
     L.q.x_zp = L.q.x_type == MRTQ_U8 ? (int32_t)th_range(0, 255) : (int32_t)th_range(-128, 127);
@@ -267,9 +272,9 @@ static void test_random_layers(void) {
              L.s.kh, L.s.kw);
     ran += st == MRTQ_OK;
   }
-  CHECK(ran > 60 && refused_hls > 0 && moved_layers > 50);
-  printf("  random layers: %d run, %d refused (per channel on HLS), %lld outputs compared; %lld layers again with "
-         "their buffers moved\n", ran, refused_hls, compared, moved_layers);
+  CHECK(ran > 60 && refused_hls > 0 && moved_layers > 50 && dw_layers > 15);
+  printf("  random layers: %d run (%d depthwise), %d refused (per channel on HLS), %lld outputs compared; %lld layers "
+         "again with their buffers moved\n", ran, dw_layers, refused_hls, compared, moved_layers);
 }
 
 /* ResNet-18's convolution shapes (ImageNet, batch 1), per-channel nudge. The
@@ -302,6 +307,34 @@ static void test_resnet18(void) {
   }
 }
 
+/* MobileNet V1's depthwise layers (ImageNet, batch 1), per-channel nudge:
+ * the 112x112 and 56x56 ones cut to 20 input rows (same width, channels,
+ * kernel, stride) to keep the test short; the rest at their real size. */
+static void test_mobilenet_dw(void) {
+  static uint8_t x[112 * 112 * 64], w[1024 * 9];
+  static const size_t shapes[][4] = {/* c, h, w, stride */
+                                     {32, 20, 112, 1}, {64, 20, 112, 2}, {128, 20, 56, 1}, {128, 20, 56, 2},
+                                     {256, 28, 28, 1}, {256, 28, 28, 2}, {512, 14, 14, 1}, {512, 14, 14, 2},
+                                     {1024, 7, 7, 1}};
+  mrtq_vta_config cfg = mrtq_vta_config_default();
+  size_t i;
+  for (i = 0; i < sizeof shapes / sizeof shapes[0]; i++) {
+    layer_t L;
+    mrtq_status st;
+    memset(&L, 0, sizeof L);
+    L.s.n = 1, L.s.c = L.s.o = L.s.groups = shapes[i][0], L.s.h = shapes[i][1], L.s.w = shapes[i][2];
+    L.s.kh = L.s.kw = 3, L.s.stride_h = L.s.stride_w = shapes[i][3], L.s.pad_h = L.s.pad_w = 1;
+    L.s.dil_h = L.s.dil_w = 1;
+    L.layout = i % 2 ? MRTQ_NHWC : MRTQ_NCHW;
+    L.q.x_type = MRTQ_U8, L.q.w_type = MRTQ_S8;
+    L.q.x_zp = (int32_t)th_range(0, 255);
+    set_quant(&L, 1, MRTQ_VTA_ROUND_NUDGE, 1.0 / 256);
+    fill(&L, x, w, 0);
+    st = run_layer(&cfg, MRTQ_VTA_PROFILE_SIM, &L, x, w, 1);
+    CHECK_EQ(st, MRTQ_OK, "MobileNet depthwise layer %zu", i);
+  }
+}
+
 static void base_layer(layer_t *L) {
   memset(L, 0, sizeof *L);
   L->s.n = 1, L->s.c = 64, L->s.h = 8, L->s.w = 600, L->s.o = 16, L->s.kh = L->s.kw = 3;
@@ -317,6 +350,19 @@ static void test_refusals(void) {
   static int8_t w[64 * 64 * 9];
   memset(&p, 0, sizeof p);
   base_layer(&L);
+  { /* groups: dense or depthwise only; a depthwise layer needs square blocks */
+    mrtq_vta_config odd = cfg;
+    L.s.groups = 2;
+    CHECK_REFUSED(mrtq_vta_conv_plan_build(&cfg, MRTQ_VTA_PROFILE_SIM, &L.s, &L.q, NULL, &p), MRTQ_EUNSUPPORTED,
+                  "s->groups: 0 or 1 (dense) or s->c == s->o (depthwise) only");
+    L.s.groups = L.s.c; /* c 64, o 16 */
+    CHECK_REFUSED(mrtq_vta_conv_plan_build(&cfg, MRTQ_VTA_PROFILE_SIM, &L.s, &L.q, NULL, &p), MRTQ_EUNSUPPORTED,
+                  "s->groups");
+    L.s.o = L.s.c, odd.log_block_in = 3, odd.log_inp_buff_size = 14, odd.log_wgt_buff_size = 17; /* same depths */
+    CHECK_REFUSED(mrtq_vta_conv_plan_build(&odd, MRTQ_VTA_PROFILE_SIM, &L.s, &L.q, NULL, &p), MRTQ_EUNSUPPORTED,
+                  "cfg: a depthwise layer needs BLOCK_IN == BLOCK_OUT");
+    base_layer(&L);
+  }
   /* 4 channel blocks x 3 rows x 602 columns = 7224 INP entries > 2048 */
   CHECK_REFUSED(mrtq_vta_conv_plan_build(&cfg, MRTQ_VTA_PROFILE_SIM, &L.s, &L.q, NULL, &p),
                 MRTQ_ERANGE, "tiles do not fit");
@@ -575,6 +621,7 @@ static void test_driver_refusals(void) {
 int main(void) {
   TH_RUN(test_random_layers);
   TH_RUN(test_resnet18);
+  TH_RUN(test_mobilenet_dw);
   TH_RUN(test_refusals);
   TH_RUN(test_unencodable_configs);
   TH_RUN(test_driver_refusals);

@@ -43,6 +43,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   s.dil_h = fz_range(&f, 1, 2), s.dil_w = fz_range(&f, 1, 2);
   if (fz_rare(&f, 16)) s.kh = fz_range(&f, 0, 300); /* zero or beyond the fields */
   if (fz_rare(&f, 16)) s.c = 0;
+  if (fz_rare(&f, 4)) s.groups = s.c, s.o = s.c; /* depthwise */
+  else if (fz_rare(&f, 32)) s.groups = fz_range(&f, 0, 5); /* other group counts: refused unless 0, 1 or c == o */
   memset(&q, 0, sizeof q);
   q.x_type = fz_bool(&f) ? MRTQ_U8 : MRTQ_S8, q.w_type = fz_rare(&f, 64) ? MRTQ_U8 : MRTQ_S8;
   q.x_zp = q.x_type == MRTQ_U8 ? (int32_t)fz_range(&f, 0, 255) : (int32_t)fz_irange(&f, -128, 127);

@@ -14,7 +14,8 @@ extern "C" {
 /* ======================= declarations ======================= */
 
 /* ---- 5b. CONV2D on VTA ----
- * A quantized 2-D convolution (groups 1) mapped onto GEMM + ALU: per batch
+ * A quantized 2-D convolution (dense, or depthwise as a block-diagonal GEMM)
+ * mapped onto GEMM + ALU: per batch
  * block and output-channel block, the block's weights go to WGT SRAM and its
  * bias and requant parameters to ACC; per output row, the ACC row set is
  * reset, the input rows it needs (every input-channel block, kernel rows only)
@@ -34,6 +35,7 @@ typedef struct mrtq_vta_conv_shape {
   size_t n, c, h, w;        /* input */
   size_t o, kh, kw;         /* output channels, kernel */
   size_t stride_h, stride_w, pad_h, pad_w, dil_h, dil_w;
+  size_t groups;            /* 0 or 1: dense; c (with o == c): depthwise, one channel per group */
 } mrtq_vta_conv_shape;
 
 typedef struct mrtq_vta_conv_quant {
@@ -52,6 +54,8 @@ typedef struct mrtq_vta_conv_plan {
   mrtq_vta_conv_shape s;
   size_t ho, wo, hp, wp;              /* output size; padded input size */
   size_t nb, cb, ob;                  /* batch, input-channel, output-channel blocks */
+  int dw;                             /* depthwise: output block j reads input block j only */
+  size_t cbr, cg;                     /* input blocks read per output block (cb, or 1); channels per group (c, or 1) */
   size_t k;                           /* reduction length c * kh * kw */
   size_t inp_half, inp_bufs, acc_sets; /* INP entries per buffer; buffers (1 or 2); ACC row sets (1 or 2) */
   size_t wgt_entries, param_rows;     /* WGT entries per output block; ACC rows of bias + plan parameters */
@@ -68,14 +72,17 @@ typedef struct mrtq_vta_conv_plan {
   char why[160];                      /* why a layer does not fit, with the smallest SRAM sizes that would */
 } mrtq_vta_conv_plan;
 
-/* Plan a layer (groups 1: depthwise layers are not mapped). w_any: the raw
- * weights (o*c*kh*kw elements of q->w_type, either layout) to check W - w_zp
- * and bound the sum with the real weights, or NULL for the worst case
- * |W'| = 128.
+/* Plan a layer: dense (s->groups 0 or 1) or depthwise (s->groups == s->c
+ * == s->o: a block-diagonal GEMM, each output block against its own input
+ * block with a diagonal weight block per tap; weights [o][1][kh][kw] for
+ * NCHW, [o][kh][kw][1] for NHWC). w_any: the raw weights (o*(c/groups)*kh*kw
+ * elements of q->w_type, either layout) to check W - w_zp and bound the sum
+ * with the real weights, or NULL for the worst case |W'| = 128.
  * Errors: cfg, s, q, q->m or plan NULL, q->nm not 1 or s->o, target or
  * q->rounding outside their enums, a zero point outside its operand's type,
  * an invalid configuration -> MRTQ_EINVAL;
- * q->x_type / q->w_type not S8 or U8, data widths other than 8-bit with 32-bit
+ * q->x_type / q->w_type not S8 or U8, s->groups other than 0, 1 or (s->c
+ * == s->o) -> MRTQ_EUNSUPPORTED; data widths other than 8-bit with 32-bit
  * accumulators, batch * BLOCK_OUT > 256, a configuration whose instructions
  * exceed 128 bits or whose micro-ops exceed 32 bits -> MRTQ_EUNSUPPORTED; a
  * zero dimension, stride or dilation 0, a dimension beyond the ISA's fields
@@ -232,6 +239,8 @@ MRTQ_API mrtq_status mrtq_vta_conv_plan_build(const mrtq_vta_config *cfg, mrtq_v
   if (s->dil_w < 1 || s->dil_w > 255) return MRTQ__ERR(MRTQ_ESHAPE, "s->dil_w: must be in [1, 255]");
   if (s->pad_h > 255) return MRTQ__ERR(MRTQ_ESHAPE, "s->pad_h: must be in [0, 255]");
   if (s->pad_w > 255) return MRTQ__ERR(MRTQ_ESHAPE, "s->pad_w: must be in [0, 255]");
+  if (s->groups > 1 && (s->groups != s->c || s->o != s->c))
+    return MRTQ__ERR(MRTQ_EUNSUPPORTED, "s->groups: 0 or 1 (dense) or s->c == s->o (depthwise) only");
   memset(&p, 0, sizeof p);
   p.s = *s;
   p.hp = s->h + 2 * s->pad_h, p.wp = s->w + 2 * s->pad_w;
@@ -246,12 +255,15 @@ MRTQ_API mrtq_status mrtq_vta_conv_plan_build(const mrtq_vta_config *cfg, mrtq_v
   batch = (size_t)1 << cfg->log_batch, bi = (size_t)1 << cfg->log_block_in, bo = (size_t)1 << cfg->log_block_out;
   if (batch * bo > 256) /* the parameter rows are packed through a 256-lane buffer */
     return MRTQ__ERR(MRTQ_EUNSUPPORTED, "cfg->log_batch, cfg->log_block_out: batch * BLOCK_OUT must be <= 256");
+  if (s->groups > 1 && bi != bo)
+    return MRTQ__ERR(MRTQ_EUNSUPPORTED, "cfg: a depthwise layer needs BLOCK_IN == BLOCK_OUT (diagonal weight blocks)");
   p.nb = (s->n + batch - 1) / batch, p.cb = (s->c + bi - 1) / bi, p.ob = (s->o + bo - 1) / bo;
-  p.k = s->c * s->kh * s->kw;
+  p.dw = s->groups > 1, p.cbr = p.dw ? 1 : p.cb, p.cg = p.dw ? 1 : s->c;
+  p.k = p.cg * s->kh * s->kw;
   /* the weights must be representable as W - zw in int8 (checked on the data when given) */
   wmax = 0;
   if (wb) {
-    size_t nw = s->o * s->c * s->kh * s->kw;
+    size_t nw = s->o * p.cg * s->kh * s->kw;
     for (i = 0; i < nw; i++) {
       int32_t v = (q->w_type == MRTQ_U8 ? (int32_t)wb[i] : (int32_t)(int8_t)wb[i]) - q->w_zp;
       if (v < -128 || v > 127) return MRTQ__ERR(MRTQ_ERANGE, "w_any: some W - q->w_zp is outside int8");
@@ -283,8 +295,8 @@ MRTQ_API mrtq_status mrtq_vta_conv_plan_build(const mrtq_vta_config *cfg, mrtq_v
   st = mrtq_vta_rq_plan_build(&o, q->m, q->nm, q->zp, q->qmin, q->qmax, &p.rq);
   if (st != MRTQ_OK) return st;
   /* tiles */
-  p.inp_half = p.cb * s->kh * p.wp;
-  p.wgt_entries = p.cb * s->kh * s->kw;
+  p.inp_half = p.cbr * s->kh * p.wp;
+  p.wgt_entries = p.cbr * s->kh * s->kw;
   p.param_rows = 1 + (size_t)p.rq.nparams;
   for (i = 0; i < (size_t)p.rq.nsteps; i++) nsave += p.rq.step[i].kind == MRTQ_VTA_STEP_SAVE;
   rows = (size_t)1 << d.acc;
@@ -334,15 +346,15 @@ MRTQ_API mrtq_status mrtq_vta_conv_plan_build(const mrtq_vta_config *cfg, mrtq_v
   }
   /* program size and cost */
   {
-    size_t blocks = p.nb * p.ob, per_row = 1 + 1 + p.cb + 1 + (size_t)p.rq.nsteps + nsave + 1; /* reset, GEMM, loads, bias, plan, store */
+    size_t blocks = p.nb * p.ob, per_row = 1 + 1 + p.cbr + 1 + (size_t)p.rq.nsteps + nsave + 1; /* reset, GEMM, loads, bias, plan, store */
     size_t drains = (p.ho < p.inp_bufs ? p.ho : p.inp_bufs) + (p.ho < p.acc_sets ? p.ho : p.acc_sets);
     p.insns = 1 + blocks * (2 + p.ho * per_row + drains) + 1;
     p.load_bytes[MRTQ_VTA_MEM_UOP] = (uint64_t)p.uops * 4u; /* at most: the table after deduplication */
     p.load_bytes[MRTQ_VTA_MEM_WGT] = (uint64_t)blocks * p.wgt_entries * bo * bi;
     p.load_bytes[MRTQ_VTA_MEM_ACC] = (uint64_t)blocks * p.param_rows * 4u * batch * bo;
-    p.load_bytes[MRTQ_VTA_MEM_INP] = (uint64_t)blocks * p.ho * p.cb * s->kh * p.wp * batch * bi;
+    p.load_bytes[MRTQ_VTA_MEM_INP] = (uint64_t)blocks * p.ho * p.cbr * s->kh * p.wp * batch * bi;
     p.store_bytes = (uint64_t)blocks * p.ho * p.wo * batch * bo;
-    p.gemm_ops = (uint64_t)blocks * p.ho * p.wo * p.cb * s->kh * s->kw;
+    p.gemm_ops = (uint64_t)blocks * p.ho * p.wo * p.cbr * s->kh * s->kw;
     p.alu_ops = (uint64_t)blocks * p.ho * p.wo * (1u + (uint64_t)p.rq.nsteps);
   }
   *plan = p;
@@ -398,23 +410,24 @@ MRTQ_API mrtq_status mrtq_vta_conv_pack_weights(const mrtq_vta_config *cfg, cons
   if (!w) return MRTQ__ERR(MRTQ_EINVAL, "w: NULL");
   if (!dst) return MRTQ__ERR(MRTQ_EINVAL, "dst: NULL");
   wu = q->w_type == MRTQ_U8;
-  nw = p->s.o * p->s.c * p->s.kh * p->s.kw;
+  nw = p->s.o * p->cg * p->s.kh * p->s.kw;
   for (oo = 0; oo < nw; oo++) { /* every weight first: a refusal writes nothing */
     int32_t v = (wu ? (int32_t)wb[oo] : (int32_t)(int8_t)wb[oo]) - q->w_zp;
     if (v < -128 || v > 127) return MRTQ__ERR(MRTQ_ERANGE, "w: some W - q->w_zp is outside int8");
   }
   bi = (size_t)1 << cfg->log_block_in, bo = (size_t)1 << cfg->log_block_out;
   for (ob = 0; ob < p->ob; ob++)
-    for (cb = 0; cb < p->cb; cb++)
+    for (cb = 0; cb < p->cbr; cb++)
       for (ky = 0; ky < p->s.kh; ky++)
         for (kx = 0; kx < p->s.kw; kx++)
           for (oo = 0; oo < bo; oo++)
             for (ii = 0; ii < bi; ii++) {
-              size_t o = ob * bo + oo, c = cb * bi + ii;
+              /* dense: input channel c of the group; depthwise: the diagonal (lane ii feeds lane oo == ii) */
+              size_t o = ob * bo + oo, c = p->dw ? 0 : cb * bi + ii;
               int32_t v = 0;
-              if (o < p->s.o && c < p->s.c) {
-                size_t at = layout == MRTQ_NCHW ? ((o * p->s.c + c) * p->s.kh + ky) * p->s.kw + kx
-                                                : ((o * p->s.kh + ky) * p->s.kw + kx) * p->s.c + c;
+              if (o < p->s.o && c < p->cg && (!p->dw || ii == oo)) {
+                size_t at = layout == MRTQ_NCHW ? ((o * p->cg + c) * p->s.kh + ky) * p->s.kw + kx
+                                                : ((o * p->s.kh + ky) * p->s.kw + kx) * p->cg + c;
                 v = (wu ? (int32_t)wb[at] : (int32_t)(int8_t)wb[at]) - q->w_zp;
               }
               *dst++ = (int8_t)v;
@@ -456,9 +469,9 @@ MRTQ_API mrtq_status mrtq_vta_conv_pack_params(const mrtq_vta_config *cfg, const
       size_t o = ob * bo + l % bo;
       int64_t v = 0, sw = 0;
       if (o < p->s.o) {
-        for (c = 0; c < p->s.c; c++)
+        for (c = 0; c < p->cg; c++)
           for (t = 0; t < kk; t++) {
-            size_t at = layout == MRTQ_NCHW ? (o * p->s.c + c) * kk + t : (o * kk + t) * p->s.c + c;
+            size_t at = layout == MRTQ_NCHW ? (o * p->cg + c) * kk + t : (o * kk + t) * p->cg + c;
             sw += (wu ? (int32_t)wb[at] : (int32_t)(int8_t)wb[at]) - q->w_zp;
           }
         v = (q->bias ? q->bias[o] : 0) - (int64_t)(q->x_zp - (q->x_type == MRTQ_U8 ? 128 : 0)) * sw;
@@ -574,14 +587,15 @@ MRTQ_API mrtq_status mrtq_vta_conv_build(const mrtq_vta_conv_plan *cp, mrtq_vta_
       uint32_t ib, ab;
       h = y % cp->inp_bufs, a = y % cp->acc_sets;
       ib = (uint32_t)(h * cp->inp_half), ab = (uint32_t)(a * cp->wo);
-      for (c = 0; c < cp->cb; c++) { /* the kernel rows of every input-channel block */
+      for (c = 0; c < cp->cbr; c++) { /* the kernel rows of every input-channel block (depthwise: block obi) */
+        size_t cin = cp->dw ? obi : c;
         memset(&in, 0, sizeof in);
         in.opcode = MRTQ_VTA_LOAD, in.memory_type = MRTQ_VTA_MEM_INP;
         in.sram_base = ib + (uint32_t)(c * s->kh * cp->wp);
-        in.dram_base = (uint32_t)(cp->x_off / eb_inp + ((nbi * cp->cb + c) * cp->hp + y * s->stride_h) * cp->wp);
+        in.dram_base = (uint32_t)(cp->x_off / eb_inp + ((nbi * cp->cb + cin) * cp->hp + y * s->stride_h) * cp->wp);
         in.y_size = (uint32_t)s->kh, in.x_size = (uint32_t)cp->wp, in.x_stride = (uint32_t)(s->dil_h * cp->wp);
         in.pop_next = c == 0 && y >= cp->inp_bufs; /* the buffer's previous GEMM is done */
-        in.push_next = c + 1 == cp->cb;
+        in.push_next = c + 1 == cp->cbr;
         mrtq_vta_prog_push(&in, p);
       }
       last = mrtq__vta_reset_rows(p, ab, wo); /* the row set, after its previous store */
@@ -589,7 +603,7 @@ MRTQ_API mrtq_status mrtq_vta_conv_build(const mrtq_vta_conv_plan *cp, mrtq_vta_
       memset(&in, 0, sizeof in);
       in.opcode = MRTQ_VTA_GEMM, in.uop_bgn = gemm_uop[h][a], in.uop_end = in.uop_bgn + (uint32_t)(s->kh * s->kw);
       in.iter_out = wo, in.dst_factor_out = 1, in.src_factor_out = (uint32_t)s->stride_w;
-      in.iter_in = (uint32_t)cp->cb, in.src_factor_in = (uint32_t)(s->kh * cp->wp);
+      in.iter_in = (uint32_t)cp->cbr, in.src_factor_in = (uint32_t)(s->kh * cp->wp);
       in.wgt_factor_in = (uint32_t)(s->kh * s->kw);
       in.pop_prev = 1, in.push_prev = 1; /* wait for the loads, then free the INP buffer */
       mrtq_vta_prog_push(&in, p);
@@ -667,15 +681,17 @@ MRTQ_API mrtq_status mrtq_vta_conv_ref(const mrtq_vta_conv_plan *cp, const mrtq_
         for (ox = 0; ox < cp->wo; ox++) {
           int64_t acc = q->bias ? q->bias[o] : 0;
           size_t to;
-          for (c = 0; c < s->c; c++)
+          for (c = 0; c < cp->cg; c++) /* the group's input channels: all (dense), or channel o (depthwise) */
             for (ky = 0; ky < s->kh; ky++)
               for (kx = 0; kx < s->kw; kx++) {
                 size_t iy = oy * s->stride_h + ky * s->dil_h, ix = ox * s->stride_w + kx * s->dil_w, xa, wa;
+                size_t ci = cp->dw ? o : c;
                 int32_t xv, wv;
                 if (iy < s->pad_h || iy >= s->pad_h + s->h || ix < s->pad_w || ix >= s->pad_w + s->w) continue;
                 iy -= s->pad_h, ix -= s->pad_w;
-                xa = layout == MRTQ_NCHW ? ((n * s->c + c) * s->h + iy) * s->w + ix : ((n * s->h + iy) * s->w + ix) * s->c + c;
-                wa = layout == MRTQ_NCHW ? ((o * s->c + c) * s->kh + ky) * s->kw + kx : ((o * s->kh + ky) * s->kw + kx) * s->c + c;
+                xa = layout == MRTQ_NCHW ? ((n * s->c + ci) * s->h + iy) * s->w + ix : ((n * s->h + iy) * s->w + ix) * s->c + ci;
+                wa = layout == MRTQ_NCHW ? ((o * cp->cg + c) * s->kh + ky) * s->kw + kx
+                                         : ((o * s->kh + ky) * s->kw + kx) * cp->cg + c;
                 xv = xu ? (int32_t)xb[xa] : (int32_t)(int8_t)xb[xa];
                 wv = wu ? (int32_t)wb[wa] : (int32_t)(int8_t)wb[wa];
                 acc += (int64_t)(xv - q->x_zp) * (wv - q->w_zp);
