@@ -633,8 +633,10 @@ static void test_add_device(void) {
     double s2 = (float)(s1 * (0.25 + (double)(th_rand32() % 1000u) / 500.0));
     double so = (float)((s1 > s2 ? s1 : s2) * (0.5 + (double)(th_rand32() % 1000u) / 400.0));
     size_t n = t % 4 == 3 ? (size_t)th_range(1, 65535) : 65536;
+    if (t == 4) s2 = s1 * 1e-7; /* a flushed input multiplier {0, 0}: that input contributes 0 (found by fuzz_vta_plan) */
     CHECK_EQ(mrtq_vta_add_params_init(s1, (int32_t)th_range(-128, 127), s2, (int32_t)th_range(-128, 127), so,
                                       (int32_t)th_range(-128, 127), &p), MRTQ_OK, "params");
+    if (t == 4) CHECK_EQ(p.in2.mult, 0, "flushed");
     CHECK_EQ(mrtq_vta_sim_init(cfg, prof[t % 2], scratch, sizeof scratch, big, sizeof big, &s), MRTQ_OK, "init");
     CHECK_EQ(mrtq_vta_add_dev_run(&p, rnd, a, b, n, words, 16384, &s, got, &ni), MRTQ_OK, "device ADD: %s", s.error);
     CHECK_EQ(mrtq_vta_add_ref(&p, rnd, a, b, n, want), MRTQ_OK, "ref");
@@ -686,6 +688,9 @@ static void test_add_device(void) {
       bad.in1.shift = 1;
       CHECK_REFUSED(mrtq_vta_add_dev_build(&bad, &plan, 100, NULL, &pr, big, sizeof big), MRTQ_EUNSUPPORTED,
                     "an input shift > 0");
+      bad = p, bad.in2.mult = 40000;
+      CHECK_REFUSED(mrtq_vta_add_dev_build(&bad, &plan, 100, NULL, &pr, big, sizeof big), MRTQ_EUNSUPPORTED,
+                    "a multiplier outside [0, 32767]");
       CHECK_REFUSED(mrtq_vta_add_dev_build(NULL, &plan, 100, NULL, &pr, big, sizeof big), MRTQ_EINVAL, "p: NULL");
       CHECK_REFUSED(mrtq_vta_add_dev_build(&p, NULL, 100, NULL, &pr, big, sizeof big), MRTQ_EINVAL, "plan: NULL");
       CHECK_REFUSED(mrtq_vta_add_dev_build(&p, &plan, 100, NULL, NULL, big, sizeof big), MRTQ_EINVAL, "p: NULL");

@@ -211,6 +211,27 @@ static void check_add(fz *f) {
              sim.error);
     FZ_CHECK(fz_span_is((const uint8_t *)out, n + 1, 0x5a), "mrtq_vta_add_run refused (%d) but wrote out", (int)st);
   }
+  /* the ADD entirely on the device: the same bytes, or a refusal it states */
+  memset(out, 0x5a, n + 1);
+  FZ_EQ(mrtq_vta_sim_init(&cfg, prof, scratch, sizeof scratch, dram, sizeof dram, &sim), MRTQ_OK, "sim_init");
+  fz_reason_begin();
+  st = mrtq_vta_add_dev_run(&p, rounding, a, b, n, words, 64, &sim, out, &ninsn);
+  fz_reason_end(st, "mrtq_vta_add_dev_run");
+  if (sr == MRTQ_OK && st == MRTQ_OK) {
+    for (i = 0; i < n; i++)
+      FZ_EQ(out[i], ref[i], "mrtq_vta_add_dev_run vs mrtq_vta_add_ref element %zu of %zu (a %d b %d, rounding %d, profile %d)",
+            i, n, a[i], b[i], rounding, (int)prof);
+    FZ_CHECK(out[n] == 0x5a, "mrtq_vta_add_dev_run wrote past n");
+  } else if (st != MRTQ_OK) {
+    FZ_CHECK(st == MRTQ_ERANGE || st == MRTQ_EUNSUPPORTED || st == MRTQ_EINVAL, "mrtq_vta_add_dev_run status %d (%s)",
+             (int)st, sim.error);
+    FZ_CHECK(prof == MRTQ_VTA_PROFILE_HLS || prof == MRTQ_VTA_PROFILE_CHISEL || sr != MRTQ_OK || st != MRTQ_EUNSUPPORTED ||
+                 p.in1.shift > 0 || p.in2.shift > 0,
+             "mrtq_vta_add_dev_run refused (unsupported) a target with MUL");
+    FZ_CHECK(fz_span_is((const uint8_t *)out, n + 1, 0x5a), "mrtq_vta_add_dev_run refused (%d) but wrote out", (int)st);
+  } else {
+    FZ_CHECK(0, "mrtq_vta_add_dev_run ran what mrtq_vta_add_ref refused (%d)", (int)sr);
+  }
   free(a), free(b), free(out), free(ref);
 }
 

@@ -106,7 +106,8 @@ MRTQ_API mrtq_status mrtq_vta_add_run(const mrtq_vta_add_params *p, int rounding
  * (the host form's int16 steps never wrap for int8 q and zp with M in
  * [2^14, 2^15) and shift s <= 0: |t 2^7| < 2^15, |r| < 2^15; its sign-
  * dependent nudge is the `- [t < 0]`, as min(max(t, -1), 0) from a saved copy
- * of t), then A' + B' and the driver's plan as in mrtq_vta_add_build. So the
+ * of t; a flushed multiplier M = 0 gives A' = 0 for every q, as the host form
+ * does), then A' + B' and the driver's plan as in mrtq_vta_add_build. So the
  * output equals mrtq_vta_add_ref byte for byte, and no data crosses to the
  * host between a VTA layer and the ADD. Per chunk: LOAD INP A, LOAD INP B,
  * GEMM reset, one GEMM over both, 2 x 7-8 ALU steps, ADD, the plan, STORE;
@@ -141,7 +142,7 @@ MRTQ_API mrtq_status mrtq_vta_add_dev_layout_of(const mrtq_vta_config *cfg, cons
  * layout of (p->cfg, plan, n) with the caller's offsets, or NULL for the
  * default placement). plan: mrtq_vta_add_plan's for the same parameters.
  * Errors: NULL (but l) -> MRTQ_EINVAL; a target without MUL (plan's), an
- * input shift > 0 -> MRTQ_EUNSUPPORTED; as mrtq_vta_add_dev_layout_of; the
+ * input shift > 0, an input multiplier outside [0, 32767] -> MRTQ_EUNSUPPORTED; as mrtq_vta_add_dev_layout_of; the
  * placement as mrtq_vta_add_build checks it; the program too small ->
  * MRTQ_ERANGE; an earlier error in p as it was. */
 MRTQ_API mrtq_status mrtq_vta_add_dev_build(const mrtq_vta_add_params *ap, const mrtq_vta_rq_plan *plan, size_t n,
@@ -390,6 +391,10 @@ MRTQ_API mrtq_status mrtq_vta_add_dev_layout_of(const mrtq_vta_config *cfg, cons
 /* The on-device dequantization of ACC rows [x, x + rows) (int8 values as
  * int32) with scratch rows s: mrtq_dequant_vta's value (see the contract). */
 MRTQ__PRIV void mrtq__vta_dequant_rows(mrtq_vta_prog *p, int32_t zp, mrtq_mult m, uint32_t x, uint32_t s, uint32_t rows) {
+  if (m.mult == 0) { /* a flushed scale: every product is 0, r = 0 (the sign step applies to negative products only) */
+    mrtq__vta_alu_rows(p, MRTQ_VTA_ALU_MUL, 1, 0, x, 0, 0, rows);
+    return;
+  }
   if (zp) mrtq__vta_alu_rows(p, MRTQ_VTA_ALU_ADD, 1, -zp, x, 0, 0, rows); /* t = q - zp */
   mrtq__vta_reset_rows(p, s, rows);
   mrtq__vta_alu_rows(p, MRTQ_VTA_ALU_ADD, 0, 0, s, x, 1, rows);  /* a copy of t */
@@ -420,6 +425,9 @@ MRTQ_API mrtq_status mrtq_vta_add_dev_build(const mrtq_vta_add_params *ap, const
     return MRTQ__ERR(MRTQ_EUNSUPPORTED, "plan->opts.target: the on-device ADD multiplies (MUL); HLS and Chisel have none");
   if (ap->in1.shift > 0 || ap->in2.shift > 0)
     return MRTQ__ERR(MRTQ_EUNSUPPORTED, "ap->in1, ap->in2: an input shift > 0 (a scale above 1/2 of the larger)");
+  if (ap->in1.mult < 0 || ap->in1.mult > 32767 || ap->in2.mult < 0 || ap->in2.mult > 32767)
+    return MRTQ__ERR(MRTQ_EUNSUPPORTED, "ap->in1, ap->in2: a multiplier outside [0, 32767] (MUL's 16-bit immediate; "
+                                        "mrtq_mult_q15 gives none)");
   if ((st = mrtq_vta_add_dev_layout_of(&p->cfg, plan, n, &l)) != MRTQ_OK) return st;
   if (lp) l.uop_off = lp->uop_off, l.w_off = lp->w_off, l.a_off = lp->a_off, l.b_off = lp->b_off, l.out_off = lp->out_off;
   bo = (size_t)1 << p->cfg.log_block_out;
