@@ -670,6 +670,23 @@ static void test_add_device(void) {
     CHECK_REFUSED(mrtq_vta_add_dev_run(&p, 0, a, b, 100, NULL, 8192, &s, got, NULL), MRTQ_EINVAL, "words: NULL");
     CHECK_REFUSED(mrtq_vta_add_dev_run(&p, 0, a, b, 100, words, 16384, NULL, got, NULL), MRTQ_EINVAL, "sim: NULL");
     CHECK_EQ(mrtq_vta_add_dev_run(&p, 0, a, b, 0, words, 16384, &s, NULL, NULL), MRTQ_OK, "n = 0");
+    { /* hand-filled input shifts far below -15 act as -31 there as in mrtq_dequant_vta (INT32_MIN included) */
+      mrtq_vta_add_params far = p;
+      far.in1.shift = INT32_MIN, far.in2.shift = -40;
+      CHECK_EQ(mrtq_vta_add_dev_run(&far, 0, a, b, 65536, words, 16384, &s, got, NULL), MRTQ_OK, "far shifts");
+      CHECK_EQ(mrtq_vta_add_ref(&far, 0, a, b, 65536, want), MRTQ_OK, "ref");
+      CHECK_EQ(memcmp(got, want, 65536), 0, "far shifts, same bytes");
+    }
+    { /* a refusal of the parameters leaves the simulator's DRAM as it was */
+      mrtq_vta_add_params bad = p;
+      bad.in2.mult = -1;
+      memset(big, 0x3c, 4096);
+      CHECK_REFUSED(mrtq_vta_add_dev_run(&bad, 0, a, b, 100, words, 16384, &s, got, NULL), MRTQ_EUNSUPPORTED,
+                    "a multiplier outside [0, 32767]");
+      for (i = 0; i < 4096 && big[i] == 0x3c; i++) {
+      }
+      CHECK_EQ(i, 4096, "DRAM untouched");
+    }
     { /* the builder alone: a moved layout, and its refusals */
       mrtq_vta_rq_plan plan;
       mrtq_vta_add_dev_layout l;

@@ -143,11 +143,12 @@ MRTQ_API mrtq_status mrtq_fastconv_onednn(const mrtq_fastconv *p, const mrtq_one
 /* The requantized convolution from packed weights: the bytes of
  * mrtq_conv2d_q8(&p->s, rq, nrq, x, w, bias, dst_type, dst) (conv.h) for the
  * weights w p was packed from (or of mrtq_fc_q8 after mrtq_fastconv_init_fc),
- * on every SIMD path: acc = sum (x - x->zp) w + bias[o] exactly, then
+ * on every SIMD path: acc = sum (x - x->zp) (w - zw) + bias[o] exactly (the
+ * weights as packed: their zero points already taken), then
  * mrtq_rq_apply(rq[o] (rq[0] when nrq == 1), acc, dst_type's range). Any
  * family; TFLite's int8 convention is per-channel MRTQ_Q31_DBL descriptions of
- * s_x s_w[o] / s_y with s8 weights of zero point 0 (what mrtq_fastconv_init
- * packs; uint8 weights with a zero point run on mrtq_conv2d_q8 only). With
+ * s_x s_w[o] / s_y with s8 weights of zero point 0, its legacy uint8 one
+ * uint8 weights with a zero point (both packed by mrtq_fastconv_init). With
  * AVX512-VNNI, NHWC (or an inner product) and every rq MRTQ_Q31_DBL from
  * mrtq_rq_init's domain (mult >= 0, shift in [-31, 30]), or every rq
  * MRTQ_FP32 with a finite scale and bounds within 2^24 of its zero point, the

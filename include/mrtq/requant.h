@@ -374,7 +374,8 @@ MRTQ_API mrtq_status mrtq_requant_u8_outer(const mrtq_rq *rq, const int32_t *acc
 
 /* Per channel, channel-inner layout (NHWC and the like): acc holds `rows`
  * rows of `channels` elements; element c of every row uses rq[c]. The same
- * bytes on every path; speed: channels are taken 128 at a time, and a group
+ * bytes on every path (in the default rounding mode, which the FP32 paths
+ * assume: mrtq.h's determinism contract); speed: channels are taken 128 at a time, and a group
  * whose descriptions are all MRTQ_Q31_DBL with shift <= 0 (TFLite's per-
  * channel convolution) or all MRTQ_FP32 with a finite scale (XNNPACK's qc8),
  * each as mrtq_rq_init makes them, runs per row as 16 (AVX-512) or 8 (AVX2)

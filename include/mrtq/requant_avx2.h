@@ -185,7 +185,6 @@ MRTQ__PRIV size_t mrtq__requant_avx2(const mrtq_rq *rq, const int32_t *acc, size
   return i;
 }
 
-/* ONNX QuantizeLinear on 32 floats a block (see requant_avx512.h). */
 /* ---- per-channel lanes (requant.h's lane tables), 8 a step: as
  * mrtq__lanes_avx512 (the arithmetic is explained there) over `rows` rows ld
  * apart; returns how many of each row's n channels it wrote (whole steps of
@@ -225,6 +224,7 @@ MRTQ__PRIV size_t mrtq__lanes_avx2(const int32_t *t, size_t stride, int form, co
   return n8;
 }
 
+/* ONNX QuantizeLinear on 32 floats a block (see requant_avx512.h). */
 MRTQ__PRIV __m256i mrtq__avx2_quant8(const float *x, __m256 vs, __m256 flo, __m256 fhi, __m256i zpb) {
   __m256 f = _mm256_div_ps(_mm256_loadu_ps(x), vs);
   f = _mm256_and_ps(f, _mm256_cmp_ps(f, f, _CMP_ORD_Q));

@@ -404,7 +404,20 @@ MRTQ__PRIV void mrtq__vta_dequant_rows(mrtq_vta_prog *p, int32_t zp, mrtq_mult m
   mrtq__vta_alu_rows(p, MRTQ_VTA_ALU_ADD, 1, 128, x, 0, 0, rows);
   mrtq__vta_alu_rows(p, MRTQ_VTA_ALU_SHR, 1, 8, x, 0, 0, rows); /* floor((t M + 2^7) / 2^8) */
   mrtq__vta_alu_rows(p, MRTQ_VTA_ALU_ADD, 0, 0, x, s, 1, rows); /* r */
-  if (m.shift < 0) mrtq__vta_alu_rows(p, MRTQ_VTA_ALU_SHR, 1, -m.shift, x, 0, 0, rows);
+  if (m.shift < 0) /* a shift below -31 acts as -31, as in mrtq_dequant_vta (and no negation can overflow) */
+    mrtq__vta_alu_rows(p, MRTQ_VTA_ALU_SHR, 1, m.shift < -31 ? 31 : -m.shift, x, 0, 0, rows);
+}
+
+/* What the on-device ADD needs of its target and parameters. */
+MRTQ__PRIV mrtq_status mrtq__vta_add_dev_ok(const mrtq_vta_add_params *ap, mrtq_vta_profile target) {
+  if (target == MRTQ_VTA_PROFILE_HLS || target == MRTQ_VTA_PROFILE_CHISEL)
+    return MRTQ__ERR(MRTQ_EUNSUPPORTED, "plan->opts.target: the on-device ADD multiplies (MUL); HLS and Chisel have none");
+  if (ap->in1.shift > 0 || ap->in2.shift > 0)
+    return MRTQ__ERR(MRTQ_EUNSUPPORTED, "ap->in1, ap->in2: an input shift > 0 (a scale above 1/2 of the larger)");
+  if (ap->in1.mult < 0 || ap->in1.mult > 32767 || ap->in2.mult < 0 || ap->in2.mult > 32767)
+    return MRTQ__ERR(MRTQ_EUNSUPPORTED, "ap->in1, ap->in2: a multiplier outside [0, 32767] (MUL's 16-bit immediate; "
+                                        "mrtq_mult_q15 gives none)");
+  return MRTQ_OK;
 }
 
 MRTQ_API mrtq_status mrtq_vta_add_dev_build(const mrtq_vta_add_params *ap, const mrtq_vta_rq_plan *plan, size_t n,
@@ -421,13 +434,7 @@ MRTQ_API mrtq_status mrtq_vta_add_dev_build(const mrtq_vta_add_params *ap, const
   if (!plan) return MRTQ__ERR(MRTQ_EINVAL, "plan: NULL");
   if (!dram) return MRTQ__ERR(MRTQ_EINVAL, "dram: NULL");
   if (p->status != MRTQ_OK) return p->status;
-  if (plan->opts.target == MRTQ_VTA_PROFILE_HLS || plan->opts.target == MRTQ_VTA_PROFILE_CHISEL)
-    return MRTQ__ERR(MRTQ_EUNSUPPORTED, "plan->opts.target: the on-device ADD multiplies (MUL); HLS and Chisel have none");
-  if (ap->in1.shift > 0 || ap->in2.shift > 0)
-    return MRTQ__ERR(MRTQ_EUNSUPPORTED, "ap->in1, ap->in2: an input shift > 0 (a scale above 1/2 of the larger)");
-  if (ap->in1.mult < 0 || ap->in1.mult > 32767 || ap->in2.mult < 0 || ap->in2.mult > 32767)
-    return MRTQ__ERR(MRTQ_EUNSUPPORTED, "ap->in1, ap->in2: a multiplier outside [0, 32767] (MUL's 16-bit immediate; "
-                                        "mrtq_mult_q15 gives none)");
+  if ((st = mrtq__vta_add_dev_ok(ap, plan->opts.target)) != MRTQ_OK) return st;
   if ((st = mrtq_vta_add_dev_layout_of(&p->cfg, plan, n, &l)) != MRTQ_OK) return st;
   if (lp) l.uop_off = lp->uop_off, l.w_off = lp->w_off, l.a_off = lp->a_off, l.b_off = lp->b_off, l.out_off = lp->out_off;
   bo = (size_t)1 << p->cfg.log_block_out;
@@ -495,6 +502,7 @@ MRTQ_API mrtq_status mrtq_vta_add_dev_run(const mrtq_vta_add_params *p, int roun
   if ((st = mrtq__vta_add_run_args(p, a, b, n, words, sim, out)) != MRTQ_OK) return st;
   memset(&l, 0, sizeof l), memset(&prog, 0, sizeof prog);
   st = mrtq_vta_add_plan(p, rounding, sim->profile, &plan);
+  if (st == MRTQ_OK) st = mrtq__vta_add_dev_ok(p, sim->profile); /* before the inputs are written */
   if (st == MRTQ_OK) st = mrtq_vta_add_dev_layout_of(&sim->cfg, &plan, n, &l);
   if (st != MRTQ_OK) return st;
   if (l.dram_bytes > sim->dram_bytes)

@@ -144,9 +144,6 @@ MRTQ_API void mrtq_vta_prog_deps(size_t i, int pop_prev, int pop_next, int push_
   mrtq_vta_encode(&p->cfg, &in, &p->words[i]);
 }
 
-/* ALU op over `rows` ACC rows from dst, one loop: dst advances by 1 and src
- * by src_f per row; the operand is imm (use_imm) or ACC[src]. Returns the
- * instruction's index. */
 /* A program's buffers in DRAM: where each starts (bytes), its size and the
  * DRAM element it is addressed in (LOAD / STORE dram_base counts elements:
  * 4 bytes for micro-ops, the INP / WGT / ACC / OUT element sizes). Every
@@ -166,7 +163,7 @@ MRTQ__PRIV mrtq_status mrtq__vta_regions_ok(const mrtq__vta_region *r, int n, ui
                                     "INP, WGT, ACC, OUT: their element sizes)");
     if (r[i].off > dram_bytes || r[i].bytes > dram_bytes - r[i].off)
       return MRTQ__ERR(MRTQ_ERANGE, "dram_bytes: a buffer (offset + size) ends beyond it");
-    if ((r[i].off + r[i].bytes) / r[i].elem - 1 > 0xffffffffu)
+    if ((r[i].off + r[i].bytes - 1) / r[i].elem > 0xffffffffu)
       return MRTQ__ERR(MRTQ_ERANGE, "offsets: a buffer's last element index beyond 32 bits (the dram_base field)");
     for (j = 0; j < i; j++)
       if (r[j].bytes && r[i].off < r[j].off + r[j].bytes && r[j].off < r[i].off + r[i].bytes)
@@ -175,6 +172,9 @@ MRTQ__PRIV mrtq_status mrtq__vta_regions_ok(const mrtq__vta_region *r, int n, ui
   return MRTQ_OK;
 }
 
+/* ALU op over `rows` ACC rows from dst, one loop: dst advances by 1 and src
+ * by src_f per row; the operand is imm (use_imm) or ACC[src]. Returns the
+ * instruction's index. */
 MRTQ__PRIV size_t mrtq__vta_alu_rows(mrtq_vta_prog *p, uint32_t op, int use_imm, int32_t imm, uint32_t dst, uint32_t src,
                                    uint32_t src_f, uint32_t rows) {
   mrtq_vta_insn in;
