@@ -227,9 +227,32 @@ MRTQ_API mrtq_conv2d_shape mrtq_fc_shape(size_t rows, size_t k, size_t o) {
  * NULL). mm: name the operands a, b (matmul) instead of x, w, and take
  * only 8-bit b; a convolution's w may also be MRTQ_S4 (|W| <= 8), which the
  * callers that cannot read int4 (attr.h, fastconv.h) refuse before. */
+/* The weights' zero points (w->zp_ch's nw entries, or w->zp): each a value of
+ * w->type, w->zp 0 beside zp_ch; *zmax gets the one of largest magnitude.
+ * mm: name the operand b (matmul) instead of w. Shared by mrtq__dot_check and
+ * the fast core's packing (fastconv.h). */
+MRTQ__PRIV mrtq_status mrtq__w_zp_check(const mrtq_qoperand *w, size_t nw, int mm, int32_t *zmax) {
+  size_t o;
+  (void)mm; /* only in the reasons, which a build may not keep */
+  *zmax = 0;
+  if (w->zp_ch && w->zp)
+    return MRTQ__ERR(MRTQ_EINVAL, MRTQ__WHY2(mm, "b->zp: must be 0 beside b->zp_ch (which replaces it)",
+                                             "w->zp: must be 0 beside w->zp_ch (which replaces it)"));
+  if (!w->zp_ch && !mrtq__in_type(w->zp, w->type))
+    return MRTQ__ERR(MRTQ_EINVAL, MRTQ__WHY2(mm, "b->zp: outside b->type's range", "w->zp: outside w->type's range"));
+  for (o = 0; o < (w->zp_ch ? nw : 1); o++) {
+    int32_t z = w->zp_ch ? w->zp_ch[o] : w->zp;
+    if (!mrtq__in_type(z, w->type))
+      return MRTQ__ERR(MRTQ_EINVAL, MRTQ__WHY2(mm, "b->zp_ch[j]: outside b->type's range", "w->zp_ch[o]: outside w->type's range"));
+    if ((z < 0 ? -z : z) > (*zmax < 0 ? -*zmax : *zmax)) *zmax = z; /* a value of an 8- or 4-bit type: no overflow */
+  }
+  return MRTQ_OK;
+}
+
 MRTQ__PRIV mrtq_status mrtq__dot_check(uint64_t k, const mrtq_qoperand *x, const mrtq_qoperand *w, size_t nw,
                                        const int32_t *bias, size_t nb, int mm) {
-  uint64_t mx, mw, zx, zw = 0, b = 0;
+  uint64_t mx, mw, zx, zw, b = 0;
+  int32_t zmax;
   mrtq_status st;
   size_t o;
   if (!x) return MRTQ__ERR(MRTQ_EINVAL, MRTQ__WHY2(mm, "a: NULL", "x: NULL"));
@@ -248,17 +271,8 @@ MRTQ__PRIV mrtq_status mrtq__dot_check(uint64_t k, const mrtq_qoperand *x, const
                                              "x->zp_ch: must be NULL (zero points per channel are the weights')"));
   if (!mrtq__in_type(x->zp, x->type))
     return MRTQ__ERR(MRTQ_EINVAL, MRTQ__WHY2(mm, "a->zp: outside a->type's range", "x->zp: outside x->type's range"));
-  if (w->zp_ch && w->zp)
-    return MRTQ__ERR(MRTQ_EINVAL, MRTQ__WHY2(mm, "b->zp: must be 0 beside b->zp_ch (which replaces it)",
-                                             "w->zp: must be 0 beside w->zp_ch (which replaces it)"));
-  if (!w->zp_ch && !mrtq__in_type(w->zp, w->type))
-    return MRTQ__ERR(MRTQ_EINVAL, MRTQ__WHY2(mm, "b->zp: outside b->type's range", "w->zp: outside w->type's range"));
-  for (o = 0; o < (w->zp_ch ? nw : 1); o++) {
-    int32_t z = w->zp_ch ? w->zp_ch[o] : w->zp;
-    if (!mrtq__in_type(z, w->type))
-      return MRTQ__ERR(MRTQ_EINVAL, MRTQ__WHY2(mm, "b->zp_ch[j]: outside b->type's range", "w->zp_ch[o]: outside w->type's range"));
-    if ((uint64_t)(z < 0 ? -z : z) > zw) zw = (uint64_t)(z < 0 ? -z : z);
-  }
+  if ((st = mrtq__w_zp_check(w, nw, mm, &zmax)) != MRTQ_OK) return st;
+  zw = (uint64_t)(zmax < 0 ? -zmax : zmax);
   if (bias)
     for (o = 0; o < nb; o++) {
       uint64_t v = bias[o] < 0 ? (uint64_t)0 - (uint64_t)(int64_t)bias[o] : (uint64_t)bias[o];

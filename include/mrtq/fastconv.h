@@ -230,7 +230,7 @@ MRTQ_API mrtq_status mrtq_fastconv_init(const mrtq_conv2d_shape *s, const mrtq_q
                                         mrtq_fastconv *p) {
   size_t wb, sb, ho, wo, g, o, c, ky, kx, t;
   const mrtq_qoperand *wd = w;
-  int32_t wz = 0;
+  int32_t wz;
   mrtq_status st = mrtq_fastconv_sizes(s, &wb, &sb);
   if (st != MRTQ_OK) return st;
   if (!w) return MRTQ__ERR(MRTQ_EINVAL, "w: NULL");
@@ -238,13 +238,7 @@ MRTQ_API mrtq_status mrtq_fastconv_init(const mrtq_conv2d_shape *s, const mrtq_q
   if (!mrtq__dtype_ok(w->type)) return MRTQ__ERR(MRTQ_EINVAL, "w->type: not an mrtq_dtype (0: a zero-initialised operand)");
   if (!mrtq__dtype_q8(w->type) && w->type != MRTQ_S4)
     return MRTQ__ERR(MRTQ_EUNSUPPORTED, "w->type: must be MRTQ_S8, MRTQ_U8 or MRTQ_S4");
-  if (w->zp_ch && w->zp) return MRTQ__ERR(MRTQ_EINVAL, "w->zp: must be 0 beside w->zp_ch (which replaces it)");
-  for (o = 0; o < (w->zp_ch ? s->o : 1); o++) {
-    int32_t z = w->zp_ch ? w->zp_ch[o] : w->zp;
-    if (!mrtq__in_type(z, w->type))
-      return MRTQ__ERR(MRTQ_EINVAL, w->zp_ch ? "w->zp_ch[o]: outside w->type's range" : "w->zp: outside w->type's range");
-    if ((z < 0 ? -z : z) > (wz < 0 ? -wz : wz)) wz = z;
-  }
+  if ((st = mrtq__w_zp_check(w, s->o, 0, &wz)) != MRTQ_OK) return st; /* as mrtq_conv2d_q8 checks them */
   if (!mem) return MRTQ__ERR(MRTQ_EINVAL, "mem: NULL");
   if (mem_bytes < wb) return MRTQ__ERR(MRTQ_EINVAL, "mem_bytes: smaller than wbytes from mrtq_fastconv_sizes");
   if (!p) return MRTQ__ERR(MRTQ_EINVAL, "p: NULL");

@@ -184,6 +184,13 @@ MRTQ__PRIV mrtq_status mrtq__vta_add_run_args(const mrtq_vta_add_params *p, cons
   return MRTQ_OK;
 }
 
+/* Whether a layout of dram_bytes and insns fits the simulator and the caller's words. */
+MRTQ__PRIV mrtq_status mrtq__vta_add_fits(size_t dram_bytes, size_t insns, const mrtq_vta_sim *sim, size_t cap) {
+  if (dram_bytes > sim->dram_bytes) return MRTQ__ERR(MRTQ_ERANGE, "sim->dram_bytes: below the ADD layout's dram_bytes");
+  if (insns > cap) return MRTQ__ERR(MRTQ_ERANGE, "cap: below the ADD layout's insns");
+  return MRTQ_OK;
+}
+
 MRTQ_API mrtq_status mrtq_vta_add_params_init(double s1, int32_t zp1, double s2, int32_t zp2, double s_out,
                                               int32_t zp_out, mrtq_vta_add_params *p) {
   double t;
@@ -332,9 +339,7 @@ MRTQ_API mrtq_status mrtq_vta_add_run(const mrtq_vta_add_params *p, int rounding
   st = mrtq_vta_add_plan(p, rounding, sim->profile, &plan);
   if (st == MRTQ_OK) st = mrtq_vta_add_layout_of(&sim->cfg, &plan, n, &l);
   if (st != MRTQ_OK) return st;
-  if (l.dram_bytes > sim->dram_bytes)
-    return MRTQ__ERR(MRTQ_ERANGE, "sim->dram_bytes: below the ADD layout's dram_bytes");
-  if (l.insns > cap) return MRTQ__ERR(MRTQ_ERANGE, "cap: below the ADD layout's insns");
+  if ((st = mrtq__vta_add_fits(l.dram_bytes, l.insns, sim, cap)) != MRTQ_OK) return st;
   st = mrtq_vta_prog_init(&sim->cfg, words, cap, uops, MRTQ_VTA_ADD_UOPS, &prog);
   if (st != MRTQ_OK) return st;
   memset(sim->dram, 0, l.dram_bytes);
@@ -505,9 +510,7 @@ MRTQ_API mrtq_status mrtq_vta_add_dev_run(const mrtq_vta_add_params *p, int roun
   if (st == MRTQ_OK) st = mrtq__vta_add_dev_ok(p, sim->profile); /* before the inputs are written */
   if (st == MRTQ_OK) st = mrtq_vta_add_dev_layout_of(&sim->cfg, &plan, n, &l);
   if (st != MRTQ_OK) return st;
-  if (l.dram_bytes > sim->dram_bytes)
-    return MRTQ__ERR(MRTQ_ERANGE, "sim->dram_bytes: below the ADD layout's dram_bytes");
-  if (l.insns > cap) return MRTQ__ERR(MRTQ_ERANGE, "cap: below the ADD layout's insns");
+  if ((st = mrtq__vta_add_fits(l.dram_bytes, l.insns, sim, cap)) != MRTQ_OK) return st;
   if ((st = mrtq_vta_prog_init(&sim->cfg, words, cap, uops, MRTQ_VTA_ADD_DEV_UOPS, &prog)) != MRTQ_OK) return st;
   memset(sim->dram + l.a_off, 0, l.vecs * l.lanes), memset(sim->dram + l.b_off, 0, l.vecs * l.lanes);
   if (n) memcpy(sim->dram + l.a_off, a, n), memcpy(sim->dram + l.b_off, b, n);
