@@ -1,5 +1,5 @@
 /* mrtq/vta.h -- the VTA accelerator backend (optional: mrtq.h does not
- * include it; it adds no dependency beyond mrtq/requant.h).
+ * include it; it adds no dependency beyond mrtq/requant.h and mrtq/pool.h).
  *
  * This header is the umbrella of a family under mrtq/vta/, one header per
  * layer, each including only the layers below it (declarations with their
@@ -16,7 +16,10 @@
  *   5. vta/add.h, vta/conv.h  drivers: the VTA TFLite delegate's quantized
  *                  ADD, and CONV2D;
  *   6. vta/net.h   whole networks: the DRAM planner (buffer offsets,
- *                  alignment, reuse of dead buffers).
+ *                  alignment, reuse of dead buffers), networks of CONV,
+ *                  ADD and MAXPOOL compiled into one program (activations
+ *                  stay in DRAM between layers), the CPU reference network
+ *                  and a cost model.
  * Include this file (a part alone works too, with the parts below it).
  *
  * Instruction layout rule (tvm-vta declares the instructions as C bitfields

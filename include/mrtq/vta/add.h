@@ -425,12 +425,48 @@ MRTQ__PRIV mrtq_status mrtq__vta_add_dev_ok(const mrtq_vta_add_params *ap, mrtq_
   return MRTQ_OK;
 }
 
+/* One chunk of the on-device ADD: ry rows of rx vectors of A from DRAM element
+ * a (rows as apart) into INP [0, ry rx), B from b into [L, L + ry rx), both
+ * moved to ACC [0, ..) and [L, ..) by the identity GEMM (micro-op gemm_uop),
+ * dequantized, added, requantized by plan (then max(., zp_out) if relu) and
+ * stored to o (rows os apart). first: no earlier chunk in this pipeline (it
+ * takes no token; a later chunk waits for its GEMM and its STORE). */
+MRTQ__PRIV void mrtq__vta_add_dev_chunk(mrtq_vta_prog *p, const mrtq_vta_add_params *ap, const mrtq_vta_rq_plan *plan,
+                                        uint32_t gemm_uop, uint32_t L, int first, uint32_t a, uint32_t b, uint32_t o,
+                                        uint32_t ry, uint32_t rx, uint32_t as, uint32_t bs, uint32_t os, int relu) {
+  uint32_t rows = ry * rx;
+  size_t last;
+  mrtq_vta_insn in;
+  memset(&in, 0, sizeof in); /* load: A into INP [0, rows), B into [L, L + rows) */
+  in.opcode = MRTQ_VTA_LOAD, in.memory_type = MRTQ_VTA_MEM_INP, in.sram_base = 0;
+  in.dram_base = a, in.y_size = ry, in.x_size = rx, in.x_stride = as;
+  in.pop_next = !first; /* INP free: the previous chunk's GEMM is done */
+  mrtq_vta_prog_push(&in, p);
+  in.sram_base = L, in.dram_base = b, in.x_stride = bs, in.pop_next = 0, in.push_next = 1;
+  mrtq_vta_prog_push(&in, p);
+  last = mrtq__vta_reset_rows(p, 0, 2 * L); /* ACC A and B rows, after the previous store */
+  if (!first) mrtq_vta_prog_deps(last, 0, 1, 0, 0, p);
+  memset(&in, 0, sizeof in); /* A and B into ACC [0, L) and [L, 2L): INP row i x identity */
+  in.opcode = MRTQ_VTA_GEMM, in.uop_bgn = gemm_uop, in.uop_end = gemm_uop + 1;
+  in.iter_out = 2, in.dst_factor_out = L, in.src_factor_out = L;
+  in.iter_in = rows, in.dst_factor_in = 1, in.src_factor_in = 1;
+  in.pop_prev = 1, in.push_prev = 1; /* wait for the loads, then free INP */
+  mrtq_vta_prog_push(&in, p);
+  mrtq__vta_dequant_rows(p, ap->zp1, ap->in1, 0, 2 * L, rows);
+  mrtq__vta_dequant_rows(p, ap->zp2, ap->in2, L, 2 * L, rows);
+  mrtq__vta_alu_rows(p, MRTQ_VTA_ALU_ADD, 0, 0, 0, L, 1, rows); /* A' += B' */
+  last = mrtq_vta_emit_rq(plan, 0, rows, 2 * L, 0, p);
+  if (relu) last = mrtq__vta_alu_rows(p, MRTQ_VTA_ALU_MAX, 1, ap->zp_out, 0, 0, 0, rows);
+  mrtq_vta_prog_deps(last, 0, 0, 0, 1, p);
+  mrtq__vta_store2d(p, 0, o, ry, rx, os, 1, 1);
+}
+
 MRTQ_API mrtq_status mrtq_vta_add_dev_build(const mrtq_vta_add_params *ap, const mrtq_vta_rq_plan *plan, size_t n,
                                             const mrtq_vta_add_dev_layout *lp, mrtq_vta_prog *p, uint8_t *dram,
                                             size_t dram_bytes) {
   mrtq_vta_add_dev_layout l;
   mrtq__vta_region r[5];
-  size_t c, i, bo, last;
+  size_t c, i, bo;
   uint32_t L, gemm_uop;
   mrtq_vta_insn in;
   mrtq_status st;
@@ -459,40 +495,11 @@ MRTQ_API mrtq_status mrtq_vta_add_dev_build(const mrtq_vta_add_params *ap, const
   mrtq_vta_prog_push(&in, p);
   for (c = 0; c < l.chunks; c++) {
     uint32_t rows = (uint32_t)(c + 1 < l.chunks ? L : l.vecs - c * L), v0 = (uint32_t)(c * L);
-    memset(&in, 0, sizeof in); /* load: A into INP [0, rows), B into [L, L + rows) */
-    in.opcode = MRTQ_VTA_LOAD, in.memory_type = MRTQ_VTA_MEM_INP, in.sram_base = 0;
-    in.dram_base = (uint32_t)(l.a_off / l.lanes) + v0, in.y_size = 1, in.x_size = rows, in.x_stride = rows;
-    in.pop_next = c > 0; /* INP free: the previous chunk's GEMM is done */
-    mrtq_vta_prog_push(&in, p);
-    in.sram_base = L, in.dram_base = (uint32_t)(l.b_off / l.lanes) + v0, in.pop_next = 0, in.push_next = 1;
-    mrtq_vta_prog_push(&in, p);
-    last = mrtq__vta_reset_rows(p, 0, 2 * L); /* ACC A and B rows, after the previous store */
-    if (c > 0) mrtq_vta_prog_deps(last, 0, 1, 0, 0, p);
-    memset(&in, 0, sizeof in); /* A and B into ACC [0, L) and [L, 2L): INP row i x identity */
-    in.opcode = MRTQ_VTA_GEMM, in.uop_bgn = gemm_uop, in.uop_end = gemm_uop + 1;
-    in.iter_out = 2, in.dst_factor_out = L, in.src_factor_out = L;
-    in.iter_in = rows, in.dst_factor_in = 1, in.src_factor_in = 1;
-    in.pop_prev = 1, in.push_prev = 1; /* wait for the loads, then free INP */
-    mrtq_vta_prog_push(&in, p);
-    mrtq__vta_dequant_rows(p, ap->zp1, ap->in1, 0, 2 * L, rows);
-    mrtq__vta_dequant_rows(p, ap->zp2, ap->in2, L, 2 * L, rows);
-    mrtq__vta_alu_rows(p, MRTQ_VTA_ALU_ADD, 0, 0, 0, L, 1, rows); /* A' += B' */
-    last = mrtq_vta_emit_rq(plan, 0, rows, 2 * L, 0, p);
-    mrtq_vta_prog_deps(last, 0, 0, 0, 1, p);
-    memset(&in, 0, sizeof in);
-    in.opcode = MRTQ_VTA_STORE, in.memory_type = MRTQ_VTA_MEM_OUT, in.sram_base = 0;
-    in.dram_base = (uint32_t)(l.out_off / l.lanes) + v0, in.y_size = 1, in.x_size = rows, in.x_stride = rows;
-    in.pop_prev = 1, in.push_prev = 1;
-    mrtq_vta_prog_push(&in, p);
+    mrtq__vta_add_dev_chunk(p, ap, plan, gemm_uop, L, c == 0, (uint32_t)(l.a_off / l.lanes) + v0,
+                            (uint32_t)(l.b_off / l.lanes) + v0, (uint32_t)(l.out_off / l.lanes) + v0, 1, rows, rows,
+                            rows, rows, 0);
   }
-  if (l.chunks) { /* the tokens left: compute -> load (the last GEMM's), store -> compute (the last store's) */
-    memset(&in, 0, sizeof in);
-    in.opcode = MRTQ_VTA_LOAD, in.memory_type = MRTQ_VTA_MEM_INP, in.pop_next = 1;
-    mrtq_vta_prog_push(&in, p);
-    memset(&in, 0, sizeof in);
-    in.opcode = MRTQ_VTA_GEMM, in.pop_next = 1;
-    mrtq_vta_prog_push(&in, p);
-  }
+  if (l.chunks) mrtq__vta_drain(p, 1, 1); /* the last GEMM's and the last store's tokens */
   return mrtq__vta_end(p, l.uop_off, dram, dram_bytes);
 }
 

@@ -543,44 +543,59 @@ MRTQ__PRIV mrtq_status mrtq__vta_conv_placed(const mrtq_vta_conv_plan *cp, const
   return mrtq__vta_regions_ok(r, 5, dram_bytes);
 }
 
-MRTQ_API mrtq_status mrtq_vta_conv_build(const mrtq_vta_conv_plan *cp, mrtq_vta_prog *p, uint8_t *dram,
-                                         size_t dram_bytes) {
-  const mrtq_vta_conv_shape *s;
-  size_t batch, bi, bo, eb_inp, eb_wgt, eb_acc, eb_out, blk, y, c, h, a;
-  uint32_t gemm_uop[2][2], wo, pb, cbase;
-  mrtq_vta_insn in;
-  mrtq_status st;
-  if (!cp) return MRTQ__ERR(MRTQ_EINVAL, "cp: NULL");
-  if (!p) return MRTQ__ERR(MRTQ_EINVAL, "p: NULL");
-  if (!dram) return MRTQ__ERR(MRTQ_EINVAL, "dram: NULL");
-  if (p->status != MRTQ_OK) return p->status;
-  if ((st = mrtq__vta_conv_placed(cp, &p->cfg, dram_bytes)) != MRTQ_OK) return st;
-  if (p->cap < cp->insns) return MRTQ__ERR(MRTQ_ERANGE, "p->cap: below cp->insns");
-  s = &cp->s;
-  batch = (size_t)1 << p->cfg.log_batch, bi = (size_t)1 << p->cfg.log_block_in, bo = (size_t)1 << p->cfg.log_block_out;
-  eb_inp = batch * bi, eb_wgt = bo * bi, eb_acc = 4 * batch * bo, eb_out = batch * bo;
-  wo = (uint32_t)cp->wo;
-  pb = (uint32_t)(cp->acc_sets * cp->wo);
-  cbase = pb + (uint32_t)cp->param_rows;
-  /* the GEMM micro-op ranges first: one per (INP buffer, ACC set) */
+/* A tensor as blocks in DRAM: element (batch block nb, channel block c, row y,
+ * column x) at base + ((nb * cb + c) * hb + y + oy) * wb + x + ox (elements
+ * of the memory type). A layer's own packed buffers are views with oy = ox =
+ * 0; a network's activations keep a border around each plane (oy, ox > 0). */
+typedef struct mrtq__vta_view {
+  uint64_t base;
+  size_t cb, hb, wb, oy, ox;
+} mrtq__vta_view;
+MRTQ__PRIV uint32_t mrtq__vta_at(const mrtq__vta_view *v, size_t nb, size_t c, size_t y, size_t x) {
+  return (uint32_t)(v->base + ((nb * v->cb + c) * v->hb + y + v->oy) * v->wb + x + v->ox);
+}
+
+/* The GEMM micro-op ranges of a layer (one per INP buffer and ACC set) with
+ * ACC sets of `set` rows and `taps` destinations `tap_rows` apart (CONV: one
+ * destination, every tap weighted by its own WGT entry; MAXPOOL: each tap to
+ * its own rows, WGT entry 0, the identity). */
+MRTQ__PRIV void mrtq__vta_tap_uops(const mrtq_vta_conv_plan *cp, mrtq_vta_prog *p, uint32_t set, int pool,
+                                   uint32_t uop[2][2]) {
+  size_t h, a, ky, kx;
   for (h = 0; h < cp->inp_bufs; h++)
     for (a = 0; a < cp->acc_sets; a++) {
-      size_t ky, kx;
-      gemm_uop[h][a] = (uint32_t)p->nuop;
-      for (ky = 0; ky < s->kh; ky++)
-        for (kx = 0; kx < s->kw; kx++)
-          mrtq__vta_uop_append(p, (uint32_t)(a * cp->wo), (uint32_t)(h * cp->inp_half + ky * cp->wp + kx * s->dil_w),
-                               (uint32_t)(ky * s->kw + kx));
+      uop[h][a] = (uint32_t)p->nuop;
+      for (ky = 0; ky < cp->s.kh; ky++)
+        for (kx = 0; kx < cp->s.kw; kx++) {
+          uint32_t t = (uint32_t)(ky * cp->s.kw + kx);
+          mrtq__vta_uop_append(p, (uint32_t)(a * set) + (pool ? t * (uint32_t)cp->wo : 0),
+                               (uint32_t)(h * cp->inp_half + ky * cp->wp + kx * cp->s.dil_w), pool ? 0 : t);
+        }
     }
+}
+
+/* Emit a CONV2D layer (no micro-op LOAD, no FINISH): input rows from the
+ * view xv (cb blocks), weights and parameter rows at DRAM elements w_el,
+ * p_el, output rows into the view yv (ob blocks). Every token it takes it
+ * gives back: on return all its loads, GEMMs and stores are done as far as
+ * the next instruction of any module can tell. */
+MRTQ__PRIV void mrtq__vta_conv_emit(const mrtq_vta_conv_plan *cp, mrtq_vta_prog *p, const mrtq__vta_view *xv,
+                                    uint64_t w_el, uint64_t p_el, const mrtq__vta_view *yv) {
+  const mrtq_vta_conv_shape *s = &cp->s;
+  size_t blk, y, c, h, a;
+  uint32_t gemm_uop[2][2], wo = (uint32_t)cp->wo, pb = (uint32_t)(cp->acc_sets * cp->wo);
+  uint32_t cbase = pb + (uint32_t)cp->param_rows;
+  mrtq_vta_insn in;
+  mrtq__vta_tap_uops(cp, p, wo, 0, gemm_uop);
   for (blk = 0; blk < cp->nb * cp->ob; blk++) {
     size_t nbi = blk / cp->ob, obi = blk % cp->ob, last = 0;
     memset(&in, 0, sizeof in);
     in.opcode = MRTQ_VTA_LOAD, in.memory_type = MRTQ_VTA_MEM_WGT, in.sram_base = 0;
-    in.dram_base = (uint32_t)(cp->w_off / eb_wgt + obi * cp->wgt_entries);
+    in.dram_base = (uint32_t)(w_el + obi * cp->wgt_entries);
     in.y_size = 1, in.x_size = in.x_stride = (uint32_t)cp->wgt_entries;
     mrtq_vta_prog_push(&in, p);
     in.memory_type = MRTQ_VTA_MEM_ACC, in.sram_base = pb;
-    in.dram_base = (uint32_t)(cp->p_off / eb_acc + obi * cp->param_rows);
+    in.dram_base = (uint32_t)(p_el + obi * cp->param_rows);
     in.x_size = in.x_stride = (uint32_t)cp->param_rows;
     mrtq_vta_prog_push(&in, p);
     for (y = 0; y < cp->ho; y++) {
@@ -588,12 +603,11 @@ MRTQ_API mrtq_status mrtq_vta_conv_build(const mrtq_vta_conv_plan *cp, mrtq_vta_
       h = y % cp->inp_bufs, a = y % cp->acc_sets;
       ib = (uint32_t)(h * cp->inp_half), ab = (uint32_t)(a * cp->wo);
       for (c = 0; c < cp->cbr; c++) { /* the kernel rows of every input-channel block (depthwise: block obi) */
-        size_t cin = cp->dw ? obi : c;
         memset(&in, 0, sizeof in);
         in.opcode = MRTQ_VTA_LOAD, in.memory_type = MRTQ_VTA_MEM_INP;
         in.sram_base = ib + (uint32_t)(c * s->kh * cp->wp);
-        in.dram_base = (uint32_t)(cp->x_off / eb_inp + ((nbi * cp->cb + cin) * cp->hp + y * s->stride_h) * cp->wp);
-        in.y_size = (uint32_t)s->kh, in.x_size = (uint32_t)cp->wp, in.x_stride = (uint32_t)(s->dil_h * cp->wp);
+        in.dram_base = mrtq__vta_at(xv, nbi, cp->dw ? obi : c, y * s->stride_h, 0);
+        in.y_size = (uint32_t)s->kh, in.x_size = (uint32_t)cp->wp, in.x_stride = (uint32_t)(s->dil_h * xv->wb);
         in.pop_next = c == 0 && y >= cp->inp_bufs; /* the buffer's previous GEMM is done */
         in.push_next = c + 1 == cp->cbr;
         mrtq_vta_prog_push(&in, p);
@@ -610,23 +624,27 @@ MRTQ_API mrtq_status mrtq_vta_conv_build(const mrtq_vta_conv_plan *cp, mrtq_vta_
       last = mrtq__vta_alu_rows(p, MRTQ_VTA_ALU_ADD, 0, 0, ab, pb, 0, wo); /* + the bias row */
       if (cp->rq.nsteps) last = mrtq_vta_emit_rq(&cp->rq, ab, wo, cbase, pb + 1, p);
       mrtq_vta_prog_deps(last, 0, 0, 0, 1, p);
-      memset(&in, 0, sizeof in);
-      in.opcode = MRTQ_VTA_STORE, in.memory_type = MRTQ_VTA_MEM_OUT, in.sram_base = ab;
-      in.dram_base = (uint32_t)(cp->y_off / eb_out + ((nbi * cp->ob + obi) * cp->ho + y) * cp->wo);
-      in.y_size = 1, in.x_size = in.x_stride = wo, in.pop_prev = 1, in.push_prev = 1;
-      mrtq_vta_prog_push(&in, p);
+      mrtq__vta_store_row(p, ab, mrtq__vta_at(yv, nbi, obi, y, 0), wo);
     }
-    for (y = 0; y < (cp->ho < cp->inp_bufs ? cp->ho : cp->inp_bufs); y++) { /* drain: all GEMMs done */
-      memset(&in, 0, sizeof in);
-      in.opcode = MRTQ_VTA_LOAD, in.memory_type = MRTQ_VTA_MEM_INP, in.pop_next = 1; /* x_size 0: no data */
-      mrtq_vta_prog_push(&in, p);
-    }
-    for (y = 0; y < (cp->ho < cp->acc_sets ? cp->ho : cp->acc_sets); y++) { /* drain: all stores done */
-      memset(&in, 0, sizeof in);
-      in.opcode = MRTQ_VTA_GEMM, in.pop_next = 1;
-      mrtq_vta_prog_push(&in, p);
-    }
+    mrtq__vta_drain(p, cp->ho < cp->inp_bufs ? cp->ho : cp->inp_bufs, cp->ho < cp->acc_sets ? cp->ho : cp->acc_sets);
   }
+}
+
+MRTQ_API mrtq_status mrtq_vta_conv_build(const mrtq_vta_conv_plan *cp, mrtq_vta_prog *p, uint8_t *dram,
+                                         size_t dram_bytes) {
+  size_t batch, bi, bo;
+  mrtq__vta_view xv, yv;
+  mrtq_status st;
+  if (!cp) return MRTQ__ERR(MRTQ_EINVAL, "cp: NULL");
+  if (!p) return MRTQ__ERR(MRTQ_EINVAL, "p: NULL");
+  if (!dram) return MRTQ__ERR(MRTQ_EINVAL, "dram: NULL");
+  if (p->status != MRTQ_OK) return p->status;
+  if ((st = mrtq__vta_conv_placed(cp, &p->cfg, dram_bytes)) != MRTQ_OK) return st;
+  if (p->cap < cp->insns) return MRTQ__ERR(MRTQ_ERANGE, "p->cap: below cp->insns");
+  batch = (size_t)1 << p->cfg.log_batch, bi = (size_t)1 << p->cfg.log_block_in, bo = (size_t)1 << p->cfg.log_block_out;
+  xv.base = cp->x_off / (batch * bi), xv.cb = cp->cb, xv.hb = cp->hp, xv.wb = cp->wp, xv.oy = xv.ox = 0;
+  yv.base = cp->y_off / (batch * bo), yv.cb = cp->ob, yv.hb = cp->ho, yv.wb = cp->wo, yv.oy = yv.ox = 0;
+  mrtq__vta_conv_emit(cp, p, &xv, cp->w_off / (bo * bi), cp->p_off / (4 * batch * bo), &yv);
   return mrtq__vta_end(p, cp->uop_off, dram, dram_bytes);
 }
 

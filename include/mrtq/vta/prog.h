@@ -203,6 +203,41 @@ MRTQ__PRIV size_t mrtq__vta_reset_rows(mrtq_vta_prog *p, uint32_t dst, uint32_t 
   return mrtq_vta_prog_push(&in, p);
 }
 
+/* STORE of y rows of x OUT elements from ACC row sram (contiguous) to DRAM
+ * element dram, rows x_stride apart, with the given token flags. */
+MRTQ__PRIV size_t mrtq__vta_store2d(mrtq_vta_prog *p, uint32_t sram, uint32_t dram, uint32_t y, uint32_t x,
+                                    uint32_t x_stride, int pop_prev, int push_prev) {
+  mrtq_vta_insn in;
+  memset(&in, 0, sizeof in);
+  in.opcode = MRTQ_VTA_STORE, in.memory_type = MRTQ_VTA_MEM_OUT, in.sram_base = sram, in.dram_base = dram;
+  in.y_size = y, in.x_size = x, in.x_stride = x_stride;
+  in.pop_prev = pop_prev != 0, in.push_prev = push_prev != 0;
+  return mrtq_vta_prog_push(&in, p);
+}
+
+/* A row's STORE in the row pipeline: waits for compute, then frees the ACC set. */
+MRTQ__PRIV size_t mrtq__vta_store_row(mrtq_vta_prog *p, uint32_t sram, uint32_t dram, uint32_t n) {
+  return mrtq__vta_store2d(p, sram, dram, 1, n, n, 1, 1);
+}
+
+/* Take back the tokens a row pipeline left: `loads` compute -> load (LOADs of
+ * nothing: every GEMM done) and `stores` store -> compute (empty GEMMs: every
+ * STORE done). */
+MRTQ__PRIV void mrtq__vta_drain(mrtq_vta_prog *p, size_t loads, size_t stores) {
+  mrtq_vta_insn in;
+  size_t i;
+  for (i = 0; i < loads; i++) {
+    memset(&in, 0, sizeof in);
+    in.opcode = MRTQ_VTA_LOAD, in.memory_type = MRTQ_VTA_MEM_INP, in.pop_next = 1; /* x_size 0: no data */
+    mrtq_vta_prog_push(&in, p);
+  }
+  for (i = 0; i < stores; i++) {
+    memset(&in, 0, sizeof in);
+    in.opcode = MRTQ_VTA_GEMM, in.pop_next = 1; /* no work: only the token */
+    mrtq_vta_prog_push(&in, p);
+  }
+}
+
 MRTQ_API size_t mrtq_vta_emit_rq(const mrtq_vta_rq_plan *plan, uint32_t dst, uint32_t rows, uint32_t copy,
                                  uint32_t param, mrtq_vta_prog *p) {
   size_t last = 0;

@@ -40,6 +40,14 @@ extern "C" {
  * pop/push flags move tokens between neighbours (load <-> compute <->
  * store). A module waits while a token it pops is missing; if no module can
  * advance, the program would deadlock and the run stops with MRTQ_EINVAL.
+ * Which module moves when several can is sim->schedule: 0, each module as
+ * far as its tokens allow, in turn (load, compute, store); 1, one
+ * instruction at a time, always the load module first if it can (loads run
+ * as early as the tokens allow: a LOAD that reads DRAM before the STORE that
+ * writes it is not ordered by a token shows up as wrong data); 2, likewise
+ * the store module first (STOREs run as early as allowed). A program whose
+ * tokens order every DRAM and SRAM dependency gives the same bytes under
+ * all three.
  * Every SRAM and DRAM access is bounds-checked (MRTQ_ERANGE). The profile
  * restricts what executes: the Xilinx HLS and Chisel cores have no MUL
  * (MRTQ_EUNSUPPORTED). */
@@ -69,6 +77,7 @@ typedef struct mrtq_vta_sim {
   size_t error_insn;                                  /* index of the failing instruction */
   const char *error;                                  /* the reason of the last failed run, or "" */
   uint64_t budget; /* 0 (mrtq_vta_sim_init's): no limit; else the most work one run may do (see sim_run) */
+  int schedule;    /* 0 (mrtq_vta_sim_init's): round robin; 1: loads first, 2: stores first (see sim_run) */
 } mrtq_vta_sim;
 
 /* Bytes of scratch a simulator of this configuration needs (3 of them to
@@ -365,8 +374,10 @@ MRTQ_API mrtq_status mrtq_vta_sim_run(const mrtq_vta_word *prog, size_t n, mrtq_
       return MRTQ__VTA_FAIL(s, i, MRTQ_EINVAL, "prog: a store-module instruction pops or pushes next (no next stage)");
   }
   while (done < n) {
-    int m, progressed = 0;
-    for (m = 0; m < 3; m++) {
+    static const int order[3][3] = {{0, 1, 2}, {0, 1, 2}, {2, 1, 0}};
+    int mi, m, progressed = 0, sched = s->schedule == 1 || s->schedule == 2 ? s->schedule : 0;
+    for (mi = 0; mi < 3 && !(progressed && sched); mi++) {
+      m = order[sched][mi];
       for (; next[m] < n; next[m]++) { /* advance this module as far as its tokens allow */
         mrtq_vta_insn in;
         uint64_t *pp, *pn;
@@ -403,6 +414,10 @@ MRTQ_API mrtq_status mrtq_vta_sim_run(const mrtq_vta_word *prog, size_t n, mrtq_
         if (in.push_next) tok[m == 0 ? 0 : 2]++; /* load -> compute, compute -> store */
         done++;
         progressed = 1;
+        if (sched) { /* one instruction, then the preferred module again */
+          next[m]++;
+          break;
+        }
       }
     }
     if (!progressed) {
