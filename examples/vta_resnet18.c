@@ -94,8 +94,9 @@ int main(int argc, char **argv) {
     fprintf(stderr, "failed: %s %s\n", mrtq_status_str(st), sim.error ? sim.error : "");
     return 1;
   }
-  printf("%s, int8, input 3x%zux%zu: %zu layers as one VTA program: %zu instructions, %zu micro-ops, %u FINISH\n",
-         netname, size, size, m.nlayers, prog.n, prog.nuop, (unsigned)sim.finish_count);
+  printf("%s, int8, input 3x%zux%zu: %zu layers as one VTA program: %zu instructions (%u FINISH), micro-op tables of "
+         "up to %zu entries (one per layer)\n",
+         netname, size, size, m.nlayers, prog.n, (unsigned)sim.finish_count, plan.uops);
   printf("DRAM image %.2f MiB (%s); config: BATCH 1, BLOCK 16, tvm-vta's default SRAM sizes\n", mib(plan.dram_bytes),
          every ? "every tensor kept" : "dead activations' bytes reused");
   printf("model: %s %.0f MHz, %.0f B/cycle, GEMM %.0f, ALU %.1f micro-op/cycle; %s %.0f MHz, %.0f B/cycle\n\n",

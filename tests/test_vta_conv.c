@@ -21,6 +21,7 @@ static unsigned char scratch[600 * 1024];
 static unsigned char dram_buf[4 << 20];
 static mrtq_vta_word words[1 << 16];
 static uint32_t uops[4096];
+static unsigned long g_layers_run;
 static long long compared, layers, cpu_compared;
 
 typedef struct {
@@ -109,6 +110,7 @@ static mrtq_status run_layer(const mrtq_vta_config *cfg, mrtq_vta_profile prof, 
     return MRTQ_ERANGE;
   }
   CHECK_EQ(mrtq_vta_sim_init(cfg, prof, scratch, sizeof scratch, dram_buf, p.dram_bytes, &sim), MRTQ_OK, "init");
+  sim.schedule = (int)(g_layers_run++ % 3); /* round robin, loads first, stores first: same bytes if tokens order all */
   CHECK_EQ(mrtq_vta_conv_run(&p, &L->q, L->layout, x, w, words, sizeof words / sizeof words[0], uops,
                              sizeof uops / sizeof uops[0], &sim, y_sim),
            MRTQ_OK, "run: %s (insn %zu)", sim.error, sim.error_insn);

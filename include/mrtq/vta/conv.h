@@ -16,12 +16,15 @@ extern "C" {
 /* ---- 5b. CONV2D on VTA ----
  * A quantized 2-D convolution (dense, or depthwise as a block-diagonal GEMM)
  * mapped onto GEMM + ALU: per batch
- * block and output-channel block, the block's weights go to WGT SRAM and its
- * bias and requant parameters to ACC; per output row, the ACC row set is
- * reset, the input rows it needs (every input-channel block, kernel rows only)
- * are loaded into INP, one GEMM instruction runs the micro-op loops (kernel
- * rows x columns, over output columns and input-channel blocks), then the ALU
- * epilogue (bias, requant plan) and a STORE.
+ * block and group of output-channel blocks (plan->grp), the group's weights
+ * go to WGT SRAM and its bias and requant parameters to ACC, once; per strip
+ * of plan->strip output rows, the strip's input window (every input-channel
+ * block it reads) is loaded into INP once, then per output block of the group
+ * its ACC rows are reset, one GEMM instruction runs the micro-op loops
+ * (strip rows x kernel taps, over output columns and input-channel blocks),
+ * then the ALU epilogue (bias, requant plan) and a STORE of the strip. The
+ * plan picks strip, group and buffering by the least modelled time that fits
+ * (docs/vta.md, CONV2D).
  *
  * Zero points: the host packs X' = X (S8) or X - 128 (U8) with the spatial
  * padding filled by the zero point zx' = x_zp (- 128), so padded positions
@@ -57,6 +60,8 @@ typedef struct mrtq_vta_conv_plan {
   int dw;                             /* depthwise: output block j reads input block j only */
   size_t cbr, cg;                     /* input blocks read per output block (cb, or 1); channels per group (c, or 1) */
   size_t k;                           /* reduction length c * kh * kw */
+  size_t strip, grp;                  /* tiling: output rows per strip, output-channel blocks per group */
+  size_t strip_rows;                  /* input rows a full strip loads (its window; kh rows if strip is 1) */
   size_t inp_half, inp_bufs, acc_sets; /* INP entries per buffer; buffers (1 or 2); ACC row sets (1 or 2) */
   size_t wgt_entries, param_rows;     /* WGT entries per output block; ACC rows of bias + plan parameters */
   size_t x_bytes, w_bytes, p_bytes, y_bytes; /* packed DRAM sizes */
@@ -192,13 +197,84 @@ MRTQ__PRIV int mrtq__vta_log2_ceil(uint64_t v) {
   return k;
 }
 
+/* A layer's micro-op table is kept within this many entries (4 KiB): the
+ * tiling's micro-op sets grow with strip x group. */
+#define MRTQ_VTA_CONV_UOPS 1024
+
+/* Input rows a strip of t output rows loads: its window (kh rows, x_stride
+ * dil_h rows apart, when strips are single rows). */
+MRTQ__PRIV size_t mrtq__vta_strip_in(const mrtq_vta_conv_plan *p, size_t t) {
+  return p->strip == 1 ? p->s.kh : (t - 1) * p->s.stride_h + (p->s.kh - 1) * p->s.dil_h + 1;
+}
+
+/* The emitter's instructions (without the micro-op LOAD and FINISH) and its
+ * WGT, ACC and INP bytes, in closed form over strips and groups. */
+MRTQ__PRIV void mrtq__vta_conv_count(const mrtq_vta_conv_plan *p, size_t nsave, size_t *insns, uint64_t *lb) {
+  size_t S = (p->ho + p->strip - 1) / p->strip, ng = (p->ob + p->grp - 1) / p->grp;
+  size_t last = p->ho - (S - 1) * p->strip, nin = p->dw ? p->ob : ng * p->cbr;
+  size_t per = 1 + 1 + 1 + (size_t)p->rq.nsteps + nsave + 1; /* reset, GEMM, bias, plan, STORE */
+  uint64_t rows = (uint64_t)(S - 1) * mrtq__vta_strip_in(p, p->strip) + mrtq__vta_strip_in(p, last);
+  *insns = p->nb * (ng * 2 + S * nin + S * p->ob * per + ng * (S < p->inp_bufs ? S : p->inp_bufs) +
+                    p->ob * (S < p->acc_sets ? S : p->acc_sets));
+  lb[MRTQ_VTA_MEM_INP] = (uint64_t)p->nb * nin * rows * p->wp; /* entries: the caller scales by the element */
+  lb[MRTQ_VTA_MEM_WGT] = (uint64_t)p->nb * p->ob * p->wgt_entries;
+  lb[MRTQ_VTA_MEM_ACC] = (uint64_t)p->nb * p->ob * p->param_rows;
+}
+
+/* Choose strip, grp, inp_bufs and acc_sets (and set strip_rows, inp_half,
+ * uops): among the tilings that fit INP, ACC, WGT and the micro-op budget,
+ * the least modelled time on the Pynq-Z1 preset's rates (GEMM 1, ALU 0.5
+ * micro-ops and 8 DRAM bytes per cycle; compute and memory overlapped only
+ * when both INP and ACC are double-buffered, else added), then the fewest
+ * DRAM bytes, then the fewest instructions. Returns 0 if none fits. */
+MRTQ__PRIV int mrtq__vta_conv_tile(mrtq_vta_conv_plan *p, const mrtq_vta_depths *d, size_t nsave, size_t eb_inp,
+                                   size_t eb_wgt, size_t eb_acc, size_t eb_out) {
+  const size_t inp_d = (size_t)1 << d->inp, acc_d = (size_t)1 << d->acc, wgt_d = (size_t)1 << d->wgt;
+  const size_t uop_d = ((size_t)1 << d->uop) < MRTQ_VTA_CONV_UOPS ? ((size_t)1 << d->uop) : MRTQ_VTA_CONV_UOPS;
+  const size_t kk = p->s.kh * p->s.kw, tmax = p->s.dil_h > 1 ? 1 : (p->ho < 64 ? p->ho : 64);
+  const size_t gmax = p->ob < 64 ? p->ob : 64;
+  mrtq_vta_conv_plan t = *p, best = *p;
+  double best_cost = -1, compute;
+  uint64_t best_bytes = 0;
+  size_t best_insns = 0, ib, as, g, st;
+  compute = (double)p->nb * (double)p->ob * (double)p->ho * (double)p->wo *
+            ((double)p->cbr * (double)kk + (2.0 + (double)p->rq.nsteps) / 0.5);
+  for (ib = 2; ib >= 1; ib--)
+    for (as = 2; as >= 1; as--)
+      for (g = 1; g <= gmax; g++)
+        for (st = 1; st <= tmax; st++) {
+          size_t nin = p->dw ? g : p->cbr, ins;
+          uint64_t lb[6] = {0, 0, 0, 0, 0, 0}, bytes;
+          double mem, cost;
+          t.strip = st, t.grp = g, t.inp_bufs = ib, t.acc_sets = as;
+          t.strip_rows = mrtq__vta_strip_in(&t, st);
+          t.inp_half = nin * t.strip_rows * p->wp;
+          t.uops = ib * as * g * st * kk + as * g * (6 + 2 * (size_t)p->rq.nparams);
+          if (ib * t.inp_half > inp_d || as * g * st * p->wo + g * p->param_rows + (nsave ? st * p->wo : 0) > acc_d ||
+              g * p->wgt_entries > wgt_d || t.uops > uop_d || t.strip_rows * p->wp >= inp_d || t.strip_rows > 65535)
+            continue;
+          mrtq__vta_conv_count(&t, nsave, &ins, lb);
+          bytes = lb[MRTQ_VTA_MEM_INP] * eb_inp + lb[MRTQ_VTA_MEM_WGT] * eb_wgt + lb[MRTQ_VTA_MEM_ACC] * eb_acc +
+                  (uint64_t)p->nb * p->ob * p->ho * p->wo * eb_out + (uint64_t)t.uops * 4u;
+          mem = (double)bytes / 8.0;
+          cost = ib == 2 && as == 2 ? (compute > mem ? compute : mem) : compute + mem;
+          if (best_cost < 0 || cost < best_cost || (cost == best_cost && (bytes < best_bytes ||
+                                                                          (bytes == best_bytes && ins < best_insns)))) {
+            best = t, best_cost = cost, best_bytes = bytes, best_insns = ins;
+          }
+        }
+  if (best_cost < 0) return 0;
+  *p = best;
+  return 1;
+}
+
 MRTQ_API mrtq_status mrtq_vta_conv_plan_build(const mrtq_vta_config *cfg, mrtq_vta_profile target,
                                               const mrtq_vta_conv_shape *s, const mrtq_vta_conv_quant *q,
                                               const void *w_any, mrtq_vta_conv_plan *plan) {
   mrtq_vta_conv_plan p;
   mrtq_vta_depths d;
   mrtq_vta_rq_opts o = mrtq_vta_rq_opts_default();
-  size_t bo, bi, batch, rows, i, nsave = 0, extra;
+  size_t bo, bi, batch, i, nsave = 0;
   uint64_t bound, wmax;
   mrtq__vta_buf b;
   mrtq_status st;
@@ -294,25 +370,20 @@ MRTQ_API mrtq_status mrtq_vta_conv_plan_build(const mrtq_vta_config *cfg, mrtq_v
   o.allow_pow2 = 0;
   st = mrtq_vta_rq_plan_build(&o, q->m, q->nm, q->zp, q->qmin, q->qmax, &p.rq);
   if (st != MRTQ_OK) return st;
-  /* tiles */
-  p.inp_half = p.cbr * s->kh * p.wp;
+  /* tiles: strips of `strip` output rows share one load of their input window, and `grp` output-channel blocks
+     share each strip's input (their weights stay in WGT for the whole group); the choice is the one with the
+     least modelled time (mrtq__vta_conv_tile) that fits the SRAMs and MRTQ_VTA_CONV_UOPS micro-ops */
   p.wgt_entries = p.cbr * s->kh * s->kw;
   p.param_rows = 1 + (size_t)p.rq.nparams;
   for (i = 0; i < (size_t)p.rq.nsteps; i++) nsave += p.rq.step[i].kind == MRTQ_VTA_STEP_SAVE;
-  rows = (size_t)1 << d.acc;
-  extra = p.param_rows + (nsave ? p.wo : 0); /* parameters, and scratch rows for a shift-add multiply */
-  p.inp_bufs = 2 * p.inp_half <= ((size_t)1 << d.inp) ? 2 : 1;
-  p.acc_sets = 2 * p.wo + extra <= rows ? 2 : 1;
-  p.uops = p.inp_bufs * p.acc_sets * s->kh * s->kw + p.acc_sets * (6 + 2 * (size_t)p.rq.nparams);
   b.p = p.why, b.cap = sizeof p.why, b.len = 0;
-  if (p.inp_half > ((size_t)1 << d.inp) || p.wgt_entries > ((size_t)1 << d.wgt) || p.wo + extra > rows ||
-      p.uops > ((size_t)1 << d.uop) || p.wo > 16383 || p.cb > 16383 || s->kh * p.wp >= ((size_t)1 << d.inp) ||
-      s->stride_w >= ((size_t)1 << d.inp) || s->kh * s->kw >= ((size_t)1 << d.wgt) || s->dil_h * p.wp > 65535) {
-    /* smallest log2 byte sizes: INP and WGT entries of batch * block_in (block_out * block_in) bytes,
-     * ACC rows of 4 * batch * block_out bytes, micro-ops of 4 bytes */
-    int li = mrtq__vta_log2_ceil((uint64_t)p.inp_half * batch * bi);
-    int lw = mrtq__vta_log2_ceil((uint64_t)p.wgt_entries * bo * bi);
-    int la = mrtq__vta_log2_ceil((uint64_t)(p.wo + extra) * 4u * batch * bo);
+  if (!mrtq__vta_conv_tile(&p, &d, nsave, batch * bi, bo * bi, 4 * batch * bo, batch * bo) || p.wo > 16383 || p.cb > 16383 || s->stride_w >= ((size_t)1 << d.inp) ||
+      s->kh * s->kw >= ((size_t)1 << d.wgt) || s->dil_h * p.wp > 65535) {
+    /* smallest log2 byte sizes (one output row, one block, single buffers): INP and WGT entries of batch *
+     * block_in (block_out * block_in) bytes, ACC rows of 4 * batch * block_out bytes, micro-ops of 4 bytes */
+    int li = mrtq__vta_log2_ceil((uint64_t)p.cbr * s->kh * p.wp * batch * bi + 1);
+    int lw = mrtq__vta_log2_ceil((uint64_t)p.wgt_entries * bo * bi + 1);
+    int la = mrtq__vta_log2_ceil((uint64_t)(p.wo + p.param_rows + (nsave ? p.wo : 0)) * 4u * batch * bo);
     int lu = mrtq__vta_log2_ceil((uint64_t)(s->kh * s->kw + 6 + 2 * (size_t)p.rq.nparams) * 4u);
     mrtq__vta_put(&b, "layer does not fit: needs at least log_inp_buff_size ");
     mrtq__vta_put_int(&b, li > cfg->log_inp_buff_size ? li : cfg->log_inp_buff_size);
@@ -344,19 +415,15 @@ MRTQ_API mrtq_status mrtq_vta_conv_plan_build(const mrtq_vta_config *cfg, mrtq_v
     if ((uint64_t)p.dram_bytes > 0xffffffffu) /* DRAM addresses are 32-bit element indices */
       return MRTQ__ERR(MRTQ_ERANGE, "s: the packed DRAM image exceeds 2^32 bytes");
   }
-  /* program size and cost */
-  {
-    size_t blocks = p.nb * p.ob, per_row = 1 + 1 + p.cbr + 1 + (size_t)p.rq.nsteps + nsave + 1; /* reset, GEMM, loads, bias, plan, store */
-    size_t drains = (p.ho < p.inp_bufs ? p.ho : p.inp_bufs) + (p.ho < p.acc_sets ? p.ho : p.acc_sets);
-    p.insns = 1 + blocks * (2 + p.ho * per_row + drains) + 1;
-    p.load_bytes[MRTQ_VTA_MEM_UOP] = (uint64_t)p.uops * 4u; /* at most: the table after deduplication */
-    p.load_bytes[MRTQ_VTA_MEM_WGT] = (uint64_t)blocks * p.wgt_entries * bo * bi;
-    p.load_bytes[MRTQ_VTA_MEM_ACC] = (uint64_t)blocks * p.param_rows * 4u * batch * bo;
-    p.load_bytes[MRTQ_VTA_MEM_INP] = (uint64_t)blocks * p.ho * p.cbr * s->kh * p.wp * batch * bi;
-    p.store_bytes = (uint64_t)blocks * p.ho * p.wo * batch * bo;
-    p.gemm_ops = (uint64_t)blocks * p.ho * p.wo * p.cbr * s->kh * s->kw;
-    p.alu_ops = (uint64_t)blocks * p.ho * p.wo * (1u + (uint64_t)p.rq.nsteps);
-  }
+  /* program size and cost (mrtq__vta_conv_count: the emitter's loop nest, counted) */
+  mrtq__vta_conv_count(&p, nsave, &p.insns, p.load_bytes);
+  p.load_bytes[MRTQ_VTA_MEM_INP] *= batch * bi, p.load_bytes[MRTQ_VTA_MEM_WGT] *= bo * bi;
+  p.load_bytes[MRTQ_VTA_MEM_ACC] *= 4 * batch * bo;
+  p.load_bytes[MRTQ_VTA_MEM_UOP] = (uint64_t)p.uops * 4u; /* at most: the table after deduplication */
+  p.store_bytes = (uint64_t)p.nb * p.ob * p.ho * p.wo * batch * bo;
+  p.gemm_ops = (uint64_t)p.nb * p.ob * p.ho * p.wo * p.cbr * s->kh * s->kw;
+  p.alu_ops = (uint64_t)p.nb * p.ob * p.ho * p.wo * (1u + (uint64_t)p.rq.nsteps);
+  p.insns += 2; /* the micro-op LOAD and FINISH */
   *plan = p;
   return MRTQ_OK;
 }
@@ -555,79 +622,99 @@ MRTQ__PRIV uint32_t mrtq__vta_at(const mrtq__vta_view *v, size_t nb, size_t c, s
   return (uint32_t)(v->base + ((nb * v->cb + c) * v->hb + y + v->oy) * v->wb + x + v->ox);
 }
 
-/* The GEMM micro-op ranges of a layer (one per INP buffer and ACC set) with
- * ACC sets of `set` rows and `taps` destinations `tap_rows` apart (CONV: one
- * destination, every tap weighted by its own WGT entry; MAXPOOL: each tap to
- * its own rows, WGT entry 0, the identity). */
-MRTQ__PRIV void mrtq__vta_tap_uops(const mrtq_vta_conv_plan *cp, mrtq_vta_prog *p, uint32_t set, int pool,
-                                   uint32_t uop[2][2]) {
+/* MAXPOOL's GEMM micro-op ranges (mrtq/vta/net.h; one per INP buffer and ACC
+ * set, sets of `set` rows): each window tap into its own wo rows, against WGT
+ * entry 0 (the identity block). */
+MRTQ__PRIV void mrtq__vta_tap_uops(const mrtq_vta_conv_plan *cp, mrtq_vta_prog *p, uint32_t set, uint32_t uop[2][2]) {
   size_t h, a, ky, kx;
   for (h = 0; h < cp->inp_bufs; h++)
     for (a = 0; a < cp->acc_sets; a++) {
       uop[h][a] = (uint32_t)p->nuop;
       for (ky = 0; ky < cp->s.kh; ky++)
-        for (kx = 0; kx < cp->s.kw; kx++) {
-          uint32_t t = (uint32_t)(ky * cp->s.kw + kx);
-          mrtq__vta_uop_append(p, (uint32_t)(a * set) + (pool ? t * (uint32_t)cp->wo : 0),
-                               (uint32_t)(h * cp->inp_half + ky * cp->wp + kx * cp->s.dil_w), pool ? 0 : t);
-        }
+        for (kx = 0; kx < cp->s.kw; kx++)
+          mrtq__vta_uop_append(p, (uint32_t)(a * set + (ky * cp->s.kw + kx) * cp->wo),
+                               (uint32_t)(h * cp->inp_half + ky * cp->wp + kx * cp->s.dil_w), 0);
     }
 }
 
 /* Emit a CONV2D layer (no micro-op LOAD, no FINISH): input rows from the
  * view xv (cb blocks), weights and parameter rows at DRAM elements w_el,
- * p_el, output rows into the view yv (ob blocks). Every token it takes it
- * gives back: on return all its loads, GEMMs and stores are done as far as
- * the next instruction of any module can tell. */
+ * p_el, output rows into the view yv (ob blocks). Per batch block and group
+ * of cp->grp output blocks: the group's weights into WGT and its parameter
+ * rows into ACC once; per strip of cp->strip output rows: the strip's input
+ * window (every input block the group reads) into one INP buffer, then per
+ * output block of the group: reset its rows of the strip's ACC set, one GEMM
+ * (micro-ops over the strip's rows and the kernel taps, loops over output
+ * columns and input blocks), bias, the requant plan, a STORE of the strip.
+ * Every token it takes it gives back: on return all its loads, GEMMs and
+ * stores are done as far as the next instruction of any module can tell. */
 MRTQ__PRIV void mrtq__vta_conv_emit(const mrtq_vta_conv_plan *cp, mrtq_vta_prog *p, const mrtq__vta_view *xv,
                                     uint64_t w_el, uint64_t p_el, const mrtq__vta_view *yv) {
   const mrtq_vta_conv_shape *s = &cp->s;
-  size_t blk, y, c, h, a;
-  uint32_t gemm_uop[2][2], wo = (uint32_t)cp->wo, pb = (uint32_t)(cp->acc_sets * cp->wo);
-  uint32_t cbase = pb + (uint32_t)cp->param_rows;
+  const size_t T = cp->strip, G = cp->grp, kk = s->kh * s->kw, S = (cp->ho + T - 1) / T, set = G * T * cp->wo;
+  const size_t pb = cp->acc_sets * set, cbase = pb + G * cp->param_rows, rstep = T == 1 ? 1 : s->dil_h;
+  size_t nbi, g0, k, j, c, h, a, t, ky, kx;
+  uint32_t uop[2][2][64], wo = (uint32_t)cp->wo;
   mrtq_vta_insn in;
-  mrtq__vta_tap_uops(cp, p, wo, 0, gemm_uop);
-  for (blk = 0; blk < cp->nb * cp->ob; blk++) {
-    size_t nbi = blk / cp->ob, obi = blk % cp->ob, last = 0;
-    memset(&in, 0, sizeof in);
-    in.opcode = MRTQ_VTA_LOAD, in.memory_type = MRTQ_VTA_MEM_WGT, in.sram_base = 0;
-    in.dram_base = (uint32_t)(w_el + obi * cp->wgt_entries);
-    in.y_size = 1, in.x_size = in.x_stride = (uint32_t)cp->wgt_entries;
-    mrtq_vta_prog_push(&in, p);
-    in.memory_type = MRTQ_VTA_MEM_ACC, in.sram_base = pb;
-    in.dram_base = (uint32_t)(p_el + obi * cp->param_rows);
-    in.x_size = in.x_stride = (uint32_t)cp->param_rows;
-    mrtq_vta_prog_push(&in, p);
-    for (y = 0; y < cp->ho; y++) {
-      uint32_t ib, ab;
-      h = y % cp->inp_bufs, a = y % cp->acc_sets;
-      ib = (uint32_t)(h * cp->inp_half), ab = (uint32_t)(a * cp->wo);
-      for (c = 0; c < cp->cbr; c++) { /* the kernel rows of every input-channel block (depthwise: block obi) */
-        memset(&in, 0, sizeof in);
-        in.opcode = MRTQ_VTA_LOAD, in.memory_type = MRTQ_VTA_MEM_INP;
-        in.sram_base = ib + (uint32_t)(c * s->kh * cp->wp);
-        in.dram_base = mrtq__vta_at(xv, nbi, cp->dw ? obi : c, y * s->stride_h, 0);
-        in.y_size = (uint32_t)s->kh, in.x_size = (uint32_t)cp->wp, in.x_stride = (uint32_t)(s->dil_h * xv->wb);
-        in.pop_next = c == 0 && y >= cp->inp_bufs; /* the buffer's previous GEMM is done */
-        in.push_next = c + 1 == cp->cbr;
-        mrtq_vta_prog_push(&in, p);
+  for (h = 0; h < cp->inp_bufs; h++) /* the GEMM micro-op ranges: per INP buffer, ACC set and block of a group */
+    for (a = 0; a < cp->acc_sets; a++)
+      for (j = 0; j < G; j++) {
+        uop[h][a][j] = (uint32_t)p->nuop;
+        for (t = 0; t < T; t++)
+          for (ky = 0; ky < s->kh; ky++)
+            for (kx = 0; kx < s->kw; kx++)
+              mrtq__vta_uop_append(p, (uint32_t)(a * set + (j * T + t) * cp->wo),
+                                   (uint32_t)(h * cp->inp_half + (cp->dw ? j * cp->strip_rows * cp->wp : 0) +
+                                              (t * s->stride_h + ky * rstep) * cp->wp + kx * s->dil_w),
+                                   (uint32_t)(j * cp->wgt_entries + ky * s->kw + kx));
       }
-      last = mrtq__vta_reset_rows(p, ab, wo); /* the row set, after its previous store */
-      if (y >= cp->acc_sets) mrtq_vta_prog_deps(last, 0, 1, 0, 0, p);
-      memset(&in, 0, sizeof in);
-      in.opcode = MRTQ_VTA_GEMM, in.uop_bgn = gemm_uop[h][a], in.uop_end = in.uop_bgn + (uint32_t)(s->kh * s->kw);
-      in.iter_out = wo, in.dst_factor_out = 1, in.src_factor_out = (uint32_t)s->stride_w;
-      in.iter_in = (uint32_t)cp->cbr, in.src_factor_in = (uint32_t)(s->kh * cp->wp);
-      in.wgt_factor_in = (uint32_t)(s->kh * s->kw);
-      in.pop_prev = 1, in.push_prev = 1; /* wait for the loads, then free the INP buffer */
+  for (nbi = 0; nbi < cp->nb; nbi++)
+    for (g0 = 0; g0 < cp->ob; g0 += G) {
+      size_t Gg = cp->ob - g0 < G ? cp->ob - g0 : G, nin = cp->dw ? Gg : cp->cbr;
+      memset(&in, 0, sizeof in); /* the group's weights and parameter rows, once */
+      in.opcode = MRTQ_VTA_LOAD, in.memory_type = MRTQ_VTA_MEM_WGT, in.sram_base = 0;
+      in.dram_base = (uint32_t)(w_el + g0 * cp->wgt_entries);
+      in.y_size = 1, in.x_size = in.x_stride = (uint32_t)(Gg * cp->wgt_entries);
       mrtq_vta_prog_push(&in, p);
-      last = mrtq__vta_alu_rows(p, MRTQ_VTA_ALU_ADD, 0, 0, ab, pb, 0, wo); /* + the bias row */
-      if (cp->rq.nsteps) last = mrtq_vta_emit_rq(&cp->rq, ab, wo, cbase, pb + 1, p);
-      mrtq_vta_prog_deps(last, 0, 0, 0, 1, p);
-      mrtq__vta_store_row(p, ab, mrtq__vta_at(yv, nbi, obi, y, 0), wo);
+      in.memory_type = MRTQ_VTA_MEM_ACC, in.sram_base = (uint32_t)pb;
+      in.dram_base = (uint32_t)(p_el + g0 * cp->param_rows);
+      in.x_size = in.x_stride = (uint32_t)(Gg * cp->param_rows);
+      mrtq_vta_prog_push(&in, p);
+      for (k = 0; k < S; k++) {
+        size_t y0 = k * T, Tk = cp->ho - y0 < T ? cp->ho - y0 : T, last = 0;
+        uint32_t rows = (uint32_t)(Tk * cp->wo);
+        h = k % cp->inp_bufs, a = k % cp->acc_sets;
+        for (c = 0; c < nin; c++) { /* the strip's window of every input block the group reads */
+          memset(&in, 0, sizeof in);
+          in.opcode = MRTQ_VTA_LOAD, in.memory_type = MRTQ_VTA_MEM_INP;
+          in.sram_base = (uint32_t)(h * cp->inp_half + c * cp->strip_rows * cp->wp);
+          in.dram_base = mrtq__vta_at(xv, nbi, cp->dw ? g0 + c : c, y0 * s->stride_h, 0);
+          in.y_size = (uint32_t)mrtq__vta_strip_in(cp, Tk), in.x_size = (uint32_t)cp->wp;
+          in.x_stride = (uint32_t)((T == 1 ? s->dil_h : 1) * xv->wb);
+          in.pop_next = c == 0 && k >= cp->inp_bufs; /* the buffer's previous GEMMs are done */
+          in.push_next = c + 1 == nin;
+          mrtq_vta_prog_push(&in, p);
+        }
+        for (j = 0; j < Gg; j++) {
+          uint32_t ab = (uint32_t)(a * set + j * T * cp->wo), prow = (uint32_t)(pb + j * cp->param_rows);
+          last = mrtq__vta_reset_rows(p, ab, rows); /* the block's rows of the set, after their previous store */
+          if (k >= cp->acc_sets) mrtq_vta_prog_deps(last, 0, 1, 0, 0, p);
+          memset(&in, 0, sizeof in);
+          in.opcode = MRTQ_VTA_GEMM, in.uop_bgn = uop[h][a][j], in.uop_end = in.uop_bgn + (uint32_t)(Tk * kk);
+          in.iter_out = wo, in.dst_factor_out = 1, in.src_factor_out = (uint32_t)s->stride_w;
+          in.iter_in = (uint32_t)cp->cbr;
+          in.src_factor_in = cp->cbr > 1 ? (uint32_t)(cp->strip_rows * cp->wp) : 0;
+          in.wgt_factor_in = cp->cbr > 1 ? (uint32_t)kk : 0;
+          in.pop_prev = j == 0, in.push_prev = j + 1 == Gg; /* the loads are in; the last block frees the buffer */
+          mrtq_vta_prog_push(&in, p);
+          last = mrtq__vta_alu_rows(p, MRTQ_VTA_ALU_ADD, 0, 0, ab, prow, 0, rows); /* + the bias row */
+          if (cp->rq.nsteps) last = mrtq_vta_emit_rq(&cp->rq, ab, rows, (uint32_t)cbase, prow + 1, p);
+          mrtq_vta_prog_deps(last, 0, 0, 0, 1, p);
+          mrtq__vta_store2d(p, ab, mrtq__vta_at(yv, nbi, g0 + j, y0, 0), (uint32_t)Tk, wo, (uint32_t)yv->wb, 1, 1);
+        }
+      }
+      mrtq__vta_drain(p, S < cp->inp_bufs ? S : cp->inp_bufs, Gg * (S < cp->acc_sets ? S : cp->acc_sets));
     }
-    mrtq__vta_drain(p, cp->ho < cp->inp_bufs ? cp->ho : cp->inp_bufs, cp->ho < cp->acc_sets ? cp->ho : cp->acc_sets);
-  }
 }
 
 MRTQ_API mrtq_status mrtq_vta_conv_build(const mrtq_vta_conv_plan *cp, mrtq_vta_prog *p, uint8_t *dram,

@@ -54,8 +54,8 @@ MRTQ_API mrtq_status mrtq_vta_dram_plan(const mrtq_vta_dram_buf *b, size_t n, si
 
 /* ---- 7. whole networks ----
  * A network described in C (layers reading earlier layers' outputs) compiled
- * into ONE VTA program: one micro-op table loaded once, every layer's
- * instructions in order, one FINISH. Activations never leave the device
+ * into ONE VTA program: every layer's instructions in order (each layer
+ * first LOADs its own micro-op table into UOP SRAM), one FINISH. Activations never leave the device
  * between layers: each layer STOREs its output rows straight into the
  * blocked layout its readers LOAD, [nb][cb][h + 2 pad][w + 2 pad][batch]
  * [block] int8 (BLOCK_IN == BLOCK_OUT), with a border of `pad` rows and
@@ -122,8 +122,9 @@ typedef struct mrtq_vta_net_tensor {
 typedef struct mrtq_vta_net_lplan {
   mrtq_vta_conv_plan conv;  /* CONV; MAXPOOL: its geometry (ho, wo, hp, wp, blocks, buffers) */
   mrtq_vta_rq_plan rq;      /* ADD: mrtq_vta_add_plan's */
+  size_t uop_off;           /* its micro-op table (bytes; the layer's first instruction LOADs it) */
   size_t w_off, p_off;      /* CONV: packed weights and parameter rows (bytes) */
-  size_t insns;             /* at most this many instructions */
+  size_t insns, uops;       /* at most this many instructions and micro-ops */
   size_t first, end;        /* its instructions [first, end) (mrtq_vta_net_build) */
   mrtq_vta_cost cost;       /* mrtq_vta_net_cost's count of them */
   uint64_t compulsory;      /* bytes any schedule moves: weights and parameters, each input and the output once */
@@ -135,8 +136,8 @@ typedef struct mrtq_vta_net_plan {
   size_t nlayers;
   mrtq_vta_net_lplan *layer; /* nlayers, in the caller's work memory */
   mrtq_vta_net_tensor *t;    /* nlayers + 1: t[0] the input, t[i + 1] layer i's output */
-  size_t uop_off, id_off;    /* the micro-op table, the identity weight block (bytes) */
-  size_t insns, uops, dram_bytes; /* program bounds (words, micro-ops); the DRAM image's end */
+  size_t id_off;             /* the identity weight block (bytes) */
+  size_t insns, uops, dram_bytes; /* program bounds (words; micro-ops of the largest layer); the DRAM image's end */
 } mrtq_vta_net_plan;
 
 /* Bytes of work memory mrtq_vta_net_plan_build needs for nlayers layers
@@ -155,8 +156,8 @@ MRTQ_API size_t mrtq_vta_net_work_bytes(size_t nlayers);
  * different values by its readers, a MAXPOOL with dilation or pad >= kernel,
  * an ADD whose rows exceed its chunk -> MRTQ_EUNSUPPORTED; a plan the layer's
  * own planner refuses -> its status (a CONV's plan.why says what would fit);
- * the micro-op table beyond the UOP SRAM, a DRAM image beyond 2^32 bytes ->
- * MRTQ_ERANGE. */
+ * a layer's micro-op table beyond the UOP SRAM, a DRAM image beyond 2^32
+ * bytes -> MRTQ_ERANGE. */
 MRTQ_API mrtq_status mrtq_vta_net_plan_build(const mrtq_vta_config *cfg, mrtq_vta_profile target, const mrtq_vta_net *net,
                                              size_t base, int reuse, void *work, size_t work_bytes,
                                              mrtq_vta_net_plan *plan);
@@ -173,7 +174,7 @@ MRTQ_API mrtq_status mrtq_vta_net_input(const mrtq_vta_net_plan *plan, const mrt
                                         uint8_t *dram, size_t dram_bytes);
 
 /* The whole program into p (initialized with >= plan->insns words and
- * plan->uops micro-ops) and its micro-op table into dram; records each
+ * plan->uops micro-ops) and each layer's micro-op table into dram; records each
  * layer's instruction range in plan->layer[i].first / end. Errors: NULL ->
  * MRTQ_EINVAL; dram_bytes below plan->dram_bytes, p too small -> MRTQ_ERANGE;
  * an earlier error in p as it was. */
@@ -281,10 +282,10 @@ MRTQ_API mrtq_status mrtq_vta_dram_plan(const mrtq_vta_dram_buf *b, size_t n, si
 
 MRTQ_API size_t mrtq_vta_net_work_bytes(size_t nlayers) {
   const size_t per = sizeof(mrtq_vta_net_lplan) + sizeof(mrtq_vta_net_tensor) +
-                     3 * (sizeof(mrtq_vta_dram_buf) + 2 * sizeof(size_t));
+                     4 * (sizeof(mrtq_vta_dram_buf) + 2 * sizeof(size_t));
   if (nlayers > SIZE_MAX / per - 4) return 0;
   return nlayers * sizeof(mrtq_vta_net_lplan) + (nlayers + 1) * sizeof(mrtq_vta_net_tensor) +
-         (3 * nlayers + 3) * (sizeof(mrtq_vta_dram_buf) + 2 * sizeof(size_t));
+         (4 * nlayers + 2) * (sizeof(mrtq_vta_dram_buf) + 2 * sizeof(size_t));
 }
 
 /* A tensor's view (elements of batch * BLOCK bytes), read through a reader's
@@ -388,7 +389,7 @@ MRTQ__PRIV void mrtq__vta_pool_emit(const mrtq_vta_conv_plan *cp, mrtq_vta_prog 
   in.opcode = MRTQ_VTA_LOAD, in.memory_type = MRTQ_VTA_MEM_WGT, in.dram_base = id_el;
   in.y_size = 1, in.x_size = 1, in.x_stride = 1;
   mrtq_vta_prog_push(&in, p);
-  mrtq__vta_tap_uops(cp, p, (uint32_t)set, 1, gemm_uop);
+  mrtq__vta_tap_uops(cp, p, (uint32_t)set, gemm_uop);
   for (a = 0; a < cp->acc_sets; a++) { /* MAX of taps 1.. into tap 0's rows */
     max_uop[a] = (uint32_t)p->nuop;
     for (t = 1; t < kk; t++) mrtq__vta_uop_append(p, (uint32_t)(a * set), (uint32_t)(a * set + t * cp->wo), 0);
@@ -450,7 +451,7 @@ MRTQ_API mrtq_status mrtq_vta_net_plan_build(const mrtq_vta_config *cfg, mrtq_vt
                                              mrtq_vta_net_plan *plan) {
   mrtq_vta_depths d;
   mrtq_vta_dram_buf *b;
-  size_t *off, *scr, i, nl, nbuf, uops = 2, insns = 2, al, batch, bi, end;
+  size_t *off, *scr, i, nl, nbuf, uops = 0, insns = 2, al, batch, bi, end;
   unsigned char *wp;
   int *hb; /* has_border per tensor: kept in the scratch array until the placement */
   mrtq_status st;
@@ -479,7 +480,7 @@ MRTQ_API mrtq_status mrtq_vta_net_plan_build(const mrtq_vta_config *cfg, mrtq_vt
   wp = (unsigned char *)work;
   plan->layer = (mrtq_vta_net_lplan *)(void *)wp, wp += nl * sizeof(mrtq_vta_net_lplan);
   plan->t = (mrtq_vta_net_tensor *)(void *)wp, wp += (nl + 1) * sizeof(mrtq_vta_net_tensor);
-  nbuf = 3 * nl + 3;
+  nbuf = 4 * nl + 2;
   b = (mrtq_vta_dram_buf *)(void *)wp, wp += nbuf * sizeof(mrtq_vta_dram_buf);
   off = (size_t *)(void *)wp, wp += nbuf * sizeof(size_t);
   scr = (size_t *)(void *)wp;
@@ -508,13 +509,13 @@ MRTQ_API mrtq_status mrtq_vta_net_plan_build(const mrtq_vta_config *cfg, mrtq_vt
                           L->q.x_zp - (L->q.x_type == MRTQ_U8 ? 128 : 0));
       if (st != MRTQ_OK) return st;
       y->c = L->s.o, y->h = lp->conv.ho, y->w = lp->conv.wo;
-      lp->insns = lp->conv.insns - 2; /* no micro-op LOAD, no FINISH */
-      uops += lp->conv.uops;
+      lp->insns = lp->conv.insns - 2; /* its micro-op LOAD is counted below; no FINISH */
+      lp->uops = lp->conv.uops;
     } else if (L->op == MRTQ_VTA_NET_MAXPOOL) {
       if ((st = mrtq__vta_pool_plan(cfg, &L->s, &lp->conv)) != MRTQ_OK) return st;
       if ((st = mrtq__vta_read(x, &hb[L->in], i + 1, L->s.pad_h, L->s.pad_w, -128)) != MRTQ_OK) return st;
       y->c = x->c, y->h = lp->conv.ho, y->w = lp->conv.wo;
-      lp->insns = lp->conv.insns, uops += lp->conv.uops;
+      lp->insns = lp->conv.insns, lp->uops = lp->conv.uops;
     } else if (L->op == MRTQ_VTA_NET_ADD) {
       const mrtq_vta_net_tensor *x2;
       size_t rows = mrtq__vta_add_rows(&d), ry, chunks, per = 2 + 2 + 2 * 10 + 1 + 1 + 1;
@@ -536,7 +537,7 @@ MRTQ_API mrtq_status mrtq_vta_net_plan_build(const mrtq_vta_config *cfg, mrtq_vt
       chunks = ((x->n + ((size_t)1 << cfg->log_batch) - 1) >> cfg->log_batch) *
                ((x->c + ((size_t)1 << cfg->log_block_in) - 1) >> cfg->log_block_in) * ((x->h + ry - 1) / ry);
       for (k = 0; k < lp->rq.nsteps && k < MRTQ_VTA_MAX_STEPS; k++) per += lp->rq.step[k].kind == MRTQ_VTA_STEP_SAVE ? 2 : 1;
-      lp->insns = 1 + chunks * per + 2, uops += MRTQ_VTA_ADD_DEV_UOPS;
+      lp->insns = 1 + chunks * per + 2, lp->uops = MRTQ_VTA_ADD_DEV_UOPS;
     } else {
       return MRTQ__ERR(MRTQ_EINVAL, "net->layer[i].op: not an mrtq_vta_net_op");
     }
@@ -548,43 +549,47 @@ MRTQ_API mrtq_status mrtq_vta_net_plan_build(const mrtq_vta_config *cfg, mrtq_vt
     size_t acc_rows = (size_t)1 << d.acc;
     if (y->pad && y->w + 2 * y->pad > acc_rows)
       return MRTQ__ERR(MRTQ_ERANGE, "net->layer[i]: a padded output row wider than the ACC SRAM (its border fill)");
-    plan->layer[i].insns += mrtq__vta_fill(plan, y, NULL) + 2; /* + the barrier before it */
-    insns += plan->layer[i].insns, uops += 2;
+    plan->layer[i].insns += mrtq__vta_fill(plan, y, NULL) + 3; /* + the barrier before it, its micro-op LOAD */
+    plan->layer[i].uops += 2; /* the fill's */
+    if (plan->layer[i].uops > ((size_t)1 << d.uop))
+      return MRTQ__ERR(MRTQ_ERANGE, "net->layer[i]: its micro-op table may exceed the UOP SRAM");
+    insns += plan->layer[i].insns;
+    if (plan->layer[i].uops > uops) uops = plan->layer[i].uops;
   }
-  if (uops > ((size_t)1 << d.uop))
-    return MRTQ__ERR(MRTQ_ERANGE, "net: the micro-op table (one for the whole program) may exceed the UOP SRAM");
   plan->insns = insns, plan->uops = uops;
   for (i = 0; i <= nl; i++) /* tensors no layer reads are the network's outputs: live to the end */
     if (plan->t[i].last == plan->t[i].first) plan->t[i].last = nl;
   al = 4 * batch * ((size_t)1 << cfg->log_block_out);
   if (al < bi * bi) al = bi * bi;
+  /* buffers: 0 the identity block; 1 + 3i layer i's micro-ops, weights, parameter rows; 1 + 3 nl + t tensor t */
   memset(b, 0, nbuf * sizeof *b);
-  b[0].bytes = uops * 4, b[1].bytes = bi * bi;
+  b[0].bytes = bi * bi;
   for (i = 0; i < nl; i++) {
     const mrtq_vta_conv_plan *cp = &plan->layer[i].conv;
-    if (net->layer[i].op == MRTQ_VTA_NET_CONV) b[2 + 2 * i].bytes = cp->w_bytes, b[3 + 2 * i].bytes = cp->p_bytes;
+    b[1 + 3 * i].bytes = plan->layer[i].uops * 4;
+    if (net->layer[i].op == MRTQ_VTA_NET_CONV) b[2 + 3 * i].bytes = cp->w_bytes, b[3 + 3 * i].bytes = cp->p_bytes;
   }
-  for (i = 0; i < 2 + 2 * nl; i++) b[i].align = al, b[i].first = 0, b[i].last = nl;
+  for (i = 0; i < 1 + 3 * nl; i++) b[i].align = al, b[i].first = 0, b[i].last = nl;
   for (i = 0; i <= nl; i++) {
     mrtq_vta_net_tensor *t = &plan->t[i];
+    mrtq_vta_dram_buf *bt = &b[1 + 3 * nl + i];
     uint64_t by = mrtq__vta_tbytes(cfg, t, 1);
     if (by > 0xffffffffu) return MRTQ__ERR(MRTQ_ERANGE, "net: the DRAM image exceeds 2^32 bytes");
     t->bytes = (size_t)by;
-    b[2 + 2 * nl + i].bytes = t->bytes, b[2 + 2 * nl + i].align = al;
-    b[2 + 2 * nl + i].first = reuse ? t->first : 0, b[2 + 2 * nl + i].last = reuse ? t->last : nl;
+    bt->bytes = t->bytes, bt->align = al, bt->first = reuse ? t->first : 0, bt->last = reuse ? t->last : nl;
   }
   if ((st = mrtq_vta_dram_plan(b, nbuf, base, scr, off, &end)) != MRTQ_OK) return st;
   if ((uint64_t)end > 0xffffffffu) return MRTQ__ERR(MRTQ_ERANGE, "net: the DRAM image exceeds 2^32 bytes");
-  plan->uop_off = off[0], plan->id_off = off[1], plan->dram_bytes = end;
+  plan->id_off = off[0], plan->dram_bytes = end;
   for (i = 0; i < nl; i++) {
     mrtq_vta_net_lplan *lp = &plan->layer[i];
     const mrtq_vta_net_layer *L = &net->layer[i];
-    lp->w_off = off[2 + 2 * i], lp->p_off = off[3 + 2 * i];
-    lp->compulsory = (uint64_t)b[2 + 2 * i].bytes + b[3 + 2 * i].bytes + mrtq__vta_tbytes(cfg, &plan->t[L->in], 0) +
+    lp->uop_off = off[1 + 3 * i], lp->w_off = off[2 + 3 * i], lp->p_off = off[3 + 3 * i];
+    lp->compulsory = (uint64_t)b[2 + 3 * i].bytes + b[3 + 3 * i].bytes + mrtq__vta_tbytes(cfg, &plan->t[L->in], 0) +
                      mrtq__vta_tbytes(cfg, &plan->t[i + 1], 0) +
                      (L->op == MRTQ_VTA_NET_ADD ? mrtq__vta_tbytes(cfg, &plan->t[L->in2], 0) : 0);
   }
-  for (i = 0; i <= nl; i++) plan->t[i].off = off[2 + 2 * nl + i];
+  for (i = 0; i <= nl; i++) plan->t[i].off = off[1 + 3 * nl + i];
   return MRTQ_OK;
 }
 
@@ -671,6 +676,7 @@ MRTQ_API mrtq_status mrtq_vta_net_build(mrtq_vta_net_plan *plan, const mrtq_vta_
     mrtq_vta_net_lplan *lp = &plan->layer[i];
     const mrtq_vta_net_tensor *x = &plan->t[L->in], *y = &plan->t[i + 1];
     mrtq__vta_view yv = mrtq__vta_tview(plan, y, 0, 0);
+    size_t uop_load;
     lp->first = p->n;
     if (i > 0) { /* the barrier: every STORE of the layers before is done before this layer's first LOAD */
       memset(&in, 0, sizeof in);
@@ -678,6 +684,10 @@ MRTQ_API mrtq_status mrtq_vta_net_build(mrtq_vta_net_plan *plan, const mrtq_vta_
       mrtq_vta_prog_push(&in, p);
       mrtq__vta_drain(p, 1, 0);
     }
+    memset(&in, 0, sizeof in); /* the layer's micro-op LOAD (compute module: after the layers before), filled below */
+    in.opcode = MRTQ_VTA_LOAD, in.memory_type = MRTQ_VTA_MEM_UOP;
+    uop_load = mrtq_vta_prog_push(&in, p);
+    p->nuop = 0; /* the layer's own table, from UOP SRAM entry 0 */
     mrtq__vta_fill(plan, y, p);
     if (L->op == MRTQ_VTA_NET_CONV) {
       mrtq__vta_view xv = mrtq__vta_tview(plan, x, L->s.pad_h, L->s.pad_w);
@@ -710,8 +720,17 @@ MRTQ_API mrtq_status mrtq_vta_net_build(mrtq_vta_net_plan *plan, const mrtq_vta_
       mrtq__vta_drain(p, 1, 1);
     }
     lp->end = p->n;
+    if (p->status != MRTQ_OK) return p->status;
+    memcpy(dram + lp->uop_off, p->uops, p->nuop * 4);
+    memset(&in, 0, sizeof in);
+    in.opcode = MRTQ_VTA_LOAD, in.memory_type = MRTQ_VTA_MEM_UOP;
+    in.dram_base = (uint32_t)(lp->uop_off / 4), in.y_size = 1, in.x_size = in.x_stride = (uint32_t)p->nuop;
+    if ((p->status = mrtq_vta_encode(&plan->cfg, &in, &p->words[uop_load])) != MRTQ_OK) return p->status;
   }
-  return mrtq__vta_end(p, plan->uop_off, dram, dram_bytes);
+  memset(&in, 0, sizeof in); /* instruction 0 stays a LOAD of nothing; one FINISH ends the program */
+  in.opcode = MRTQ_VTA_FINISH;
+  mrtq_vta_prog_push(&in, p);
+  return p->status;
 }
 
 MRTQ_API mrtq_status mrtq_vta_net_output(const mrtq_vta_net_plan *plan, size_t tensor, const uint8_t *dram,

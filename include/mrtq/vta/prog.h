@@ -137,7 +137,7 @@ MRTQ_API void mrtq_vta_prog_deps(size_t i, int pop_prev, int pop_next, int push_
     return;
   }
   memset(&in, 0, sizeof in);
-  mrtq_vta_depths_of(&p->cfg, &d); /* valid: checked by mrtq_vta_prog_init */
+  if (mrtq_vta_depths_of(&p->cfg, &d) != MRTQ_OK) return; /* valid: checked by mrtq_vta_prog_init */
   mrtq__vta_unpack(&d, &p->words[i], &in);
   in.pop_prev |= (uint32_t)(pop_prev != 0), in.pop_next |= (uint32_t)(pop_next != 0);
   in.push_prev |= (uint32_t)(push_prev != 0), in.push_next |= (uint32_t)(push_next != 0);
