@@ -110,6 +110,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     uint8_t *r = (uint8_t *)fz_buf_new(&br, ny, 0x5a);
     mrtq_status sr;
     FZ_EQ(mrtq_vta_sim_init(&cfg, target, scratch, need, dram, plan->dram_bytes, &sim), MRTQ_OK, "sim_init");
+    sim.schedule = (int)fz_range(&f, 0, 2); /* loads or stores as early as the tokens allow: same bytes */
     fz_reason_begin();
     st = mrtq_vta_conv_run(plan, &q, layout, x, w, words, plan->insns, uops, plan->uops, &sim, y);
     fz_reason_end(st, "mrtq_vta_conv_run");
