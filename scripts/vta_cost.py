@@ -26,18 +26,21 @@ def main():
         r["min"] = int(r["compulsory"]) / mib
         r["ms"] = float(r["ms_pynq"])
     # the table
-    lines = ["| layer | insns | GEMM | ALU | INP MiB | WGT MiB | out MiB | traffic / compulsory | Pynq-Z1 ms | Ultra96 ms | bound |",
-             "|---|---|---|---|---|---|---|---|---|---|---|"]
+    lines = ["| layer | insns | micro-ops | GEMM | ALU | INP MiB | WGT MiB | ACC KiB | out MiB | traffic / compulsory "
+             "| Pynq-Z1 ms | Ultra96 ms | bound |",
+             "|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
     for r in rows:
-        lines.append("| %s | %s | %s | %s | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f | %s |" % (
-            r["layer"], r["insns"], r["gemm_ops"], r["alu_ops"], int(r["inp"]) / mib, int(r["wgt"]) / mib,
-            int(r["out"]) / mib, r["traffic"] / r["min"], r["ms"], float(r["ms_ultra96"]),
-            "compute" if r["bound"] == "comp" else "memory"))
+        lines.append("| %s | %s | %d | %s | %s | %.2f | %.2f | %.1f | %.2f | %.2f | %.2f | %.2f | %s |" % (
+            r["layer"], r["insns"], int(r["uop"]) // 4, r["gemm_ops"], r["alu_ops"], int(r["inp"]) / mib,
+            int(r["wgt"]) / mib, int(r["acc"]) / 1024.0, int(r["out"]) / mib, r["traffic"] / r["min"], r["ms"],
+            float(r["ms_ultra96"]), "compute" if r["bound"] == "comp" else "memory"))
     tt, tm = sum(r["traffic"] for r in rows), sum(r["min"] for r in rows)
-    lines.append("| total | %d | %d | %d | | | | %.2f | %.1f | %.1f | |" % (
-        sum(int(r["insns"]) for r in rows), sum(int(r["gemm_ops"]) for r in rows),
-        sum(int(r["alu_ops"]) for r in rows), tt / tm, sum(r["ms"] for r in rows),
-        sum(float(r["ms_ultra96"]) for r in rows)))
+    lines.append("| total | %d | %d | %d | %d | %.2f | %.2f | %.1f | %.2f | %.2f | %.1f | %.1f | |" % (
+        sum(int(r["insns"]) for r in rows), sum(int(r["uop"]) // 4 for r in rows),
+        sum(int(r["gemm_ops"]) for r in rows), sum(int(r["alu_ops"]) for r in rows),
+        sum(int(r["inp"]) for r in rows) / mib, sum(int(r["wgt"]) for r in rows) / mib,
+        sum(int(r["acc"]) for r in rows) / 1024.0, sum(int(r["out"]) for r in rows) / mib, tt / tm,
+        sum(r["ms"] for r in rows), sum(float(r["ms_ultra96"]) for r in rows)))
     table = "\n".join(lines)
     # the plot: two bar charts, one row per layer
     W, rowh, left, mid = 900, 16, 110, 470
