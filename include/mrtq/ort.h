@@ -106,7 +106,9 @@ MRTQ_API mrtq_status mrtq_ort_dequantize_linear_axis(const void *q, const size_t
 /* DynamicQuantizeLinear (uint8) in one call: the parameters and the data.
  *   lo = min(0, min x), hi = max(0, max x)
  *   scale = hi == lo ? 1 : fl((hi - lo) / 255)      (float throughout)
- *   zp = rne(clamp(fl(0 - lo / scale), 0, 255))     (clamp in float, then round half to even)
+ *   zp = rne(max(0, min(255, fl(0 - lo / scale)))) (in float, then round half to even; min and max
+ *        as C++'s std::min / std::max, so a NaN there, from a scale that underflowed to 0 with lo = 0,
+ *        gives 255)
  *   y[i] = mrtq_ort_quantize_linear(x[i], scale, zp)
  * For a range no wider than FLT_MAX (hi - lo finite), scale and zp are
  * mrtq_qparams_from_range(MRTQ_QS_ONNX_DYNAMIC, ...)'s for that range (which
@@ -476,7 +478,9 @@ MRTQ_API mrtq_status mrtq_ort_dynamic_quantize_linear(const float *x, size_t n, 
   }
   volatile float r = lo / s;
   float z = 0.0f - r;
-  z = z < 0.0f ? 0.0f : z > 255.0f ? 255.0f : z;
+  /* ORT's std::max(0, std::min(255, z)): a NaN z (lo = 0 over a scale that underflowed to 0) gives 255 */
+  z = z < 255.0f ? z : 255.0f;
+  z = 0.0f < z ? z : 0.0f;
   int32_t zi = (int32_t)mrtq__rne_f32(z);
   mrtq__ort_qrun(x, n, s, zi, MRTQ_U8, 0, 255, y);
   *scale = s;

@@ -162,6 +162,11 @@ for k in range(40):
 # a finite range wider than FLT_MAX: the scale overflows to infinity
 case('dynamic_quantize', 'DynamicQuantizeLinear', [('x', 'f32', np.array([3e38, -3e38, 1.0, -2.5], np.float32), False)],
      [('y', 'u8'), ('y_scale', 'f32'), ('y_zp', 'u8')])
+# ranges narrower than 255 times the smallest subnormal: the scale underflows to 0, and the zero point is
+# 0 - lo / 0 (NaN for lo = 0, +inf for lo < 0) through ORT's std::max(qmin, std::min(qmax, .))
+for x in ([0.0, 1e-45], [1e-45, 2e-45, 0.0], [0.0, -1e-45], [-3e-44, 1e-45], [0.0, 3e-43]):
+    case('dynamic_quantize', 'DynamicQuantizeLinear', [('x', 'f32', np.array(x, np.float32), False)],
+         [('y', 'u8'), ('y_scale', 'f32'), ('y_zp', 'u8')])
 
 
 # ---------------- QLinearMatMul / QLinearConv ----------------
