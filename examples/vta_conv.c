@@ -19,7 +19,7 @@
 static unsigned char scratch[512 * 1024];
 static unsigned char dram[256 * 1024];
 static mrtq_vta_word words[4096];
-static uint32_t uops[512];
+static uint32_t uops[MRTQ_VTA_CONV_UOPS]; /* a layer's micro-op table is at most this long */
 
 int main(void) {
   mrtq_vta_config cfg = mrtq_vta_config_default();
@@ -63,17 +63,20 @@ int main(void) {
   }
   printf("conv %dx%dx%d -> %d, 3x3, stride 1, pad 1; uint8 input (zp %d), int8 weights, per-channel nudge requant\n",
          C, H, W, O, zx);
-  printf("plan: %zu input-channel and %zu output-channel blocks; INP %zu entries x %zu buffer(s), WGT %zu entries, "
-         "ACC %zu row set(s) of %zu + %zu parameter rows; accumulator bound %d bits, requant %s (%d ALU steps)\n",
-         p.cb, p.ob, p.inp_half, p.inp_bufs, p.wgt_entries, p.acc_sets, p.wo, p.param_rows, p.in_bits,
+  printf("plan: %zu input-channel and %zu output-channel blocks; strips of %zu output rows, groups of %zu output "
+         "blocks; INP %zu entries x %zu buffer(s), WGT %zu entries per block, ACC %zu row set(s) of %zu + %zu "
+         "parameter rows per block; accumulator bound %d bits, requant %s (%d ALU steps)\n",
+         p.cb, p.ob, p.strip, p.grp, p.inp_half, p.inp_bufs, p.wgt_entries, p.acc_sets, p.grp * p.strip * p.wo,
+         p.param_rows, p.in_bits,
          p.rq.wide ? "exact two-half product" : p.rq.pre_shift ? "with pre-shift" : "direct", p.rq.nsteps);
   mrtq_vta_sim_init(&cfg, MRTQ_VTA_PROFILE_SIM, scratch, sizeof scratch, dram, sizeof dram, &sim);
-  st = mrtq_vta_conv_run(&p, &q, MRTQ_NCHW, x, w, words, 4096, uops, 512, &sim, y);
+  st = mrtq_vta_conv_run(&p, &q, MRTQ_NCHW, x, w, words, sizeof words / sizeof words[0], uops,
+                         sizeof uops / sizeof uops[0], &sim, y);
   if (st != MRTQ_OK) {
     printf("run: %s (%s)\n", mrtq_status_str(st), sim.error);
     return 1;
   }
-  printf("program: %zu instructions; the first block's first output row:\n", p.insns);
+  printf("program: %zu instructions; its first 30 (the group's weights and parameters, the first strip):\n", p.insns);
   for (k = 0; k < 30 && k < p.insns; k++) {
     mrtq_vta_insn in;
     char line[160];
