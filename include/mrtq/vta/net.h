@@ -181,7 +181,8 @@ MRTQ_API mrtq_status mrtq_vta_net_input(const mrtq_vta_net_plan *plan, const mrt
 MRTQ_API mrtq_status mrtq_vta_net_build(mrtq_vta_net_plan *plan, const mrtq_vta_net *net, mrtq_vta_prog *p,
                                         uint8_t *dram, size_t dram_bytes);
 
-/* Tensor `tensor` back from DRAM as NCHW int8 (its interior). Errors: NULL,
+/* Tensor `tensor` back from DRAM as NCHW int8 (its interior, as stored: for
+ * tensor 0 of a U8 network, X - 128). Errors: NULL,
  * tensor > plan->nlayers -> MRTQ_EINVAL; dram_bytes below plan->dram_bytes ->
  * MRTQ_ERANGE. */
 MRTQ_API mrtq_status mrtq_vta_net_output(const mrtq_vta_net_plan *plan, size_t tensor, const uint8_t *dram,
