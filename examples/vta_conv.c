@@ -21,7 +21,8 @@ static unsigned char dram[256 * 1024];
 static mrtq_vta_word words[4096];
 static uint32_t uops[MRTQ_VTA_CONV_UOPS]; /* a layer's micro-op table is at most this long */
 
-int main(void) {
+int main(int argc, char **argv) {
+  int check = argc > 1 && !strcmp(argv[1], "--check"); /* as a test: one summary line of cases */
   mrtq_vta_config cfg = mrtq_vta_config_default();
   mrtq_vta_conv_shape s;
   mrtq_vta_conv_quant q;
@@ -113,5 +114,14 @@ int main(void) {
   }
   printf("%zu of %d outputs differ from the CPU statement of the layer; max |out - real| = %.3f LSB\n", mism,
          O * H * W, maxerr);
+  if (check) { /* cases: the bytes, the cost estimate against the simulator, the error against real math */
+    int ok_bytes = mism == 0, ok_cost = p.gemm_ops == sim.gemm_ops && p.alu_ops == sim.alu_ops &&
+                                        p.store_bytes == sim.store_bytes &&
+                                        p.load_bytes[MRTQ_VTA_MEM_INP] == sim.load_bytes[MRTQ_VTA_MEM_INP] &&
+                                        p.load_bytes[MRTQ_VTA_MEM_WGT] == sim.load_bytes[MRTQ_VTA_MEM_WGT];
+    int ok_err = maxerr <= 1.0; /* one rounding of the output plus the Q15 multiplier's relative error */
+    printf("test_example_vta_conv: %d passed, %d failed\n", ok_bytes + ok_cost + ok_err, 3 - ok_bytes - ok_cost - ok_err);
+    return ok_bytes && ok_cost && ok_err ? 0 : 1;
+  }
   return mism ? 1 : 0;
 }

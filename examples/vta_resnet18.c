@@ -8,12 +8,14 @@
  * compulsory traffic, and the modelled time on the Pynq-Z1 and Ultra96 VTA
  * configurations.
  *
- *   mrtq_vta_resnet18 [--net resnet18|mobilenet] [--size N] [--every-layer] [--csv FILE]
+ *   mrtq_vta_resnet18 [--net resnet18|mobilenet] [--size N] [--every-layer] [--check] [--csv FILE]
  *
  * --size: the input's height and width (a multiple of 32; 224 is the
  * published size, the default 64 keeps the run short). --every-layer: keep
  * every tensor (no DRAM reuse) and compare each layer's output, not only the
- * network's. --csv: the table as CSV (scripts/vta_cost.py plots it). Exits
+ * network's. --check: as --every-layer, and a last line "test_example_vta_NET:
+ * N passed, N failed" (each layer a case; tests/meson.build runs it). --csv:
+ * the table as CSV (scripts/vta_cost.py plots it). Exits
  * non-zero if any compared byte differs. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -33,7 +35,8 @@ static uint64_t traffic(const mrtq_vta_cost *c) {
 int main(int argc, char **argv) {
   const char *netname = "resnet18", *csv = NULL;
   size_t size = 64, i, k, bad_layers = 0, compared = 0, sb;
-  int every = 0, a;
+  int every = 0, check = 0, a;
+  size_t layers_equal = 0, layers_checked = 0;
   vtam m;
   mrtq_vta_config cfg = mrtq_vta_config_default();
   mrtq_vta_net_plan plan;
@@ -54,9 +57,11 @@ int main(int argc, char **argv) {
     if (!strcmp(argv[a], "--net") && a + 1 < argc) netname = argv[++a];
     else if (!strcmp(argv[a], "--size") && a + 1 < argc) size = (size_t)strtoul(argv[++a], NULL, 10);
     else if (!strcmp(argv[a], "--every-layer")) every = 1;
+    else if (!strcmp(argv[a], "--check")) check = every = 1; /* as a test: every layer a case */
     else if (!strcmp(argv[a], "--csv") && a + 1 < argc) csv = argv[++a];
     else {
-      fprintf(stderr, "usage: %s [--net resnet18|mobilenet] [--size N] [--every-layer] [--csv FILE]\n", argv[0]);
+      fprintf(stderr, "usage: %s [--net resnet18|mobilenet] [--size N] [--every-layer] [--check] [--csv FILE]\n",
+              argv[0]);
       return 2;
     }
   }
@@ -126,6 +131,7 @@ int main(int argc, char **argv) {
       for (k = 0; k < n; k++) diff += got[k] != ref[i][k];
       compared += n;
       bad_layers += diff != 0;
+      layers_checked++, layers_equal += diff == 0;
     }
     comp_total += lp->compulsory, t_pynq += tp, t_u96 += tu;
     printf("%-11s %5zux%3zux%3zu %6llu %9llu %8llu %8.2f %8.2f %8.2f %7.2f %6s %8.3f %8.3f %5s\n", m.name[i], t->c, t->h,
@@ -153,6 +159,11 @@ int main(int argc, char **argv) {
                                                                                                          : "DIFFER");
   printf("%zu output bytes compared with the CPU reference network: %s\n", compared,
          bad_layers ? "MISMATCH" : "all equal");
+  if (check) /* cases: each layer's bytes, and the counted cost against the simulator's counters */
+    printf("test_example_vta_%s: %zu passed, %zu failed\n", netname,
+           layers_equal + (sim.gemm_ops == tot.gemm_ops && sim.alu_ops == tot.alu_ops && sim.store_bytes == tot.store_bytes),
+           layers_checked - layers_equal +
+               !(sim.gemm_ops == tot.gemm_ops && sim.alu_ops == tot.alu_ops && sim.store_bytes == tot.store_bytes));
   if (f) fclose(f);
   for (i = 0; i < m.nlayers; i++) free(ref[i]);
   free(ref), free(got), free(work), free(scratch), free(dram), free(words), free(uops);
