@@ -385,6 +385,25 @@ static void test_refusals(void) {
   CHECK_REFUSED(mrtq_vta_conv_plan_build(&cfg, MRTQ_VTA_PROFILE_SIM, &L.s, &L.q, NULL, &p),
                 MRTQ_ERANGE, "tiles do not fit");
   CHECK(strstr(p.why, "log_wgt_buff_size 19") != NULL);
+  { /* a kernel whose smallest tiling alone needs more than MRTQ_VTA_CONV_UOPS micro-ops still plans (a 32x32
+       global average pooling as a depthwise CONV): the cap never refuses what the UOP SRAM holds */
+    mrtq_vta_config big = cfg;
+    static layer_t G;
+    mrtq_vta_conv_plan gp;
+    G = L;
+    big.log_acc_buff_size = 16, big.log_wgt_buff_size = 19;
+    G.s.n = 1, G.s.c = G.s.o = G.s.groups = 16, G.s.h = G.s.w = 32, G.s.kh = G.s.kw = 32;
+    G.s.stride_h = G.s.stride_w = 1, G.s.pad_h = G.s.pad_w = 0, G.s.dil_h = G.s.dil_w = 1, G.q.m = G.m, G.q.nm = 1;
+    CHECK_EQ(mrtq_vta_conv_plan_build(&big, MRTQ_VTA_PROFILE_SIM, &G.s, &G.q, NULL, &gp), MRTQ_OK, "32x32 kernel");
+    CHECK(gp.uops > MRTQ_VTA_CONV_UOPS && gp.strip == 1 && gp.grp == 1);
+  }
+  { /* the plan written on that refusal (for its why) has no tiling: the builder and the runner refuse it */
+    mrtq_vta_prog prog;
+    static uint8_t d[4096];
+    CHECK_EQ(mrtq_vta_prog_init(&cfg, words, 64, uops, 64, &prog), MRTQ_OK, "prog");
+    p.uop_off = p.x_off = p.w_off = p.p_off = p.y_off = 0, p.x_bytes = p.w_bytes = p.p_bytes = p.y_bytes = 0;
+    CHECK_REFUSED(mrtq_vta_conv_build(&p, &prog, d, sizeof d), MRTQ_EINVAL, "cp: not a plan mrtq_vta_conv_plan_build");
+  }
   /* the accumulator could overflow */
   L.s.c = 40000, L.s.kh = L.s.kw = 1, L.s.pad_h = L.s.pad_w = 0;
   CHECK_REFUSED(mrtq_vta_conv_plan_build(&cfg, MRTQ_VTA_PROFILE_SIM, &L.s, &L.q, NULL, &p),

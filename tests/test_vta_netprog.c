@@ -83,6 +83,7 @@ static long run_net(const mrtq_vta_config *cfg, const mrtq_vta_net *net, const v
   memset(&sum, 0, sizeof sum);
   for (i = 0; i < net->nlayers; i++) {
     const mrtq_vta_cost *c = &plan.layer[i].cost;
+    CHECK(c->load_bytes[MRTQ_VTA_MEM_UOP] <= plan.layer[i].uops * 4); /* each layer's table within its bound */
     sum.insns += c->insns, sum.gemm_ops += c->gemm_ops, sum.alu_ops += c->alu_ops, sum.store_bytes += c->store_bytes;
     for (k = 0; k < 6; k++) sum.load_bytes[k] += c->load_bytes[k];
     CHECK(plan.layer[i].compulsory > 0);
@@ -320,11 +321,11 @@ static void test_refusals(void) {
   BREAK(K[0].q.x_type = MRTQ_U8, MRTQ_EUNSUPPORTED, "net->layer[i].q.x_type: must be the input tensor's type");
   BREAK(K[0].q.qmax = 255, MRTQ_EUNSUPPORTED, "net->layer[i].q: output bounds outside int8");
   BREAK(K[2].in2 = 2, MRTQ_ESHAPE, "net->layer[i].in, in2: the ADD's operands differ in shape");
-  BREAK((K[1].s.o = 8), MRTQ_ESHAPE, "layer.s.o: a MAXPOOL keeps the channels");
-  BREAK(K[1].s.dil_w = 2, MRTQ_EUNSUPPORTED, "layer.s: MAXPOOL takes no dilation");
-  BREAK(K[1].s.stride_h = 0, MRTQ_ESHAPE, "layer.s: MAXPOOL kernel and stride must be in [1, 255]");
-  BREAK(K[1].s.pad_w = 3, MRTQ_EUNSUPPORTED, "layer.s: MAXPOOL padding must be below the kernel");
-  BREAK((K[1].s.kh = 11, K[1].s.pad_h = 0), MRTQ_ESHAPE, "layer.s: the MAXPOOL window is larger than the padded input");
+  BREAK((K[1].s.o = 8), MRTQ_ESHAPE, "net->layer[i].s.o: a MAXPOOL keeps the channels");
+  BREAK(K[1].s.dil_w = 2, MRTQ_EUNSUPPORTED, "net->layer[i].s: MAXPOOL takes no dilation");
+  BREAK(K[1].s.stride_h = 0, MRTQ_ESHAPE, "net->layer[i].s: MAXPOOL kernel and stride must be in [1, 255]");
+  BREAK(K[1].s.pad_w = 3, MRTQ_EUNSUPPORTED, "net->layer[i].s: MAXPOOL padding must be below the kernel");
+  BREAK((K[1].s.kh = 11, K[1].s.pad_h = 0), MRTQ_ESHAPE, "net->layer[i].s: the MAXPOOL window is larger than the padded input");
   /* a second reader padding tensor 0 with another value than the CONV's zero point 0 */
   BREAK((K[1].in = 0, K[1].s.h = K[1].s.w = 8), MRTQ_EUNSUPPORTED,
         "net->layer: a tensor read with padding by layers that pad with different values");
@@ -345,7 +346,7 @@ static void test_refusals(void) {
     CHECK_REFUSED(PB(&n3, &cfg), MRTQ_EUNSUPPORTED, "net->layer[i]: an ADD row longer than its chunk");
     A[0] = L[1], A[0].in = 0, A[0].s.h = 1, A[0].s.w = 600, A[0].s.kh = 1, A[0].s.pad_h = 0, A[0].s.kw = 5;
     A[0].s.pad_w = 2, A[0].s.stride_w = 1;
-    CHECK_REFUSED(PB(&n3, &cfg), MRTQ_ERANGE, "layer.s: a MAXPOOL row's taps do not fit");
+    CHECK_REFUSED(PB(&n3, &cfg), MRTQ_ERANGE, "net->layer[i].s: a MAXPOOL row's taps do not fit");
     /* a padded output row wider than ACC: ACC of 512 rows, a 1x1 CONV output 500 wide read with padding 10 */
     c2 = cfg, c2.log_acc_buff_size = 15;
     n3.w = 500, n3.nlayers = 2;
@@ -387,6 +388,14 @@ static void test_refusals(void) {
   prog.cap = 8192, prog.uop_cap = plan.uops - 1;
   CHECK_REFUSED(mrtq_vta_net_build(&plan, &net, &prog, dram, sizeof dram), MRTQ_ERANGE, "p->uop_cap: below plan->uops");
   prog.uop_cap = 2048;
+  { /* a program started with another configuration */
+    mrtq_vta_prog other;
+    mrtq_vta_config c3 = cfg;
+    c3.log_acc_buff_size = 16;
+    CHECK_EQ(mrtq_vta_prog_init(&c3, words, 8192, uops, 2048, &other), MRTQ_OK, "prog");
+    CHECK_REFUSED(mrtq_vta_net_build(&plan, &net, &other, dram, sizeof dram), MRTQ_EINVAL,
+                  "p->cfg: not the configuration the plan was built for");
+  }
   CHECK_REFUSED(mrtq_vta_net_output(NULL, 1, dram, sizeof dram, y0), MRTQ_EINVAL, "plan: NULL");
   CHECK_REFUSED(mrtq_vta_net_output(&plan, 1, NULL, sizeof dram, y0), MRTQ_EINVAL, "dram: NULL");
   CHECK_REFUSED(mrtq_vta_net_output(&plan, 1, dram, sizeof dram, NULL), MRTQ_EINVAL, "y: NULL");

@@ -197,7 +197,8 @@ MRTQ__PRIV int mrtq__vta_log2_ceil(uint64_t v) {
   return k;
 }
 
-/* A layer's micro-op table is kept within this many entries (4 KiB): the
+/* A layer's micro-op table is kept within this many entries (4 KiB), or
+ * within the smallest tiling's if that needs more (a large kernel): the
  * tiling's micro-op sets grow with strip x group. */
 #define MRTQ_VTA_CONV_UOPS 1024
 
@@ -230,8 +231,10 @@ MRTQ__PRIV void mrtq__vta_conv_count(const mrtq_vta_conv_plan *p, size_t nsave, 
 MRTQ__PRIV int mrtq__vta_conv_tile(mrtq_vta_conv_plan *p, const mrtq_vta_depths *d, size_t nsave, size_t eb_inp,
                                    size_t eb_wgt, size_t eb_acc, size_t eb_out) {
   const size_t inp_d = (size_t)1 << d->inp, acc_d = (size_t)1 << d->acc, wgt_d = (size_t)1 << d->wgt;
-  const size_t uop_d = ((size_t)1 << d->uop) < MRTQ_VTA_CONV_UOPS ? ((size_t)1 << d->uop) : MRTQ_VTA_CONV_UOPS;
-  const size_t kk = p->s.kh * p->s.kw, tmax = p->s.dil_h > 1 ? 1 : (p->ho < 64 ? p->ho : 64);
+  const size_t kk = p->s.kh * p->s.kw, small = kk + 6 + 2 * (size_t)p->rq.nparams; /* the smallest tiling's */
+  const size_t cap = small > MRTQ_VTA_CONV_UOPS ? small : MRTQ_VTA_CONV_UOPS;
+  const size_t uop_d = ((size_t)1 << d->uop) < cap ? ((size_t)1 << d->uop) : cap;
+  const size_t tmax = p->s.dil_h > 1 ? 1 : (p->ho < 64 ? p->ho : 64);
   const size_t gmax = p->ob < 64 ? p->ob : 64;
   mrtq_vta_conv_plan t = *p, best = *p;
   double best_cost = -1, compute;
@@ -599,6 +602,9 @@ MRTQ__PRIV uint32_t mrtq__vta_uop_append(mrtq_vta_prog *p, uint32_t dst, uint32_
 
 /* The plan's buffers as placed (mrtq__vta_regions_ok). */
 MRTQ__PRIV mrtq_status mrtq__vta_conv_placed(const mrtq_vta_conv_plan *cp, const mrtq_vta_config *cfg, size_t dram_bytes) {
+  if (cp->strip < 1 || cp->strip > 64 || cp->grp < 1 || cp->grp > 64 || cp->inp_bufs < 1 || cp->inp_bufs > 2 ||
+      cp->acc_sets < 1 || cp->acc_sets > 2 || cp->insns < 2)
+    return MRTQ__ERR(MRTQ_EINVAL, "cp: not a plan mrtq_vta_conv_plan_build returned MRTQ_OK for (its tiling is unset)");
   const uint64_t batch = (uint64_t)1 << cfg->log_batch, bi = (uint64_t)1 << cfg->log_block_in,
                  bo = (uint64_t)1 << cfg->log_block_out;
   mrtq__vta_region r[5];

@@ -122,7 +122,7 @@ typedef struct mrtq_vta_net_tensor {
 typedef struct mrtq_vta_net_lplan {
   mrtq_vta_conv_plan conv;  /* CONV; MAXPOOL: its geometry (ho, wo, hp, wp, blocks, buffers) */
   mrtq_vta_rq_plan rq;      /* ADD: mrtq_vta_add_plan's */
-  size_t uop_off;           /* its micro-op table (bytes; the layer's first instruction LOADs it) */
+  size_t uop_off;           /* its micro-op table (bytes; LOADed by the layer's first compute instruction) */
   size_t w_off, p_off;      /* CONV: packed weights and parameter rows (bytes) */
   size_t insns, uops;       /* at most this many instructions and micro-ops */
   size_t first, end;        /* its instructions [first, end) (mrtq_vta_net_build) */
@@ -156,8 +156,8 @@ MRTQ_API size_t mrtq_vta_net_work_bytes(size_t nlayers);
  * different values by its readers, a MAXPOOL with dilation or pad >= kernel,
  * an ADD whose rows exceed its chunk -> MRTQ_EUNSUPPORTED; a plan the layer's
  * own planner refuses -> its status (a CONV's plan.why says what would fit);
- * a layer's micro-op table beyond the UOP SRAM, a DRAM image beyond 2^32
- * bytes -> MRTQ_ERANGE. */
+ * a layer's micro-op table beyond the UOP SRAM, a bordered output row wider
+ * than ACC (its border fill), a DRAM image beyond 2^32 bytes -> MRTQ_ERANGE. */
 MRTQ_API mrtq_status mrtq_vta_net_plan_build(const mrtq_vta_config *cfg, mrtq_vta_profile target, const mrtq_vta_net *net,
                                              size_t base, int reuse, void *work, size_t work_bytes,
                                              mrtq_vta_net_plan *plan);
@@ -173,11 +173,12 @@ MRTQ_API mrtq_status mrtq_vta_net_load(const mrtq_vta_net_plan *plan, const mrtq
 MRTQ_API mrtq_status mrtq_vta_net_input(const mrtq_vta_net_plan *plan, const mrtq_vta_net *net, const void *x,
                                         uint8_t *dram, size_t dram_bytes);
 
-/* The whole program into p (initialized with >= plan->insns words and
- * plan->uops micro-ops) and each layer's micro-op table into dram; records each
- * layer's instruction range in plan->layer[i].first / end. Errors: NULL ->
- * MRTQ_EINVAL; dram_bytes below plan->dram_bytes, p too small -> MRTQ_ERANGE;
- * an earlier error in p as it was. */
+/* The whole program into p (initialized with plan->cfg and >= plan->insns
+ * words and plan->uops micro-ops) and each layer's micro-op table into dram;
+ * records each layer's instruction range in plan->layer[i].first / end.
+ * Errors: NULL, p's configuration not the plan's -> MRTQ_EINVAL; dram_bytes
+ * below plan->dram_bytes, p too small -> MRTQ_ERANGE; an earlier error in p
+ * as it was. */
 MRTQ_API mrtq_status mrtq_vta_net_build(mrtq_vta_net_plan *plan, const mrtq_vta_net *net, mrtq_vta_prog *p,
                                         uint8_t *dram, size_t dram_bytes);
 
@@ -196,8 +197,9 @@ MRTQ_API mrtq_status mrtq_vta_net_ref(const mrtq_vta_net_plan *plan, const mrtq_
                                       int8_t *const *y);
 
 /* Count each layer's instructions of a program mrtq_vta_net_build wrote into
- * plan->layer[i].cost (decoded from words; the micro-op LOAD and FINISH are
- * counted in no layer); *total (if not NULL) gets the whole program's, equal
+ * plan->layer[i].cost (decoded from words; a layer's range holds the barrier
+ * before it and its own micro-op LOAD; the empty instruction 0 and the FINISH
+ * are in no layer); *total (if not NULL) gets the whole program's, equal
  * to the simulator's counters after one run. Errors: NULL, a layer range
  * beyond n, an undecodable word -> MRTQ_EINVAL. */
 MRTQ_API mrtq_status mrtq_vta_net_cost(mrtq_vta_net_plan *plan, const mrtq_vta_word *words, size_t n,
@@ -354,16 +356,16 @@ MRTQ__PRIV mrtq_status mrtq__vta_pool_plan(const mrtq_vta_config *cfg, const mrt
   size_t batch, bi, kk, set, blocks;
   mrtq_status st;
   if ((st = mrtq_vta_depths_of(cfg, &d)) != MRTQ_OK) return st;
-  if (s->o != s->c) return MRTQ__ERR(MRTQ_ESHAPE, "layer.s.o: a MAXPOOL keeps the channels (o == c)");
-  if (s->dil_h != 1 || s->dil_w != 1) return MRTQ__ERR(MRTQ_EUNSUPPORTED, "layer.s: MAXPOOL takes no dilation (dil 1)");
+  if (s->o != s->c) return MRTQ__ERR(MRTQ_ESHAPE, "net->layer[i].s.o: a MAXPOOL keeps the channels (o == c)");
+  if (s->dil_h != 1 || s->dil_w != 1) return MRTQ__ERR(MRTQ_EUNSUPPORTED, "net->layer[i].s: MAXPOOL takes no dilation (dil 1)");
   if (s->kh < 1 || s->kh > 255 || s->kw < 1 || s->kw > 255 || s->stride_h < 1 || s->stride_h > 255 || s->stride_w < 1 ||
       s->stride_w > 255)
-    return MRTQ__ERR(MRTQ_ESHAPE, "layer.s: MAXPOOL kernel and stride must be in [1, 255]");
+    return MRTQ__ERR(MRTQ_ESHAPE, "net->layer[i].s: MAXPOOL kernel and stride must be in [1, 255]");
   if (s->pad_h >= s->kh || s->pad_w >= s->kw)
-    return MRTQ__ERR(MRTQ_EUNSUPPORTED, "layer.s: MAXPOOL padding must be below the kernel (a window of padding only)");
+    return MRTQ__ERR(MRTQ_EUNSUPPORTED, "net->layer[i].s: MAXPOOL padding must be below the kernel (a window of padding only)");
   memset(p, 0, sizeof *p);
   p->s = *s, p->hp = s->h + 2 * s->pad_h, p->wp = s->w + 2 * s->pad_w;
-  if (s->kh > p->hp || s->kw > p->wp) return MRTQ__ERR(MRTQ_ESHAPE, "layer.s: the MAXPOOL window is larger than the padded input");
+  if (s->kh > p->hp || s->kw > p->wp) return MRTQ__ERR(MRTQ_ESHAPE, "net->layer[i].s: the MAXPOOL window is larger than the padded input");
   p->ho = (p->hp - s->kh) / s->stride_h + 1, p->wo = (p->wp - s->kw) / s->stride_w + 1;
   batch = (size_t)1 << cfg->log_batch, bi = (size_t)1 << cfg->log_block_in;
   p->nb = (s->n + batch - 1) / batch, p->cb = p->ob = (s->c + bi - 1) / bi;
@@ -374,7 +376,7 @@ MRTQ__PRIV mrtq_status mrtq__vta_pool_plan(const mrtq_vta_config *cfg, const mrt
   p->uops = p->inp_bufs * p->acc_sets * kk + p->acc_sets * (kk - 1) + 1;
   if (p->inp_half > ((size_t)1 << d.inp) || set > ((size_t)1 << d.acc) || p->wo > 16383 ||
       p->uops > ((size_t)1 << d.uop))
-    return MRTQ__ERR(MRTQ_ERANGE, "layer.s: a MAXPOOL row's taps do not fit the INP, ACC or UOP SRAM");
+    return MRTQ__ERR(MRTQ_ERANGE, "net->layer[i].s: a MAXPOOL row's taps do not fit the INP, ACC or UOP SRAM");
   blocks = p->nb * p->cb;
   p->insns = 1 + blocks * (p->ho * 5 + (p->ho < p->inp_bufs ? p->ho : p->inp_bufs) +
                            (p->ho < p->acc_sets ? p->ho : p->acc_sets));
@@ -670,6 +672,8 @@ MRTQ_API mrtq_status mrtq_vta_net_build(mrtq_vta_net_plan *plan, const mrtq_vta_
   if (p->status != MRTQ_OK) return p->status;
   if (p->cap < plan->insns) return MRTQ__ERR(MRTQ_ERANGE, "p->cap: below plan->insns");
   if (p->uop_cap < plan->uops) return MRTQ__ERR(MRTQ_ERANGE, "p->uop_cap: below plan->uops");
+  if (memcmp(&p->cfg, &plan->cfg, sizeof p->cfg))
+    return MRTQ__ERR(MRTQ_EINVAL, "p->cfg: not the configuration the plan was built for");
   batch = (size_t)1 << plan->cfg.log_batch, bi = (size_t)1 << plan->cfg.log_block_in;
   eb = batch * bi, eb_acc = 4 * eb;
   for (i = 0; i < plan->nlayers; i++) {
@@ -722,6 +726,8 @@ MRTQ_API mrtq_status mrtq_vta_net_build(mrtq_vta_net_plan *plan, const mrtq_vta_
     }
     lp->end = p->n;
     if (p->status != MRTQ_OK) return p->status;
+    if (p->nuop > lp->uops) /* its DRAM buffer holds lp->uops entries: the plan's bound must hold */
+      return p->status = MRTQ__ERR(MRTQ_ERANGE, "plan->layer[i].uops: below the micro-ops the layer emitted");
     memcpy(dram + lp->uop_off, p->uops, p->nuop * 4);
     memset(&in, 0, sizeof in);
     in.opcode = MRTQ_VTA_LOAD, in.memory_type = MRTQ_VTA_MEM_UOP;
