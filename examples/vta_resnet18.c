@@ -1,8 +1,9 @@
 /* A whole network on mrtq's VTA simulator, on built-in data: ResNet-18 (or
  * MobileNet V1) int8 with deterministic weights and calibrated scales
  * (examples/vta_models.h), compiled by mrtq/vta/net.h into one VTA program
- * (one micro-op table, one FINISH; activations stay in DRAM in the blocked
- * layout between layers), run on the simulator and compared with the CPU
+ * (each layer loads its own micro-op table; one FINISH; activations stay in
+ * DRAM in the blocked layout between layers), run on the simulator and
+ * compared with the CPU
  * reference network (mrtq_vta_net_ref). Prints the per-layer cost table:
  * instructions, GEMM and ALU micro-ops, DRAM traffic against each layer's
  * compulsory traffic, and the modelled time on the Pynq-Z1 and Ultra96 VTA
