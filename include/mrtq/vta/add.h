@@ -314,13 +314,7 @@ MRTQ_API mrtq_status mrtq_vta_add_build(const mrtq_vta_rq_plan *plan, size_t n, 
     last = mrtq_vta_prog_push(&in, p);
     mrtq_vta_prog_deps(last, 1, 0, 1, 0, p); /* wait for compute, then free the half */
   }
-  /* drain the store -> compute tokens not yet taken (one per half in use) */
-  for (c = 0; c < (l.chunks < 2 ? l.chunks : 2); c++) {
-    memset(&in, 0, sizeof in);
-    in.opcode = MRTQ_VTA_GEMM, in.iter_out = 0, in.iter_in = 0; /* no work: only the token */
-    last = mrtq_vta_prog_push(&in, p);
-    mrtq_vta_prog_deps(last, 0, 1, 0, 0, p);
-  }
+  mrtq__vta_drain(p, 0, l.chunks < 2 ? l.chunks : 2); /* the store -> compute tokens not yet taken: one per half */
   return mrtq__vta_end(p, l.uop_off, dram, dram_bytes);
 }
 

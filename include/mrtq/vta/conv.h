@@ -431,40 +431,50 @@ MRTQ_API mrtq_status mrtq_vta_conv_plan_build(const mrtq_vta_config *cfg, mrtq_v
   return MRTQ_OK;
 }
 
-MRTQ_API mrtq_status mrtq_vta_conv_pack_input(const mrtq_vta_config *cfg, const mrtq_vta_conv_plan *p,
-                                              const mrtq_vta_conv_quant *q, mrtq_layout layout, const void *x,
-                                              int8_t *dst) {
-  const uint8_t *xb = (const uint8_t *)x;
-  size_t batch, bi, nb, cb, yy, xx, bb, ii;
-  int off, xu;
-  mrtq_status st;
-  if (!cfg) return MRTQ__ERR(MRTQ_EINVAL, "cfg: NULL");
-  if ((st = mrtq__vta_conv_args(p, q, layout)) != MRTQ_OK) return st;
-  if (!x) return MRTQ__ERR(MRTQ_EINVAL, "x: NULL");
-  if (!dst) return MRTQ__ERR(MRTQ_EINVAL, "dst: NULL");
-  batch = (size_t)1 << cfg->log_batch, bi = (size_t)1 << cfg->log_block_in;
-  xu = q->x_type == MRTQ_U8;
-  off = xu ? 128 : 0;
-  for (nb = 0; nb < p->nb; nb++)
-    for (cb = 0; cb < p->cb; cb++)
-      for (yy = 0; yy < p->hp; yy++)
-        for (xx = 0; xx < p->wp; xx++)
+/* An activation tensor (n c h w in `layout`, uint8 if xu, else int8) into
+ * [nb][cb][h + 2 ph][w + 2 pw][batch][block_in] int8: X - 128 for uint8, the
+ * border `border`, lanes past n or c 0. Shared by the CONV packer and a
+ * network's input (mrtq/vta/net.h). */
+MRTQ__PRIV void mrtq__vta_pack_bordered(const mrtq_vta_config *cfg, size_t n, size_t c, size_t h, size_t w, size_t ph,
+                                        size_t pw, mrtq_layout layout, int xu, int32_t border, const uint8_t *xb,
+                                        int8_t *dst) {
+  const size_t batch = (size_t)1 << cfg->log_batch, bi = (size_t)1 << cfg->log_block_in;
+  const size_t hp = h + 2 * ph, wp = w + 2 * pw;
+  const int off = xu ? 128 : 0;
+  size_t nb, cb, yy, xx, bb, ii;
+  for (nb = 0; nb < (n + batch - 1) / batch; nb++)
+    for (cb = 0; cb < (c + bi - 1) / bi; cb++)
+      for (yy = 0; yy < hp; yy++)
+        for (xx = 0; xx < wp; xx++)
           for (bb = 0; bb < batch; bb++)
             for (ii = 0; ii < bi; ii++) {
-              size_t n = nb * batch + bb, c = cb * bi + ii;
+              size_t ni = nb * batch + bb, ci = cb * bi + ii;
               int32_t v = 0;
-              if (n < p->s.n && c < p->s.c) {
-                if (yy < p->s.pad_h || yy >= p->s.pad_h + p->s.h || xx < p->s.pad_w || xx >= p->s.pad_w + p->s.w) {
-                  v = q->x_zp - off;
+              if (ni < n && ci < c) {
+                if (yy < ph || yy >= ph + h || xx < pw || xx >= pw + w) {
+                  v = border;
                 } else {
-                  size_t y0 = yy - p->s.pad_h, x0 = xx - p->s.pad_w;
-                  size_t at = layout == MRTQ_NCHW ? ((n * p->s.c + c) * p->s.h + y0) * p->s.w + x0
-                                                  : ((n * p->s.h + y0) * p->s.w + x0) * p->s.c + c;
+                  size_t y0 = yy - ph, x0 = xx - pw;
+                  size_t at = layout == MRTQ_NCHW ? ((ni * c + ci) * h + y0) * w + x0 : ((ni * h + y0) * w + x0) * c + ci;
                   v = (xu ? (int32_t)xb[at] : (int32_t)(int8_t)xb[at]) - off;
                 }
               }
               *dst++ = (int8_t)v;
             }
+}
+
+MRTQ_API mrtq_status mrtq_vta_conv_pack_input(const mrtq_vta_config *cfg, const mrtq_vta_conv_plan *p,
+                                              const mrtq_vta_conv_quant *q, mrtq_layout layout, const void *x,
+                                              int8_t *dst) {
+  mrtq_status st;
+  int xu;
+  if (!cfg) return MRTQ__ERR(MRTQ_EINVAL, "cfg: NULL");
+  if ((st = mrtq__vta_conv_args(p, q, layout)) != MRTQ_OK) return st;
+  if (!x) return MRTQ__ERR(MRTQ_EINVAL, "x: NULL");
+  if (!dst) return MRTQ__ERR(MRTQ_EINVAL, "dst: NULL");
+  xu = q->x_type == MRTQ_U8;
+  mrtq__vta_pack_bordered(cfg, p->s.n, p->s.c, p->s.h, p->s.w, p->s.pad_h, p->s.pad_w, layout, xu,
+                          q->x_zp - (xu ? 128 : 0), (const uint8_t *)x, dst);
   return MRTQ_OK;
 }
 

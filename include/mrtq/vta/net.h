@@ -629,36 +629,12 @@ MRTQ_API mrtq_status mrtq_vta_net_load(const mrtq_vta_net_plan *plan, const mrtq
 MRTQ_API mrtq_status mrtq_vta_net_input(const mrtq_vta_net_plan *plan, const mrtq_vta_net *net, const void *x,
                                         uint8_t *dram, size_t dram_bytes) {
   const mrtq_vta_net_tensor *t;
-  const uint8_t *xb = (const uint8_t *)x;
-  size_t batch, bi, nb, cb, yy, xx, bb, ii, hbuf, wbuf;
-  int8_t *dst;
-  int off;
   mrtq_status st;
   if ((st = mrtq__vta_net_args(plan, net, dram, dram_bytes)) != MRTQ_OK) return st;
   if (!x) return MRTQ__ERR(MRTQ_EINVAL, "x: NULL");
   t = &plan->t[0];
-  batch = (size_t)1 << plan->cfg.log_batch, bi = (size_t)1 << plan->cfg.log_block_in;
-  hbuf = t->h + 2 * t->pad, wbuf = t->w + 2 * t->pad;
-  off = net->x_type == MRTQ_U8 ? 128 : 0;
-  dst = (int8_t *)(void *)(dram + t->off);
-  for (nb = 0; nb < (t->n + batch - 1) / batch; nb++)
-    for (cb = 0; cb < (t->c + bi - 1) / bi; cb++)
-      for (yy = 0; yy < hbuf; yy++)
-        for (xx = 0; xx < wbuf; xx++)
-          for (bb = 0; bb < batch; bb++)
-            for (ii = 0; ii < bi; ii++) {
-              size_t n = nb * batch + bb, c = cb * bi + ii;
-              int32_t v = 0;
-              if (n < t->n && c < t->c) {
-                if (yy < t->pad || yy >= t->pad + t->h || xx < t->pad || xx >= t->pad + t->w) {
-                  v = t->border;
-                } else {
-                  size_t at = ((n * t->c + c) * t->h + yy - t->pad) * t->w + xx - t->pad;
-                  v = (off ? (int32_t)xb[at] : (int32_t)(int8_t)xb[at]) - off;
-                }
-              }
-              *dst++ = (int8_t)v;
-            }
+  mrtq__vta_pack_bordered(&plan->cfg, t->n, t->c, t->h, t->w, t->pad, t->pad, MRTQ_NCHW, net->x_type == MRTQ_U8,
+                          t->border, (const uint8_t *)x, (int8_t *)(void *)(dram + t->off));
   return MRTQ_OK;
 }
 
