@@ -137,7 +137,8 @@ MRTQ_API mrtq_status mrtq_vta_conv_unpack_output(const mrtq_vta_config *cfg, con
  * plan->uop_off; the packed input, weights and parameters must be at
  * plan->x_off, w_off, p_off, the output goes to y_off (the plan's layout, or
  * where the caller moved the buffers).
- * Errors: NULL -> MRTQ_EINVAL; an offset not on its DRAM element (uop_off a
+ * Errors: NULL, a plan without a tiling (the one a refused
+ * mrtq_vta_conv_plan_build writes for its why) -> MRTQ_EINVAL; an offset not on its DRAM element (uop_off a
  * multiple of 4, x_off of batch * BLOCK_IN, w_off of BLOCK_OUT * BLOCK_IN,
  * p_off of 4 * batch * BLOCK_OUT, y_off of batch * BLOCK_OUT bytes), two
  * buffers overlapping -> MRTQ_EINVAL; a buffer ending beyond dram_bytes, an
