@@ -3,7 +3,8 @@
  * mrtq_fastconv_onednn) or as mrtq_conv2d_q8 / mrtq_fc_q8 (conv.h; any
  * mrtq_rq family, TFLite's per-channel Q31 double rounding among them:
  * mrtq_fastconv_q8), computed as an int8 GEMM over packed weights with the
- * epilogue fused.
+ * epilogue fused; and TFLite's 16x8 kernels (conv_s16.h) as an int16 GEMM
+ * (mrtq_fastconv_s16x8_acc64 / _acc32, their declarations below).
  *
  * Shape of the computation. Weights are packed once (mrtq_fastconv_init, the
  * counterpart of oneDNN's weight reorder; int8, uint8 or int4 weights, each
@@ -43,6 +44,7 @@
 #include <stdint.h>
 
 #include "attr.h"
+#include "conv_s16.h"
 
 #if MRTQ_SIMD == MRTQ_SIMD_AVX512 && defined(__AVX512VNNI__)
 #define MRTQ__FAST_VNNI 1
@@ -70,6 +72,8 @@ typedef struct mrtq_fastconv {
   const int32_t *wdw;  /* depthwise: kh * kw taps x c weights, widened */
   mrtq_dtype wt;       /* the weights' type as given (packed as w - zw in int8) */
   int32_t wz;          /* their zero point of largest magnitude (0: none) */
+  int x16;             /* packed for 16x8 (mrtq_fastconv_init_s16x8): GEMM weights in w16 */
+  const int16_t *w16;  /* 16x8 GEMM: groups * ob blocks of kp / 2 x 16 x 2 int16 */
 } mrtq_fastconv;
 
 /* The bytes of packed-weight memory (*wbytes, for mrtq_fastconv_init) and of
@@ -163,6 +167,42 @@ MRTQ_API mrtq_status mrtq_fastconv_q8(const mrtq_fastconv *p, const mrtq_rq *rq,
                                       const int32_t *bias, mrtq_dtype dst_type, void *scratch, size_t scratch_bytes,
                                       const mrtq_parallel *par, void *dst);
 
+/* TFLite's 16x8 convolution (conv_s16.h: int16 activations without a zero
+ * point, int8 weights of zero point 0, int16 outputs) on the fast core:
+ * weights packed once as int16 pairs (vpdpwssd's operand) by
+ * mrtq_fastconv_init_s16x8 / _init_fc_s16x8 into mem of wbytes from
+ * mrtq_fastconv_sizes_s16x8 (which also gives sbytes, the scratch per task),
+ * then mrtq_fastconv_s16x8_acc64 / _acc32 give the bytes of
+ * mrtq_conv2d_s16x8_acc64 / _acc32 (mrtq_fc_s16x8_* after _init_fc_s16x8)
+ * for the weights packed, on every SIMD path. The sums are exact: with
+ * AVX512-VNNI each output's products (|x w| <= 2^22) are summed in int32
+ * lanes over at most 510 taps at a time (510 2^22 < 2^31), each such partial
+ * sum then added into int64; the int64 total is what both conventions start
+ * from (_acc32 takes it modulo 2^32, TFLite's int32 accumulator). Depthwise
+ * layers (one channel per group, NHWC) take a direct path. Output size
+ * mrtq_conv2d_out's (TFLite's). A 16x8 packing is refused by
+ * mrtq_fastconv_q8 / _onednn, and an int8 one by these.
+ * Errors: sizes and init as mrtq_fastconv_sizes / _init (the shape through
+ * mrtq_conv2d_out) except the weights, which are checked as
+ * mrtq_conv2d_s16x8_acc64 checks them: w->type not MRTQ_S8 ->
+ * MRTQ_EUNSUPPORTED, w->zp non-zero or w->zp_ch set -> MRTQ_EINVAL. Run: p
+ * NULL, scratch NULL, scratch_bytes smaller than sbytes (times the slots) ->
+ * MRTQ_EINVAL; p not from _init_s16x8 -> MRTQ_EUNSUPPORTED; par->slots
+ * overflowing size_t with sbytes -> MRTQ_ESHAPE; otherwise as
+ * mrtq_conv2d_s16x8_acc64 / _acc32 (in their order). Threads: par as
+ * mrtq_fastconv_onednn's. Nothing is written on error. */
+MRTQ_API mrtq_status mrtq_fastconv_sizes_s16x8(const mrtq_conv2d_shape *s, size_t *wbytes, size_t *sbytes);
+MRTQ_API mrtq_status mrtq_fastconv_init_s16x8(const mrtq_conv2d_shape *s, const mrtq_qoperand *w, void *mem,
+                                              size_t mem_bytes, mrtq_fastconv *p);
+MRTQ_API mrtq_status mrtq_fastconv_init_fc_s16x8(size_t rows, size_t k, size_t o, const mrtq_qoperand *w, void *mem,
+                                                 size_t mem_bytes, mrtq_fastconv *p);
+MRTQ_API mrtq_status mrtq_fastconv_s16x8_acc64(const mrtq_fastconv *p, const mrtq_rq *rq, size_t nrq,
+                                               const mrtq_qoperand *x, const int64_t *bias, void *scratch,
+                                               size_t scratch_bytes, const mrtq_parallel *par, int16_t *out);
+MRTQ_API mrtq_status mrtq_fastconv_s16x8_acc32(const mrtq_fastconv *p, const mrtq_rq *rq, size_t nrq,
+                                               const mrtq_qoperand *x, const int32_t *bias, void *scratch,
+                                               size_t scratch_bytes, const mrtq_parallel *par, int16_t *out);
+
 /* ======================= bodies ======================= */
 #if MRTQ__BODIES
 
@@ -176,47 +216,56 @@ MRTQ__PRIV void *mrtq__fast_align(void *p) {
 }
 
 /* The derived sizes of a checked shape. */
-MRTQ__PRIV void mrtq__fast_dims(mrtq_fastconv *p, const mrtq_conv2d_shape *s, size_t ho, size_t wo) {
-  p->s = *s, p->ho = ho, p->wo = wo;
+MRTQ__PRIV void mrtq__fast_dims(mrtq_fastconv *p, const mrtq_conv2d_shape *s, size_t ho, size_t wo, int x16) {
+  p->s = *s, p->ho = ho, p->wo = wo, p->x16 = x16;
   p->cg = s->c / s->groups, p->og = s->o / s->groups;
-  p->k = p->cg * s->kh * s->kw, p->kp = mrtq__fast_up(p->k, 4);
+  p->k = p->cg * s->kh * s->kw, p->kp = mrtq__fast_up(p->k, x16 ? 2 : 4); /* taps per vpdpwssd / vpdpbusd lane */
   p->ob = mrtq__fast_up(p->og, MRTQ__FAST_NB) / MRTQ__FAST_NB;
   p->dw = p->cg == 1 && p->og == 1 && s->layout == MRTQ_NHWC;
   /* pixels per im2col tile: about 128 KiB of gathered src, 6..96 pixels */
-  p->mt = 131072 / p->kp / MRTQ__FAST_MR * MRTQ__FAST_MR;
+  p->mt = 131072 / (p->kp * (x16 ? 2 : 1)) / MRTQ__FAST_MR * MRTQ__FAST_MR;
   if (p->mt < MRTQ__FAST_MR) p->mt = MRTQ__FAST_MR;
   if (p->mt > 96) p->mt = 96;
 }
 
 /* The scratch of the integer sums (im2col tile and micro-tile sums). */
 MRTQ__PRIV size_t mrtq__fast_sbase(const mrtq_fastconv *p) {
-  return p->dw ? 64 : p->mt * p->kp + MRTQ__FAST_MR * MRTQ__FAST_NB * MRTQ__FAST_NR * sizeof(int32_t) + 128;
+  size_t ct = MRTQ__FAST_MR * MRTQ__FAST_NB * MRTQ__FAST_NR; /* sums per micro-tile */
+  if (p->x16) /* int16 tile, int32 sums of one chunk of taps, their int64 totals */
+    return p->dw ? 64 : p->mt * p->kp * 2 + ct * (sizeof(int32_t) + sizeof(int64_t)) + 192;
+  return p->dw ? 64 : p->mt * p->kp + ct * sizeof(int32_t) + 128;
 }
 /* mrtq_fastconv_q8's per-channel table after it: MRTQ__FAST_RQT rows of
  * up(o, 16) int32: requant.h's lane table (rows 0-6: Q31 / FP32 constants,
  * the bounds less the zero point, the zero point), then the bias. */
 #define MRTQ__FAST_RQT 8
 
-MRTQ_API mrtq_status mrtq_fastconv_sizes(const mrtq_conv2d_shape *s, size_t *wbytes, size_t *sbytes) {
-  size_t ho, wo, blocks;
+/* Both packings' sizes: int8 (x16 0: oneDNN's output size) or 16x8 (x16 1:
+ * mrtq_conv2d_out's). */
+MRTQ__PRIV mrtq_status mrtq__fast_sizes(const mrtq_conv2d_shape *s, size_t *wbytes, size_t *sbytes, int x16) {
+  size_t ho, wo, blocks, wel = x16 ? 2 : 1;
   mrtq_fastconv p;
-  mrtq_status st = mrtq_conv2d_out_onednn(s, &ho, &wo);
+  mrtq_status st = x16 ? mrtq_conv2d_out(s, &ho, &wo) : mrtq_conv2d_out_onednn(s, &ho, &wo);
   if (st != MRTQ_OK) return st;
   if (!wbytes || !sbytes) return MRTQ__ERR(MRTQ_EINVAL, "wbytes, sbytes: NULL");
-  mrtq__fast_dims(&p, s, ho, wo);
+  mrtq__fast_dims(&p, s, ho, wo, x16);
   if (p.kp > SIZE_MAX / 256 || s->groups > SIZE_MAX / 256 / p.kp) /* kp * groups * 16 * 16 fits */
     return MRTQ__ERR(MRTQ_ESHAPE, "s: the packed weights' size overflows size_t");
   if (p.dw) {
     *wbytes = s->kh * s->kw * mrtq__fast_up(s->c, MRTQ__FAST_NB) * sizeof(int32_t) + 64;
   } else {
     blocks = s->groups * p.ob;
-    if (blocks > SIZE_MAX / (p.kp * MRTQ__FAST_NB + 256))
+    if (blocks > SIZE_MAX / (p.kp * MRTQ__FAST_NB * wel + 256))
       return MRTQ__ERR(MRTQ_ESHAPE, "s: the packed weights' size overflows size_t");
-    *wbytes = blocks * (p.kp * MRTQ__FAST_NB + MRTQ__FAST_NB * sizeof(int32_t)) + 128;
+    *wbytes = blocks * (p.kp * MRTQ__FAST_NB * wel + MRTQ__FAST_NB * sizeof(int32_t)) + 128;
   }
   /* + mrtq_fastconv_q8's per-channel table (o fits: the packed size did) */
   *sbytes = mrtq__fast_sbase(&p) + MRTQ__FAST_RQT * mrtq__fast_up(s->o, MRTQ__FAST_NB) * sizeof(int32_t) + 64;
   return MRTQ_OK;
+}
+
+MRTQ_API mrtq_status mrtq_fastconv_sizes(const mrtq_conv2d_shape *s, size_t *wbytes, size_t *sbytes) {
+  return mrtq__fast_sizes(s, wbytes, sbytes, 0);
 }
 
 /* The weight (o, c within the group, ky, kx) in s->w_layout, less its zero
@@ -226,21 +275,30 @@ MRTQ__PRIV int32_t mrtq__fast_wat(const mrtq_conv2d_shape *s, const mrtq_qoperan
   return mrtq__load(w->data, mrtq__conv_w_at(s, o, c, ky, kx), w->type) - (w->zp_ch ? w->zp_ch[o] : w->zp);
 }
 
-MRTQ_API mrtq_status mrtq_fastconv_init(const mrtq_conv2d_shape *s, const mrtq_qoperand *w, void *mem, size_t mem_bytes,
-                                        mrtq_fastconv *p) {
+/* Both packings (x16 0: int8 for vpdpbusd; 1: TFLite's 16x8, int16 pairs
+ * for vpdpwssd). */
+MRTQ__PRIV mrtq_status mrtq__fast_init(const mrtq_conv2d_shape *s, const mrtq_qoperand *w, void *mem, size_t mem_bytes,
+                                       mrtq_fastconv *p, int x16) {
   size_t wb, sb, ho, wo, g, o, c, ky, kx, t;
   const mrtq_qoperand *wd = w;
-  int32_t wz;
-  mrtq_status st = mrtq_fastconv_sizes(s, &wb, &sb);
+  int32_t wz = 0;
+  mrtq_status st = mrtq__fast_sizes(s, &wb, &sb, x16);
   if (st != MRTQ_OK) return st;
   if (!w) return MRTQ__ERR(MRTQ_EINVAL, "w: NULL");
   if (!w->data) return MRTQ__ERR(MRTQ_EINVAL, "w->data: NULL");
   if (!mrtq__dtype_ok(w->type)) return MRTQ__ERR(MRTQ_EINVAL, "w->type: not an mrtq_dtype (0: a zero-initialised operand)");
-  if (!mrtq__dtype_q8(w->type) && w->type != MRTQ_S4)
-    return MRTQ__ERR(MRTQ_EUNSUPPORTED, "w->type: must be MRTQ_S8, MRTQ_U8 or MRTQ_S4");
-  if ((st = mrtq__w_zp_check(w, s->o, 0, &wz)) != MRTQ_OK) return st; /* as mrtq_conv2d_q8 checks them */
+  if (x16) { /* as mrtq_conv2d_s16x8_acc64 checks them */
+    if (w->type != MRTQ_S8) return MRTQ__ERR(MRTQ_EUNSUPPORTED, "w->type: must be MRTQ_S8 (TFLite 16x8 weights are int8)");
+    if (w->zp_ch) return MRTQ__ERR(MRTQ_EINVAL, "w->zp_ch: must be NULL (TFLite 16x8 weights are symmetric: zero point 0)");
+    if (w->zp) return MRTQ__ERR(MRTQ_EINVAL, "w->zp: must be 0 (TFLite 16x8 weights are symmetric)");
+  } else {
+    if (!mrtq__dtype_q8(w->type) && w->type != MRTQ_S4)
+      return MRTQ__ERR(MRTQ_EUNSUPPORTED, "w->type: must be MRTQ_S8, MRTQ_U8 or MRTQ_S4");
+    if ((st = mrtq__w_zp_check(w, s->o, 0, &wz)) != MRTQ_OK) return st; /* as mrtq_conv2d_q8 checks them */
+  }
   if (!mem) return MRTQ__ERR(MRTQ_EINVAL, "mem: NULL");
-  if (mem_bytes < wb) return MRTQ__ERR(MRTQ_EINVAL, "mem_bytes: smaller than wbytes from mrtq_fastconv_sizes");
+  if (mem_bytes < wb) return MRTQ__ERR(MRTQ_EINVAL, "mem_bytes: smaller than wbytes from mrtq_fastconv_sizes "
+                                                   "(mrtq_fastconv_sizes_s16x8 for a 16x8 packing)");
   if (!p) return MRTQ__ERR(MRTQ_EINVAL, "p: NULL");
   if (w->type == MRTQ_U8 || wz) /* every w - zw must be an int8 value (S4 without a zero point always is) */
     for (o = 0; o < s->o; o++)
@@ -252,9 +310,10 @@ MRTQ_API mrtq_status mrtq_fastconv_init(const mrtq_conv2d_shape *s, const mrtq_q
               return MRTQ__ERR(MRTQ_EUNSUPPORTED, "w: a weight less its zero point outside [-128, 127] (the fast core "
                                                   "packs int8; mrtq_conv2d_q8 takes it)");
           }
-  mrtq_conv2d_out_onednn(s, &ho, &wo);
-  mrtq__fast_dims(p, s, ho, wo);
-  p->fc = 0, p->wt = w->type, p->wz = wz;
+  if (x16) mrtq_conv2d_out(s, &ho, &wo);
+  else mrtq_conv2d_out_onednn(s, &ho, &wo);
+  mrtq__fast_dims(p, s, ho, wo, x16);
+  p->fc = 0, p->wt = w->type, p->wz = wz, p->w16 = NULL;
   if (p->dw) {
     size_t cp = mrtq__fast_up(s->c, MRTQ__FAST_NB);
     int32_t *wdw = (int32_t *)mrtq__fast_align(mem);
@@ -263,6 +322,23 @@ MRTQ_API mrtq_status mrtq_fastconv_init(const mrtq_conv2d_shape *s, const mrtq_q
       for (ky = 0; ky < s->kh; ky++)
         for (kx = 0; kx < s->kw; kx++) wdw[(ky * s->kw + kx) * cp + c] = mrtq__fast_wat(s, wd, c, 0, ky, kx);
     p->wdw = wdw, p->wsum = NULL, p->w = NULL;
+    return MRTQ_OK;
+  }
+  if (x16) { /* int16 pairs: block b, reduction index t, lane at (t / 2 16 + lane) 2 + t % 2 */
+    int16_t *pw = (int16_t *)mrtq__fast_align(mem);
+    memset(pw, 0, s->groups * p->ob * p->kp * MRTQ__FAST_NB * sizeof *pw);
+    for (g = 0; g < s->groups; g++)
+      for (o = 0; o < p->og; o++) {
+        int16_t *blk = pw + (g * p->ob + o / MRTQ__FAST_NB) * p->kp * MRTQ__FAST_NB;
+        for (ky = 0; ky < s->kh; ky++)
+          for (kx = 0; kx < s->kw; kx++)
+            for (c = 0; c < p->cg; c++) {
+              t = (ky * s->kw + kx) * p->cg + c;
+              blk[(t / 2 * MRTQ__FAST_NB + o % MRTQ__FAST_NB) * 2 + t % 2] =
+                  (int16_t)mrtq__fast_wat(s, wd, g * p->og + o, c, ky, kx);
+            }
+      }
+    p->w16 = pw, p->w = NULL, p->wsum = NULL, p->wdw = NULL;
     return MRTQ_OK;
   }
   {
@@ -289,10 +365,32 @@ MRTQ_API mrtq_status mrtq_fastconv_init(const mrtq_conv2d_shape *s, const mrtq_q
   return MRTQ_OK;
 }
 
+MRTQ_API mrtq_status mrtq_fastconv_init(const mrtq_conv2d_shape *s, const mrtq_qoperand *w, void *mem, size_t mem_bytes,
+                                        mrtq_fastconv *p) {
+  return mrtq__fast_init(s, w, mem, mem_bytes, p, 0);
+}
+
 MRTQ_API mrtq_status mrtq_fastconv_init_fc(size_t rows, size_t k, size_t o, const mrtq_qoperand *w, void *mem,
                                            size_t mem_bytes, mrtq_fastconv *p) {
   mrtq_conv2d_shape s = mrtq_fc_shape(rows, k, o);
-  mrtq_status st = mrtq_fastconv_init(&s, w, mem, mem_bytes, p);
+  mrtq_status st = mrtq__fast_init(&s, w, mem, mem_bytes, p, 0);
+  if (st == MRTQ_OK) p->fc = 1;
+  return st;
+}
+
+MRTQ_API mrtq_status mrtq_fastconv_sizes_s16x8(const mrtq_conv2d_shape *s, size_t *wbytes, size_t *sbytes) {
+  return mrtq__fast_sizes(s, wbytes, sbytes, 1);
+}
+
+MRTQ_API mrtq_status mrtq_fastconv_init_s16x8(const mrtq_conv2d_shape *s, const mrtq_qoperand *w, void *mem,
+                                              size_t mem_bytes, mrtq_fastconv *p) {
+  return mrtq__fast_init(s, w, mem, mem_bytes, p, 1);
+}
+
+MRTQ_API mrtq_status mrtq_fastconv_init_fc_s16x8(size_t rows, size_t k, size_t o, const mrtq_qoperand *w, void *mem,
+                                                 size_t mem_bytes, mrtq_fastconv *p) {
+  mrtq_conv2d_shape s = mrtq_fc_shape(rows, k, o);
+  mrtq_status st = mrtq__fast_init(&s, w, mem, mem_bytes, p, 1);
   if (st == MRTQ_OK) p->fc = 1;
   return st;
 }
@@ -312,12 +410,30 @@ typedef struct mrtq__fast_ctx {
   int du, vec; /* du: a u8 dst; vec: the vector epilogue applies */
   int32_t lo, hi;
   size_t d[4];
+  /* 16x8: int64 bias (_acc64) or the int32 one above (_acc32), int16 out */
+  const int64_t *bias64;
+  int acc64;
+  int16_t *out16;
+  int vec16; /* its vector epilogue (AVX512-VNNI, NHWC): 1 _acc64, 2 _acc32 with MRTQ_Q31_DBL; 0 per output */
 } mrtq__fast_ctx;
 
 /* Output pixel m (in n, oy, ox order) as logical dst coordinates c[0] = n,
  * c[2] = oy, c[3] = ox (c[1], the channel, is left alone). */
 MRTQ__PRIV void mrtq__fast_pixel(const mrtq_fastconv *p, size_t m, size_t c[4]) {
   c[3] = m % p->wo, c[2] = m / p->wo % p->ho, c[0] = m / p->wo / p->ho;
+}
+
+/* The kernel taps [*k0, *k1) of output o along one axis whose input index
+ * o stride + k dil lies inside the input [pad, pad + in) (an empty range,
+ * 0 0, when none does): they are consecutive. */
+MRTQ__PRIV void mrtq__fast_krange(size_t o, size_t stride, size_t dil, size_t pad, size_t in, size_t k, size_t *k0,
+                                  size_t *k1) {
+  size_t a = 0, b = 0;
+  while (k-- > 0) {
+    size_t i = o * stride + k * dil;
+    if (i >= pad && i < pad + in) a = k, b = b ? b : k + 1;
+  }
+  *k0 = a, *k1 = b;
 }
 
 /* The scalar epilogue of count outputs of pixel m (n, oy, ox), channels oc0.. */
@@ -382,6 +498,52 @@ MRTQ__PRIV void mrtq__fast_im2col(const mrtq_fastconv *p, const mrtq_qoperand *x
   }
 }
 
+/* The 16x8 epilogue of count outputs of each of rows pixels m.. (int64 sums
+ * lda apart), channels oc0..: conv_s16.h's statements per output. */
+MRTQ__PRIV void mrtq__fast_store16_scalar(const mrtq__fast_ctx *x, const int64_t *acc, size_t lda, size_t rows,
+                                          size_t count, size_t m, size_t oc0) {
+  const mrtq_fastconv *p = x->p;
+  size_t c[4], r, i;
+  for (r = 0; r < rows; r++) {
+    mrtq__fast_pixel(p, m + r, c);
+    for (i = 0; i < count; i++) {
+      const mrtq_rq *q = &x->rq[x->nrq == 1 ? 0 : oc0 + i];
+      int64_t v = acc[r * lda + i] + (x->bias64 ? x->bias64[oc0 + i] : x->bias ? x->bias[oc0 + i] : 0);
+      int32_t y = x->acc64 ? mrtq__clamp64(mrtq__s16_x64_wrap(v, q->m), q->qmin, q->qmax)
+                           : mrtq_rq_apply(q, mrtq__wrap32((uint32_t)((uint64_t)v & 0xffffffffu)), -32768, 32767);
+      x->out16[mrtq__conv_out_at(&p->s, p->ho, p->wo, c[0], oc0 + i, c[2], c[3])] = (int16_t)y;
+    }
+  }
+}
+
+/* The 16x8 im2col rows: kp int16 each, padding and k padding 0 (TFLite's
+ * int16 activations have no zero point). */
+MRTQ__PRIV void mrtq__fast_im2col16(const mrtq_fastconv *p, const mrtq_qoperand *x, size_t g, size_t m0, size_t mt,
+                                    int16_t *tile) {
+  const mrtq_conv2d_shape *s = &p->s;
+  const uint8_t *xd = (const uint8_t *)x->data; /* any alignment: bytes */
+  size_t r, ky, kx, c, px[4];
+  for (r = 0; r < mt; r++) {
+    int16_t *row = tile + r * p->kp;
+    mrtq__fast_pixel(p, m0 + r, px);
+    for (ky = 0; ky < s->kh; ky++)
+      for (kx = 0; kx < s->kw; kx++) {
+        size_t iy = px[2] * s->stride_h + ky * s->dil_h, ix = px[3] * s->stride_w + kx * s->dil_w;
+        int16_t *d = row + (ky * s->kw + kx) * p->cg;
+        if (mrtq__conv_pad(s, iy, ix)) {
+          memset(d, 0, p->cg * sizeof *d);
+        } else if (s->layout == MRTQ_NHWC) {
+          memcpy(d, xd + 2 * (((px[0] * s->h + iy - s->pad_top) * s->w + ix - s->pad_left) * s->c + g * p->cg),
+                 p->cg * sizeof *d);
+        } else {
+          size_t hw = s->h * s->w, a = (px[0] * s->c + g * p->cg) * hw + (iy - s->pad_top) * s->w + ix - s->pad_left;
+          for (c = 0; c < p->cg; c++) d[c] = (int16_t)mrtq__load(xd, a + c * hw, MRTQ_S16);
+        }
+      }
+    if (p->k < p->kp) row[p->k] = 0; /* kp is k rounded up to 2 */
+  }
+}
+
 #ifdef __cplusplus
 }
 #endif
@@ -430,6 +592,8 @@ MRTQ__PRIV void mrtq__fast_store(const mrtq__fast_ctx *x, const int32_t *acc, si
 }
 
 #if !MRTQ__FAST_VNNI
+#define mrtq__fast_store16 mrtq__fast_store16_scalar /* the AVX512-VNNI twin picks a vector form */
+
 /* The micro-kernel in C: ct[r][j] = sum_k a[r][k] w[k][j] - zu wsum[j] for
  * r < 6 (rows past mr repeat the last) and nr blocks of 16 channels, every
  * sum modulo 2^32. */
@@ -444,6 +608,46 @@ MRTQ__PRIV void mrtq__fast_kernel(const uint8_t *a, size_t lda, size_t mr, const
         sum += (uint32_t)((int32_t)a[r * lda + t] * blk[(t / 4 * MRTQ__FAST_NB + j % MRTQ__FAST_NB) * 4 + t % 4]);
       ct[r * MRTQ__FAST_NB * MRTQ__FAST_NR + j] = mrtq__wrap32(sum - (uint32_t)zu * (uint32_t)ws[j]);
     }
+}
+
+/* The 16x8 micro-kernel in C: ct[r][j] = sum_k a[r][k] w[k][j] exactly for
+ * r < mr and nr blocks of 16 channels (|a w| <= 2^22: an int64 sum). */
+MRTQ__PRIV void mrtq__fast_kernel16(const int16_t *a, size_t lda, size_t mr, const int16_t *w, size_t nr, size_t kp,
+                                    int32_t *ct32, int64_t *ct) {
+  size_t r, j, t;
+  (void)ct32; /* the vector kernel's chunk sums */
+  for (r = 0; r < mr; r++)
+    for (j = 0; j < nr * MRTQ__FAST_NB; j++) {
+      const int16_t *blk = w + j / MRTQ__FAST_NB * kp * MRTQ__FAST_NB;
+      int64_t sum = 0;
+      for (t = 0; t < kp; t++) sum += (int32_t)a[r * lda + t] * blk[(t / 2 * MRTQ__FAST_NB + j % MRTQ__FAST_NB) * 2 + t % 2];
+      ct[r * MRTQ__FAST_NB * MRTQ__FAST_NR + j] = sum;
+    }
+}
+
+/* 16x8 depthwise in C: the exact sum over the in-bounds taps of x w, one
+ * channel at a time, into the 16x8 epilogue. */
+MRTQ__PRIV void mrtq__fast_dw16(const mrtq__fast_ctx *x, const mrtq_qoperand *src, size_t first, size_t step) {
+  const mrtq_fastconv *p = x->p;
+  const mrtq_conv2d_shape *s = &p->s;
+  size_t m, c, ky, kx, cp = mrtq__fast_up(s->c, MRTQ__FAST_NB), M = s->n * p->ho * p->wo, px[4];
+  int64_t acc[64];
+  for (m = 0; m < M; m++) {
+    if ((m / p->wo) % step != first) continue; /* output rows first, first + step, ... */
+    mrtq__fast_pixel(p, m, px);
+    for (c = 0; c < s->c; c++) {
+      int64_t sum = 0;
+      for (ky = 0; ky < s->kh; ky++)
+        for (kx = 0; kx < s->kw; kx++) {
+          size_t iy = px[2] * s->stride_h + ky * s->dil_h, ix = px[3] * s->stride_w + kx * s->dil_w;
+          if (mrtq__conv_pad(s, iy, ix)) continue;
+          sum += (int64_t)mrtq__load(src->data, ((px[0] * s->h + iy - s->pad_top) * s->w + ix - s->pad_left) * s->c + c,
+                                     MRTQ_S16) * p->wdw[(ky * s->kw + kx) * cp + c];
+        }
+      acc[c % 64] = sum;
+      if (c % 64 == 63 || c + 1 == s->c) mrtq__fast_store16(x, acc, 0, 1, c % 64 + 1, m, c - c % 64);
+    }
+  }
 }
 
 /* Depthwise in C: sum over the in-bounds taps of (x - zx) w, one channel at a
@@ -499,22 +703,35 @@ MRTQ__PRIV void mrtq__fast_task(void *job, size_t first) {
   size_t hi = lo + items / j->slots + (first < items % j->slots);
   uint8_t *tile;
   int32_t *ct, zu;
+  int64_t *ct64;
   if (first >= j->slots) return;
-  if (p->dw) {
-    mrtq__fast_dw(cx, x, first, j->slots); /* the C loops, or their AVX512-VNNI twin */
+  if (p->dw) { /* the C loops, or their AVX512-VNNI twins */
+    if (p->x16) mrtq__fast_dw16(cx, x, first, j->slots);
+    else mrtq__fast_dw(cx, x, first, j->slots);
     return;
   }
   tile = (uint8_t *)mrtq__fast_align(j->scratch + first * j->slot_bytes);
-  ct = (int32_t *)mrtq__fast_align(tile + p->mt * p->kp);
+  ct = (int32_t *)mrtq__fast_align(tile + p->mt * p->kp * (p->x16 ? 2 : 1));
+  ct64 = (int64_t *)mrtq__fast_align(ct + MRTQ__FAST_MR * MRTQ__FAST_NB * MRTQ__FAST_NR); /* 16x8 only */
   zu = x->zp + (x->type == MRTQ_U8 ? 0 : 128);
   for (it = lo; it < hi; it++) {
     size_t tg = it / j->chunks, g = tg / j->tiles, m0 = tg % j->tiles * j->mt, ob0 = it % j->chunks * MRTQ__FAST_NR;
     size_t mt = M - m0 < j->mt ? M - m0 : j->mt;
     size_t nr = p->ob - ob0 < MRTQ__FAST_NR ? p->ob - ob0 : MRTQ__FAST_NR, oc0 = ob0 * MRTQ__FAST_NB;
     size_t nc = p->og - oc0 < nr * MRTQ__FAST_NB ? p->og - oc0 : nr * MRTQ__FAST_NB, blk = g * p->ob + ob0;
-    if (tg != last) mrtq__fast_im2col(p, x, g, m0, mt, zu, tile), last = tg;
+    if (tg != last) {
+      if (p->x16) mrtq__fast_im2col16(p, x, g, m0, mt, (int16_t *)tile);
+      else mrtq__fast_im2col(p, x, g, m0, mt, zu, tile);
+      last = tg;
+    }
     for (r0 = 0; r0 < mt; r0 += MRTQ__FAST_MR) {
       size_t mr = mt - r0 < MRTQ__FAST_MR ? mt - r0 : MRTQ__FAST_MR;
+      if (p->x16) {
+        mrtq__fast_kernel16((const int16_t *)tile + r0 * p->kp, p->kp, mr, p->w16 + blk * p->kp * MRTQ__FAST_NB, nr, p->kp,
+                            ct, ct64);
+        mrtq__fast_store16(cx, ct64, MRTQ__FAST_NB * MRTQ__FAST_NR, mr, nc, m0 + r0, g * p->og + oc0);
+        continue;
+      }
       mrtq__fast_kernel(tile + r0 * p->kp, p->kp, mr, p->w + blk * p->kp * MRTQ__FAST_NB, nr, p->kp,
                         p->wsum + blk * MRTQ__FAST_NB, zu, ct);
       mrtq__fast_store(cx, ct, MRTQ__FAST_NB * MRTQ__FAST_NR, mr, nc, m0 + r0, g * p->og + oc0);
@@ -551,14 +768,14 @@ MRTQ__PRIV void mrtq__fast_ctx_init(mrtq__fast_ctx *cx, const mrtq_fastconv *p, 
   cx->p = p, cx->a = NULL, cx->rq = NULL, cx->nrq = 0, cx->rqt = NULL, cx->rqs = 0, cx->bias = bias, cx->dst = (uint8_t *)dst;
   cx->du = dst_type == MRTQ_U8, cx->lo = cx->du ? 0 : -128, cx->hi = cx->du ? 255 : 127;
   cx->d[0] = p->s.n, cx->d[1] = p->s.o, cx->d[2] = p->ho, cx->d[3] = p->wo;
-  cx->vec = 0;
+  cx->vec = 0, cx->bias64 = NULL, cx->acc64 = 0, cx->out16 = NULL, cx->vec16 = 0;
 }
 
 /* The scratch a call needs: sbytes per slot (*slot), slots of them. */
 MRTQ__PRIV mrtq_status mrtq__fast_scratch(const mrtq_fastconv *p, const mrtq_parallel *par, size_t scratch_bytes,
                                           size_t *slot) {
   size_t wb, sb, slots = par && par->slots > 1 ? par->slots : 1;
-  mrtq_status st = mrtq_fastconv_sizes(&p->s, &wb, &sb);
+  mrtq_status st = mrtq__fast_sizes(&p->s, &wb, &sb, p->x16);
   if (st != MRTQ_OK) return st;
   if (slots > SIZE_MAX / sb) return MRTQ__ERR(MRTQ_ESHAPE, "par->slots: slots * sbytes overflows size_t");
   if (scratch_bytes < slots * sb)
@@ -575,6 +792,9 @@ MRTQ_API mrtq_status mrtq_fastconv_onednn(const mrtq_fastconv *p, const mrtq_one
   size_t wb, sb, slot;
   mrtq_status st;
   if (!p) return MRTQ__ERR(MRTQ_EINVAL, "p: NULL");
+  if (p->x16)
+    return MRTQ__ERR(MRTQ_EUNSUPPORTED, "p: packed for 16x8 by mrtq_fastconv_init_s16x8 (mrtq_fastconv_s16x8_acc64 / "
+                                        "_acc32 take it)");
   if (p->wt != MRTQ_S8 || p->wz)
     return MRTQ__ERR(MRTQ_EUNSUPPORTED, "p: weights packed from other than MRTQ_S8 or with a zero point (oneDNN's are "
                                         "s8 without one; mrtq_fastconv_q8 takes them)");
@@ -608,6 +828,9 @@ MRTQ_API mrtq_status mrtq_fastconv_q8(const mrtq_fastconv *p, const mrtq_rq *rq,
   uint64_t k;
   mrtq_status st;
   if (!p) return MRTQ__ERR(MRTQ_EINVAL, "p: NULL");
+  if (p->x16)
+    return MRTQ__ERR(MRTQ_EUNSUPPORTED, "p: packed for 16x8 by mrtq_fastconv_init_s16x8 (mrtq_fastconv_s16x8_acc64 / "
+                                        "_acc32 take it)");
   /* the packed weights as the operand mrtq_conv2d_q8 would check */
   /* the weights as given (type, largest zero point): the same worst-case check */
   w.data = p, w.type = p->wt, w.zp = p->wz, w.zp_ch = NULL;
@@ -634,6 +857,52 @@ MRTQ_API mrtq_status mrtq_fastconv_q8(const mrtq_fastconv *p, const mrtq_rq *rq,
   }
   mrtq__fast_run(&cx, x, scratch, slot, par);
   return MRTQ_OK;
+}
+
+/* Both 16x8 entry points: bias64 or bias32 (at most one non-NULL), acc64. */
+MRTQ__PRIV mrtq_status mrtq__fast_s16x8(const mrtq_fastconv *p, const mrtq_rq *rq, size_t nrq, const mrtq_qoperand *x,
+                                        const int64_t *bias64, const int32_t *bias32, int acc64, void *scratch,
+                                        size_t scratch_bytes, const mrtq_parallel *par, int16_t *out) {
+  mrtq__fast_ctx cx;
+  mrtq_qoperand w;
+  size_t ho, wo, slot;
+  uint64_t k;
+  mrtq_status st;
+  if (!p) return MRTQ__ERR(MRTQ_EINVAL, "p: NULL");
+  if (!p->x16)
+    return MRTQ__ERR(MRTQ_EUNSUPPORTED, "p: not packed by mrtq_fastconv_init_s16x8 (the int8 packing of "
+                                        "mrtq_fastconv_init feeds mrtq_fastconv_q8 / _onednn)");
+  /* the packed weights as the operand mrtq_conv2d_s16x8_* would check (s8, zero point 0: the packing's rule) */
+  w.data = p, w.type = MRTQ_S8, w.zp = 0, w.zp_ch = NULL;
+  if ((st = mrtq__s16x8_check(&p->s, rq, nrq, x, &w, bias64, bias32, acc64, out, &ho, &wo, &k)) != MRTQ_OK) return st;
+  if (!scratch) return MRTQ__ERR(MRTQ_EINVAL, "scratch: NULL");
+  if ((st = mrtq__fast_scratch(p, par, scratch_bytes, &slot)) != MRTQ_OK) return st;
+  if (ho != p->ho || wo != p->wo)
+    return MRTQ__ERR(MRTQ_EINVAL, "p->ho, p->wo: not the shape's output size (not filled by mrtq_fastconv_init)");
+  mrtq__fast_ctx_init(&cx, p, bias32, MRTQ_S8, NULL);
+  cx.rq = rq, cx.nrq = nrq, cx.bias64 = bias64, cx.acc64 = acc64, cx.out16 = out;
+  cx.lo = -32768, cx.hi = 32767;
+  /* vector epilogue: outputs of a pixel consecutive; _acc64 always (the
+     checks bound every term), _acc32 when every rq is MRTQ_Q31_DBL in
+     mrtq_rq_init's domain (requant.h's lane forms 1, 2: run in 64-bit lanes) */
+  if (p->s.layout == MRTQ_NHWC || p->ho * p->wo == 1) {
+    int f = acc64 ? 0 : mrtq__rq_lanes_form(rq, nrq, p->s.o, cx.lo, cx.hi);
+    cx.vec16 = acc64 ? 1 : f == 1 || f == 2 ? 2 : 0;
+  }
+  mrtq__fast_run(&cx, x, scratch, slot, par);
+  return MRTQ_OK;
+}
+
+MRTQ_API mrtq_status mrtq_fastconv_s16x8_acc64(const mrtq_fastconv *p, const mrtq_rq *rq, size_t nrq,
+                                               const mrtq_qoperand *x, const int64_t *bias, void *scratch,
+                                               size_t scratch_bytes, const mrtq_parallel *par, int16_t *out) {
+  return mrtq__fast_s16x8(p, rq, nrq, x, bias, NULL, 1, scratch, scratch_bytes, par, out);
+}
+
+MRTQ_API mrtq_status mrtq_fastconv_s16x8_acc32(const mrtq_fastconv *p, const mrtq_rq *rq, size_t nrq,
+                                               const mrtq_qoperand *x, const int32_t *bias, void *scratch,
+                                               size_t scratch_bytes, const mrtq_parallel *par, int16_t *out) {
+  return mrtq__fast_s16x8(p, rq, nrq, x, NULL, bias, 0, scratch, scratch_bytes, par, out);
 }
 
 #endif /* MRTQ__BODIES */

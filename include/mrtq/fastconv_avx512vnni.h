@@ -368,12 +368,83 @@ MRTQ__FAST_KERNEL(1)
 MRTQ__FAST_KERNEL(2)
 MRTQ__FAST_KERNEL(3)
 MRTQ__FAST_KERNEL(4)
+
+/* The 16x8 micro-kernel over the taps [t0, t1) (even, t1 - t0 <= 510):
+ * vpdpwssd adds two int16 x int16 products to each 32-bit lane, x a pair of
+ * src taps broadcast, w the pair of weights of each of 16 channels; the
+ * chunk's sums are exact in int32 (510 2^22 < 2^31). */
+#define MRTQ__FAST_ROW16(r)                                                          \
+  do {                                                                               \
+    __m512i xa = _mm512_set1_epi32(mrtq__ld32((const uint8_t *)(a##r + t)));         \
+    c##r##0 = _mm512_dpwssd_epi32(c##r##0, xa, b0);                                  \
+    if (nrc > 1) c##r##1 = _mm512_dpwssd_epi32(c##r##1, xa, b1);                      \
+    if (nrc > 2) c##r##2 = _mm512_dpwssd_epi32(c##r##2, xa, b2);                      \
+    if (nrc > 3) c##r##3 = _mm512_dpwssd_epi32(c##r##3, xa, b3);                      \
+  } while (0)
+#define MRTQ__FAST_KERNEL16(NR)                                                                                      \
+  MRTQ__FAST_KERNEL_API void mrtq__fast_kernel16_##NR(const int16_t *a, size_t lda, size_t mr, const int16_t *w,      \
+                                                      size_t kp, size_t t0, size_t t1, int32_t *ct) {                \
+    const int16_t *a0 = a, *a1 = a + (mr > 1 ? 1 : 0) * lda, *a2 = a + (mr > 2 ? 2 : mr - 1) * lda,              \
+                  *a3 = a + (mr > 3 ? 3 : mr - 1) * lda, *a4 = a + (mr > 4 ? 4 : mr - 1) * lda,                  \
+                  *a5 = a + (mr > 5 ? 5 : mr - 1) * lda;                                                        \
+    const int16_t *w0 = w, *w1 = w + kp * 16, *w2 = w + 2 * kp * 16, *w3 = w + 3 * kp * 16;                      \
+    __m512i zero = _mm512_setzero_si512();                                                                     \
+    __m512i c00 = zero, c01 = zero, c02 = zero, c03 = zero, c10 = zero, c11 = zero, c12 = zero, c13 = zero;     \
+    __m512i c20 = zero, c21 = zero, c22 = zero, c23 = zero, c30 = zero, c31 = zero, c32 = zero, c33 = zero;     \
+    __m512i c40 = zero, c41 = zero, c42 = zero, c43 = zero, c50 = zero, c51 = zero, c52 = zero, c53 = zero;     \
+    const size_t nrc = NR;                                                                                       \
+    size_t t;                                                                                                    \
+    (void)w1, (void)w2, (void)w3;                                                                                \
+    for (t = t0; t < t1; t += 2) {                                                                               \
+      __m512i b0 = _mm512_loadu_si512(w0 + t * 16), b1 = zero, b2 = zero, b3 = zero;                            \
+      if (nrc > 1) b1 = _mm512_loadu_si512(w1 + t * 16);                                                          \
+      if (nrc > 2) b2 = _mm512_loadu_si512(w2 + t * 16);                                                          \
+      if (nrc > 3) b3 = _mm512_loadu_si512(w3 + t * 16);                                                          \
+      MRTQ__FAST_ROW16(0);                                                                                         \
+      MRTQ__FAST_ROW16(1);                                                                                         \
+      MRTQ__FAST_ROW16(2);                                                                                         \
+      MRTQ__FAST_ROW16(3);                                                                                         \
+      MRTQ__FAST_ROW16(4);                                                                                         \
+      MRTQ__FAST_ROW16(5);                                                                                         \
+    }                                                                                                            \
+    MRTQ__FAST_OUT(0);                                                                                             \
+    MRTQ__FAST_OUT(1);                                                                                             \
+    MRTQ__FAST_OUT(2);                                                                                             \
+    MRTQ__FAST_OUT(3);                                                                                             \
+    MRTQ__FAST_OUT(4);                                                                                             \
+    MRTQ__FAST_OUT(5);                                                                                             \
+  }
+MRTQ__FAST_KERNEL16(1)
+MRTQ__FAST_KERNEL16(2)
+MRTQ__FAST_KERNEL16(3)
+MRTQ__FAST_KERNEL16(4)
 #if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC diagnostic pop
 #endif
 #undef MRTQ__FAST_KERNEL
+#undef MRTQ__FAST_KERNEL16
 #undef MRTQ__FAST_ROW
+#undef MRTQ__FAST_ROW16
 #undef MRTQ__FAST_OUT
+
+/* The 16x8 micro-kernel: as the C one in fastconv.h (exact int64 sums into
+ * ct), the taps in chunks of at most 510 summed in int32 (into ct32), each
+ * chunk's sums then added in int64. */
+MRTQ__PRIV void mrtq__fast_kernel16(const int16_t *a, size_t lda, size_t mr, const int16_t *w, size_t nr, size_t kp,
+                                    int32_t *ct32, int64_t *ct) {
+  size_t t0, t1, r, j, n = nr * MRTQ__FAST_NB;
+  for (t0 = 0; t0 < kp; t0 = t1) {
+    t1 = kp - t0 > 510 ? t0 + 510 : kp;
+    switch (nr) {
+      case 1: mrtq__fast_kernel16_1(a, lda, mr, w, kp, t0, t1, ct32); break;
+      case 2: mrtq__fast_kernel16_2(a, lda, mr, w, kp, t0, t1, ct32); break;
+      case 3: mrtq__fast_kernel16_3(a, lda, mr, w, kp, t0, t1, ct32); break;
+      default: mrtq__fast_kernel16_4(a, lda, mr, w, kp, t0, t1, ct32); break;
+    }
+    for (r = 0; r < mr; r++)
+      for (j = 0; j < n; j++) ct[r * 64 + j] = (t0 ? ct[r * 64 + j] : 0) + ct32[r * 64 + j];
+  }
+}
 
 MRTQ__PRIV void mrtq__fast_kernel(const uint8_t *a, size_t lda, size_t mr, const int8_t *w, size_t nr, size_t kp,
                               const int32_t *ws, int32_t zu, int32_t *ct) {
@@ -447,12 +518,9 @@ MRTQ__FAST_HOT void mrtq__fast_dw_out(const mrtq__fast_ctx *x, mrtq__fast_epv *e
 MRTQ__FAST_HOT void mrtq__fast_dw_edge(const mrtq__fast_ctx *x, mrtq__fast_epv *e, const uint8_t *xr, const int32_t *wp, size_t nky,
                                    size_t ox, size_t c0, __mmask16 mk, __m128i flip, __m512i zu, size_t m0, size_t c[4]) {
   const mrtq_conv2d_shape *s = &x->p->s;
-  size_t kx0 = 0, kx1 = 0, kx, cp = mrtq__fast_up(s->c, MRTQ__FAST_NB);
+  size_t kx0, kx1, cp = mrtq__fast_up(s->c, MRTQ__FAST_NB);
   __m512i ws = _mm512_setzero_si512(), acc = ws;
-  for (kx = s->kw; kx-- > 0;) {
-    size_t ix = ox * s->stride_w + kx * s->dil_w;
-    if (ix >= s->pad_left && ix < s->pad_left + s->w) kx0 = kx, kx1 = kx1 ? kx1 : kx + 1;
-  }
+  mrtq__fast_krange(ox, s->stride_w, s->dil_w, s->pad_left, s->w, s->kw, &kx0, &kx1);
   if (nky && kx1 > kx0) {
     const uint8_t *xp = xr + (ox * s->stride_w + kx0 * s->dil_w - s->pad_left) * s->c;
     size_t xrow = s->dil_h * s->w * s->c, xcol = s->dil_w * s->c;
@@ -482,12 +550,9 @@ MRTQ__PRIV void mrtq__fast_dw(const mrtq__fast_ctx *x, const mrtq_qoperand *src,
   mrtq__fast_dw_cols(p, &oxa, &oxb);
   for (n = 0; n < s->n; n++)
     for (oy = 0; oy < p->ho; oy++) {
-      size_t ky0 = 0, ky1 = 0, m0 = (n * p->ho + oy) * p->wo;
+      size_t ky0, ky1, m0 = (n * p->ho + oy) * p->wo;
       if ((n * p->ho + oy) % step != first) continue; /* output rows first, first + step, ... */
-      for (ky = s->kh; ky-- > 0;) {
-        size_t iy = oy * s->stride_h + ky * s->dil_h;
-        if (iy >= s->pad_top && iy < s->pad_top + s->h) ky0 = ky, ky1 = ky1 ? ky1 : ky + 1;
-      }
+      mrtq__fast_krange(oy, s->stride_h, s->dil_h, s->pad_top, s->h, s->kh, &ky0, &ky1);
       for (c0 = 0; c0 < s->c; c0 += 16) {
         size_t nn = s->c - c0 < 16 ? s->c - c0 : 16, si;
         __mmask16 mk = (__mmask16)((1u << nn) - 1);
@@ -519,6 +584,145 @@ MRTQ__PRIV void mrtq__fast_dw(const mrtq__fast_ctx *x, const mrtq_qoperand *src,
                                     : base,
                           mk, m0 + ox, c0, c);
         for (; ox < p->wo; ox++) mrtq__fast_dw_edge(x, &e, xr, wp, ky1 - ky0, ox, c0, mk, flip, zu, m0, c);
+      }
+    }
+}
+
+/* The 16x8 epilogue's constants for channels oc0.. (lanes under m), in two
+ * halves of eight 64-bit lanes: _acc64 (vec16 1) the bias, TFLite's 16-bit
+ * multiplier rm, 2^(k-1) and k = 15 - shift, the bounds; _acc32 (vec16 2)
+ * the 64-bit-lane Q31 constants of mrtq_fastconv_q8's epilogue (bounds
+ * [-32768, 32767] with rq's, zero point 0) and the int32 bias. */
+typedef struct mrtq__fast_e16 {
+  __m512i b[2], rm[2], rnd[2], k[2], lo[2], hi[2];
+  mrtq__fast_epv q;
+} mrtq__fast_e16;
+
+MRTQ__FAST_HOT void mrtq__fast_e16_init(mrtq__fast_e16 *e, const mrtq__fast_ctx *x, __mmask16 m, size_t oc0) {
+  int64_t v[6][16];
+  int i, h, f;
+  if (x->vec16 == 2) {
+    mrtq__fast_ctx c = *x;
+    c.vec = 1; /* the descriptors' 64-bit-lane form */
+    mrtq__fast_epv_init_rq(&e->q, &c, m, oc0);
+    return;
+  }
+  memset(v, 0, sizeof v);
+  for (i = 0; i < 16; i++)
+    if (m >> i & 1) {
+      const mrtq_rq *r = &x->rq[x->nrq == 1 ? 0 : oc0 + (size_t)i];
+      int k = 15 - r->m.shift; /* 8..46 (the caller's check) */
+      v[0][i] = x->bias64 ? x->bias64[oc0 + (size_t)i] : 0;
+      v[1][i] = r->m.mult < 0x7FFF0000 ? ((int64_t)r->m.mult + 32768) / 65536 : 32767; /* as mrtq__s16_x64_wrap */
+      v[2][i] = (int64_t)1 << (k - 1), v[3][i] = k, v[4][i] = r->qmin, v[5][i] = r->qmax;
+    }
+  for (h = 0; h < 2; h++) {
+    __m512i *dst[6] = {&e->b[h], &e->rm[h], &e->rnd[h], &e->k[h], &e->lo[h], &e->hi[h]};
+    for (f = 0; f < 6; f++) *dst[f] = _mm512_loadu_si512(&v[f][8 * h]);
+  }
+}
+
+/* 16 outputs (lanes under m) from their exact sums lo (lanes 0-7) and hi
+ * (8-15), stored at out + at0: _acc64 clamp(wrap32((S rm + 2^(k-1)) >> k))
+ * (vpmullq exact: |S| < 2^47, rm < 2^15; vpmovqd the wrap), _acc32
+ * mrtq_rq_apply of wrap32(S) + bias (vpmovqd, then an int32 add). */
+MRTQ__FAST_HOT void mrtq__fast_e16_run(const mrtq__fast_e16 *e, int vec16, __m512i lo, __m512i hi, __mmask16 m,
+                                       int16_t *out, size_t at0) {
+  __m512i r;
+  __m256i q;
+  if (vec16 == 1) {
+    __m512i s[2] = {lo, hi};
+    __m256i w[2];
+    int h;
+    for (h = 0; h < 2; h++) {
+      __m512i t = _mm512_mullo_epi64(_mm512_add_epi64(s[h], e->b[h]), e->rm[h]);
+      t = _mm512_srav_epi64(_mm512_add_epi64(t, e->rnd[h]), e->k[h]);
+      t = _mm512_min_epi64(_mm512_max_epi64(_mm512_cvtepi32_epi64(_mm512_cvtepi64_epi32(t)), e->lo[h]), e->hi[h]);
+      w[h] = _mm512_cvtepi64_epi32(t);
+    }
+    r = _mm512_inserti64x4(_mm512_castsi256_si512(w[0]), w[1], 1);
+  } else {
+    __m512i v = _mm512_inserti64x4(_mm512_castsi256_si512(_mm512_cvtepi64_epi32(lo)), _mm512_cvtepi64_epi32(hi), 1);
+    v = _mm512_add_epi32(v, e->q.rbias); /* wrap32(S + bias): TFLite's int32 accumulator */
+    r = _mm512_inserti64x4(
+        _mm512_castsi256_si512(_mm512_cvtepi64_epi32(mrtq__fast_q31h(_mm512_cvtepi32_epi64(_mm512_castsi512_si256(v)), &e->q, 0))),
+        _mm512_cvtepi64_epi32(mrtq__fast_q31h(_mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(v, 1)), &e->q, 1)), 1);
+  }
+  q = _mm512_cvtepi32_epi16(r); /* in int16 (clamped): the low halves */
+  if (m == 0xFFFF) _mm256_storeu_si256((__m256i *)(void *)(out + at0), q);
+  else _mm512_mask_storeu_epi16(out + at0, (__mmask32)m, _mm512_castsi256_si512(q));
+}
+
+/* The 16x8 epilogue of count outputs of each of rows pixels m.. (int64 sums
+ * lda apart), channels oc0..: 16 at a time when x->vec16, else the scalar
+ * statements. */
+MRTQ__PRIV void mrtq__fast_store16(const mrtq__fast_ctx *x, const int64_t *acc, size_t lda, size_t rows, size_t count,
+                                   size_t m, size_t oc0) {
+  size_t i, r, o = x->p->s.o;
+  mrtq__fast_e16 e;
+  if (!x->vec16) {
+    mrtq__fast_store16_scalar(x, acc, lda, rows, count, m, oc0);
+    return;
+  }
+  for (i = 0; i < count; i += 16) {
+    size_t nn = count - i < 16 ? count - i : 16;
+    __mmask16 mk = (__mmask16)((1u << nn) - 1);
+    mrtq__fast_e16_init(&e, x, mk, oc0 + i);
+    for (r = 0; r < rows; r++) {
+      const int64_t *a = acc + r * lda + i;
+      mrtq__fast_e16_run(&e, x->vec16, _mm512_maskz_loadu_epi64((__mmask8)mk, a),
+                         _mm512_maskz_loadu_epi64((__mmask8)(mk >> 8), a + 8), mk, x->out16, (m + r) * o + oc0 + i);
+    }
+  }
+}
+
+/* 16x8 depthwise (NHWC, one channel per group), 16 channels per vector, one
+ * output row at a time: per output the in-bounds taps' x w, x zero-extended
+ * into the low half of each 32-bit lane (the high half 0) and the int32
+ * weight's low half its int16 value, so vpdpwssd adds x w + 0; exact in
+ * int32 over at most 510 taps, then added into two int64 halves; then the
+ * 16x8 epilogue. */
+MRTQ__PRIV void mrtq__fast_dw16(const mrtq__fast_ctx *x, const mrtq_qoperand *src, size_t first, size_t step) {
+  const mrtq_fastconv *p = x->p;
+  const mrtq_conv2d_shape *s = &p->s;
+  const uint8_t *xd = (const uint8_t *)src->data; /* any alignment: bytes */
+  size_t n, oy, ox, c0, ky, kx, cp = mrtq__fast_up(s->c, MRTQ__FAST_NB);
+  int64_t tmp[16];
+  mrtq__fast_e16 e;
+  for (n = 0; n < s->n; n++)
+    for (oy = 0; oy < p->ho; oy++) {
+      size_t ky0, ky1, m0 = (n * p->ho + oy) * p->wo;
+      if ((n * p->ho + oy) % step != first) continue; /* output rows first, first + step, ... */
+      mrtq__fast_krange(oy, s->stride_h, s->dil_h, s->pad_top, s->h, s->kh, &ky0, &ky1);
+      for (c0 = 0; c0 < s->c; c0 += 16) {
+        size_t nn = s->c - c0 < 16 ? s->c - c0 : 16;
+        __mmask16 mk = (__mmask16)((1u << nn) - 1);
+        if (x->vec16) mrtq__fast_e16_init(&e, x, mk, c0); /* once per row and block */
+        for (ox = 0; ox < p->wo; ox++) {
+          size_t kx0, kx1, taps = 0;
+          __m512i acc = _mm512_setzero_si512(), lo = acc, hi = acc;
+          mrtq__fast_krange(ox, s->stride_w, s->dil_w, s->pad_left, s->w, s->kw, &kx0, &kx1);
+          for (ky = ky0; ky < ky1; ky++)
+            for (kx = kx0; kx < kx1; kx++) {
+              size_t iy = oy * s->stride_h + ky * s->dil_h - s->pad_top, ix = ox * s->stride_w + kx * s->dil_w - s->pad_left;
+              const uint8_t *xp = xd + 2 * (((n * s->h + iy) * s->w + ix) * s->c + c0);
+              __m512i xv = _mm512_cvtepu16_epi32(_mm512_castsi512_si256(_mm512_maskz_loadu_epi16((__mmask32)mk, xp)));
+              acc = _mm512_dpwssd_epi32(acc, xv, _mm512_loadu_si512(p->wdw + (ky * s->kw + kx) * cp + c0));
+              if (++taps == 510) { /* the int32 chunk is full: into int64 */
+                lo = _mm512_add_epi64(lo, _mm512_cvtepi32_epi64(_mm512_castsi512_si256(acc)));
+                hi = _mm512_add_epi64(hi, _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(acc, 1)));
+                acc = _mm512_setzero_si512(), taps = 0;
+              }
+            }
+          lo = _mm512_add_epi64(lo, _mm512_cvtepi32_epi64(_mm512_castsi512_si256(acc)));
+          hi = _mm512_add_epi64(hi, _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(acc, 1)));
+          if (x->vec16) {
+            mrtq__fast_e16_run(&e, x->vec16, lo, hi, mk, x->out16, (m0 + ox) * s->o + c0);
+          } else {
+            _mm512_storeu_si512(tmp, lo), _mm512_storeu_si512(tmp + 8, hi);
+            mrtq__fast_store16_scalar(x, tmp, 0, 1, nn, m0 + ox, c0);
+          }
+        }
       }
     }
 }
