@@ -223,7 +223,7 @@ MRTQ__PRIV void mrtq__fast_dims(mrtq_fastconv *p, const mrtq_conv2d_shape *s, si
   p->ob = mrtq__fast_up(p->og, MRTQ__FAST_NB) / MRTQ__FAST_NB;
   p->dw = p->cg == 1 && p->og == 1 && s->layout == MRTQ_NHWC;
   /* pixels per im2col tile: about 128 KiB of gathered src, 6..96 pixels */
-  p->mt = 131072 / (p->kp * (x16 ? 2 : 1)) / MRTQ__FAST_MR * MRTQ__FAST_MR;
+  p->mt = 131072 / p->kp / (x16 ? 2 : 1) / MRTQ__FAST_MR * MRTQ__FAST_MR; /* kp >= 2 (k fits: the caller's check) */
   if (p->mt < MRTQ__FAST_MR) p->mt = MRTQ__FAST_MR;
   if (p->mt > 96) p->mt = 96;
 }
@@ -248,6 +248,8 @@ MRTQ__PRIV mrtq_status mrtq__fast_sizes(const mrtq_conv2d_shape *s, size_t *wbyt
   mrtq_status st = x16 ? mrtq_conv2d_out(s, &ho, &wo) : mrtq_conv2d_out_onednn(s, &ho, &wo);
   if (st != MRTQ_OK) return st;
   if (!wbytes || !sbytes) return MRTQ__ERR(MRTQ_EINVAL, "wbytes, sbytes: NULL");
+  if (s->kh > SIZE_MAX / 256 / s->kw || s->c / s->groups > SIZE_MAX / 256 / (s->kh * s->kw)) /* k, kp fit */
+    return MRTQ__ERR(MRTQ_ESHAPE, "s: the packed weights' size overflows size_t");
   mrtq__fast_dims(&p, s, ho, wo, x16);
   if (p.kp > SIZE_MAX / 256 || s->groups > SIZE_MAX / 256 / p.kp) /* kp * groups * 16 * 16 fits */
     return MRTQ__ERR(MRTQ_ESHAPE, "s: the packed weights' size overflows size_t");

@@ -25,6 +25,7 @@
 #include "fuzz.h"
 
 #include "mrtq/conv_s16.h"
+#include "mrtq/fastconv.h"
 #include "../oracle.h"
 
 #define WORK_MAX 200000u /* multiply-adds per call */
@@ -463,6 +464,40 @@ static void check_conv(fz *f, int fc) {
                     n, o, oy, ox, (long long)acc, (int)r->m.mult, (int)r->m.shift, (int)r->scheme, (int)r->qmin,
                     (int)r->qmax);
             }
+    }
+    /* the fast core (fastconv.h, the C loops or AVX512-VNNI as built): refused where the reference refuses, and on
+       success its bytes */
+    if (!null_out) {
+      mrtq_fastconv p;
+      size_t wb = 0, sb = 0;
+      mrtq_status sst = mrtq_fastconv_sizes_s16x8(&s, &wb, &sb), ist, stf;
+      if (sst != MRTQ_OK) {
+        FZ_CHECK(st != MRTQ_OK, "mrtq_fastconv_sizes_s16x8 refused (%d) a shape the reference accepted", (int)sst);
+      } else if (runnable && wb <= ((size_t)64 << 20) && sb <= ((size_t)64 << 20)) { /* operands sized to the shape */
+        void *wmem = malloc(wb);
+        fz_buf sbuf, yb;
+        fz_reason_begin();
+        ist = fc ? mrtq_fastconv_init_fc_s16x8(s.n, s.c, s.o, &w, wmem, wb, &p) : mrtq_fastconv_init_s16x8(&s, &w, wmem, wb, &p);
+        fz_reason_end(ist, "mrtq_fastconv_init_s16x8");
+        if (ist != MRTQ_OK) {
+          FZ_CHECK(st != MRTQ_OK, "mrtq_fastconv_init_s16x8 refused (%d) weights the reference accepted", (int)ist);
+        } else {
+          void *scr = fz_buf_new_at(&sbuf, sb, 0x3c, fz_range(f, 0, 63));
+          int16_t *yf = (int16_t *)fz_buf_new(&yb, ny * 2, 0x77);
+          fz_reason_begin();
+          stf = acc64 ? mrtq_fastconv_s16x8_acc64(&p, rp, nrq, &x, b64, scr, sb, NULL, yf)
+                      : mrtq_fastconv_s16x8_acc32(&p, rp, nrq, &x, b32, scr, sb, NULL, yf);
+          fz_reason_end(stf, "mrtq_fastconv_s16x8");
+          fz_after(&yb, stf, "mrtq_fastconv_s16x8");
+          FZ_CHECK(fz_guards_intact(&sbuf), "mrtq_fastconv_s16x8 wrote outside its %zu bytes of scratch", sb);
+          /* the weights were checked at packing, as the reference checks them: the rest in the reference's order */
+          FZ_EQ(stf, st, "mrtq_fastconv_s16x8 (%s) against %s's status", acc64 ? "acc64" : "acc32", what);
+          if (stf == MRTQ_OK && st == MRTQ_OK)
+            FZ_CHECK(memcmp(yf, fz_buf_data(&ba), ny * 2) == 0, "mrtq_fastconv_s16x8 bytes differ from %s's", what);
+          fz_buf_free(&sbuf), fz_buf_free(&yb);
+        }
+        free(wmem);
+      }
     }
   }
   fz_buf_free(&ba), fz_buf_free(&bb);

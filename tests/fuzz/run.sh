@@ -61,6 +61,7 @@ if has avx512f && has avx512bw && has avx512dq; then
   HARNESSES+=("array_avx512|fuzz_array.c|array|$AVX512")
   has avx512_vnni && HARNESSES+=("onednn_vnni|fuzz_onednn.c|onednn|$AVX512 -mavx512vnni")
   has avx512_vnni && HARNESSES+=("conv_vnni|fuzz_conv.c|conv|$AVX512 -mavx512vnni")
+  has avx512_vnni && HARNESSES+=("conv_s16_vnni|fuzz_conv_s16.c|conv_s16|$AVX512 -mavx512vnni")
 fi
 
 want=("$@")
