@@ -1,7 +1,8 @@
 /* Kernel benchmarks, the fast side (C compiled as C): mrtq_fastconv_onednn and
  * mrtq_fastconv_q8 (TFLite's requantization) on the layers of kernels.c, weights packed once outside the timed loop (as
  * oneDNN's weights are reordered once). Built with AVX512-VNNI: the
- * vpdpbusd core (mrtq/fastconv_avx512vnni.h). */
+ * vpdpbusd core (mrtq/fastconv_avx512vnni.h); and TFLite's 16x8 on the same
+ * layers (mrtq_fastconv_s16x8_*, the vpdpwssd core). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -101,4 +102,75 @@ void mrtqb_fast_destroy(mrtqb_fast *f) {
   if (!f) return;
   if (f->threads) ex_pool_stop(&f->pool), free(f->tscratch);
   free(f->mem), free(f->scratch), free(f->rq), free(f);
+}
+
+struct mrtqb_fast16 {
+  mrtq_fastconv p;
+  mrtqb_layer l;
+  void *mem, *scratch;
+  size_t sbytes;
+  mrtq_rq *rq;
+  int64_t *bias64;
+};
+
+mrtqb_fast16 *mrtqb_fast16_create(const mrtqb_layer *l, const int8_t *w, double scale16) {
+  mrtqb_fast16 *f = (mrtqb_fast16 *)calloc(1, sizeof *f);
+  mrtq_conv2d_shape s;
+  mrtq_qoperand qw;
+  size_t wb;
+  if (!f) return NULL;
+  memset(&qw, 0, sizeof qw);
+  qw.data = w, qw.type = MRTQ_S8;
+  s = l->fc ? mrtq_fc_shape(l->n, l->c, l->o) : mrtqb_layer_shape(l);
+  f->l = *l;
+  if (!(f->rq = (mrtq_rq *)malloc(l->o * sizeof *f->rq)) || !(f->bias64 = (int64_t *)malloc(l->o * sizeof *f->bias64))) {
+    mrtqb_fast16_destroy(f);
+    return NULL;
+  }
+  for (size_t o = 0; o < l->o; o++)
+    if (mrtq_rq_init(MRTQ_Q31_DBL, l->oscale[o] * scale16, 0, -32768, 32767, &f->rq[o]) != MRTQ_OK) {
+      mrtqb_fast16_destroy(f);
+      return NULL;
+    }
+  if (mrtq_fastconv_sizes_s16x8(&s, &wb, &f->sbytes) != MRTQ_OK || !(f->mem = malloc(wb)) ||
+      !(f->scratch = malloc(f->sbytes)) ||
+      (l->fc ? mrtq_fastconv_init_fc_s16x8(l->n, l->c, l->o, &qw, f->mem, wb, &f->p)
+             : mrtq_fastconv_init_s16x8(&s, &qw, f->mem, wb, &f->p)) != MRTQ_OK) {
+    mrtqb_fast16_destroy(f);
+    return NULL;
+  }
+  return f;
+}
+
+/* the int32 bias widened once per call (what a caller holding TFLite's int64 bias passes) */
+static const int64_t *fast16_bias64(mrtqb_fast16 *f, const int32_t *bias) {
+  for (size_t o = 0; o < f->l.o; o++) f->bias64[o] = bias[o];
+  return f->bias64;
+}
+
+int mrtqb_fast16_run(mrtqb_fast16 *f, const int16_t *x16, const int32_t *bias, int acc64, int16_t *dst) {
+  mrtq_qoperand qx;
+  memset(&qx, 0, sizeof qx);
+  qx.data = x16, qx.type = MRTQ_S16;
+  if (acc64) return (int)mrtq_fastconv_s16x8_acc64(&f->p, f->rq, f->l.o, &qx, fast16_bias64(f, bias), f->scratch, f->sbytes, NULL, dst);
+  return (int)mrtq_fastconv_s16x8_acc32(&f->p, f->rq, f->l.o, &qx, bias, f->scratch, f->sbytes, NULL, dst);
+}
+
+int mrtqb_fast16_ref(mrtqb_fast16 *f, const int16_t *x16, const int8_t *w, const int32_t *bias, int acc64, int16_t *dst) {
+  mrtq_qoperand qx, qw;
+  const mrtqb_layer *l = &f->l;
+  const int64_t *b64 = fast16_bias64(f, bias);
+  memset(&qx, 0, sizeof qx), memset(&qw, 0, sizeof qw);
+  qx.data = x16, qx.type = MRTQ_S16, qw.data = w, qw.type = MRTQ_S8;
+  if (l->fc)
+    return (int)(acc64 ? mrtq_fc_s16x8_acc64(l->n, l->c, l->o, f->rq, l->o, &qx, &qw, b64, dst)
+                       : mrtq_fc_s16x8_acc32(l->n, l->c, l->o, f->rq, l->o, &qx, &qw, bias, dst));
+  mrtq_conv2d_shape s = mrtqb_layer_shape(l);
+  return (int)(acc64 ? mrtq_conv2d_s16x8_acc64(&s, f->rq, l->o, &qx, &qw, b64, dst)
+                     : mrtq_conv2d_s16x8_acc32(&s, f->rq, l->o, &qx, &qw, bias, dst));
+}
+
+void mrtqb_fast16_destroy(mrtqb_fast16 *f) {
+  if (!f) return;
+  free(f->mem), free(f->scratch), free(f->rq), free(f->bias64), free(f);
 }

@@ -85,6 +85,19 @@ int mrtqb_fast_run_tflite(mrtqb_fast *f, const uint8_t *x, const int32_t *bias, 
 int mrtqb_fast_run_threads(mrtqb_fast *f, const uint8_t *x, const int32_t *bias, uint8_t *dst, int tflite, int threads);
 int mrtqb_fast_ref_tflite(mrtqb_fast *f, const uint8_t *x, const int8_t *w, const int32_t *bias, uint8_t *dst);
 
+/* The same layer in TFLite's 16x8 (kernels_fast.c): int16 activations x16, the
+ * layer's int8 weights packed by mrtq_fastconv_init_s16x8, per-channel
+ * MRTQ_Q31_DBL of the layer's scales times scale16, int16 outputs.
+ * mrtqb_fast16_run: mrtq_fastconv_s16x8_acc64 (acc64 1, the int64 bias) or
+ * _acc32 (acc64 0, the int32 bias); mrtqb_fast16_ref: the reference
+ * mrtq_conv2d_s16x8_* / mrtq_fc_s16x8_* on the unpacked weights (0 on
+ * success). */
+typedef struct mrtqb_fast16 mrtqb_fast16;
+mrtqb_fast16 *mrtqb_fast16_create(const mrtqb_layer *l, const int8_t *w, double scale16);
+int mrtqb_fast16_run(mrtqb_fast16 *f, const int16_t *x16, const int32_t *bias, int acc64, int16_t *dst);
+int mrtqb_fast16_ref(mrtqb_fast16 *f, const int16_t *x16, const int8_t *w, const int32_t *bias, int acc64, int16_t *dst);
+void mrtqb_fast16_destroy(mrtqb_fast16 *f);
+
 #ifdef __cplusplus
 }
 #endif

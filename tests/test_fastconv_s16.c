@@ -202,9 +202,10 @@ static void test_chunk_bound(void) {
       bad += layer(&s, 0, 2, 1);
     }
   }
-  { /* depthwise kernels of 22 x 23 = 506, 23 x 23 = 529 and 33 x 33 = 1089 taps, 19 channels */
-    static const size_t kk[][2] = {{22, 23}, {23, 23}, {33, 33}};
-    for (i = 0; i < 3; i++) {
+  { /* depthwise kernels of 22 x 23 = 506, 23 x 23 = 529, 33 x 33 = 1089 and 1 x 600 taps (a row past the chunk), 19
+       channels */
+    static const size_t kk[][2] = {{22, 23}, {23, 23}, {33, 33}, {1, 600}};
+    for (i = 0; i < 4; i++) {
       mrtq_conv2d_shape s;
       memset(&s, 0, sizeof s);
       s.n = 1, s.c = s.o = s.groups = 19, s.h = kk[i][0] + 2, s.w = kk[i][1] + 1, s.kh = kk[i][0], s.kw = kk[i][1];
@@ -214,8 +215,8 @@ static void test_chunk_bound(void) {
     }
   }
   CHECK_EQ(bad, 0, "mismatches");
-  /* the layers whose sums leave int32: 9 inner products (K >= 512), 3 convs, 2 depthwise (529, 1089 taps) */
-  CHECK_EQ(layers_wide, 14, "layers with every product 2^22 and K 2^22 beyond int32");
+  /* the layers whose sums leave int32: 9 inner products (K >= 512), 3 convs, 3 depthwise (529, 1089, 600 taps) */
+  CHECK_EQ(layers_wide, 15, "layers with every product 2^22 and K 2^22 beyond int32");
   printf("  chunk bound: %ld outputs (%ld layers with sums beyond int32)\n", outputs - before, layers_wide);
 }
 

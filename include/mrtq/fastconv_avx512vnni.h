@@ -630,17 +630,14 @@ MRTQ__FAST_HOT void mrtq__fast_e16_run(const mrtq__fast_e16 *e, int vec16, __m51
                                        int16_t *out, size_t at0) {
   __m512i r;
   __m256i q;
-  if (vec16 == 1) {
-    __m512i s[2] = {lo, hi};
-    __m256i w[2];
-    int h;
-    for (h = 0; h < 2; h++) {
-      __m512i t = _mm512_mullo_epi64(_mm512_add_epi64(s[h], e->b[h]), e->rm[h]);
-      t = _mm512_srav_epi64(_mm512_add_epi64(t, e->rnd[h]), e->k[h]);
-      t = _mm512_min_epi64(_mm512_max_epi64(_mm512_cvtepi32_epi64(_mm512_cvtepi64_epi32(t)), e->lo[h]), e->hi[h]);
-      w[h] = _mm512_cvtepi64_epi32(t);
-    }
-    r = _mm512_inserti64x4(_mm512_castsi256_si512(w[0]), w[1], 1);
+  if (vec16 == 1) { /* two halves written out: an array of them went through memory (gcc 12) */
+    __m512i a = _mm512_mullo_epi64(_mm512_add_epi64(lo, e->b[0]), e->rm[0]);
+    __m512i b = _mm512_mullo_epi64(_mm512_add_epi64(hi, e->b[1]), e->rm[1]);
+    a = _mm512_srav_epi64(_mm512_add_epi64(a, e->rnd[0]), e->k[0]);
+    b = _mm512_srav_epi64(_mm512_add_epi64(b, e->rnd[1]), e->k[1]);
+    a = _mm512_min_epi64(_mm512_max_epi64(_mm512_cvtepi32_epi64(_mm512_cvtepi64_epi32(a)), e->lo[0]), e->hi[0]);
+    b = _mm512_min_epi64(_mm512_max_epi64(_mm512_cvtepi32_epi64(_mm512_cvtepi64_epi32(b)), e->lo[1]), e->hi[1]);
+    r = _mm512_inserti64x4(_mm512_castsi256_si512(_mm512_cvtepi64_epi32(a)), _mm512_cvtepi64_epi32(b), 1);
   } else {
     __m512i v = _mm512_inserti64x4(_mm512_castsi256_si512(_mm512_cvtepi64_epi32(lo)), _mm512_cvtepi64_epi32(hi), 1);
     v = _mm512_add_epi32(v, e->q.rbias); /* wrap32(S + bias): TFLite's int32 accumulator */
@@ -686,38 +683,56 @@ MRTQ__PRIV void mrtq__fast_dw16(const mrtq__fast_ctx *x, const mrtq_qoperand *sr
   const mrtq_fastconv *p = x->p;
   const mrtq_conv2d_shape *s = &p->s;
   const uint8_t *xd = (const uint8_t *)src->data; /* any alignment: bytes */
-  size_t n, oy, ox, c0, ky, kx, cp = mrtq__fast_up(s->c, MRTQ__FAST_NB);
+  /* the shape in locals: the stores below may alias *p as far as the compiler knows */
+  const size_t C = s->c, O = s->o, W = s->w, H = s->h, KW = s->kw, SW = s->stride_w, DW = s->dil_w, PL = s->pad_left;
+  const size_t ho = p->ho, wo = p->wo, cp = mrtq__fast_up(C, MRTQ__FAST_NB), xrow = 2 * s->dil_h * W * C, xcol = 2 * DW * C;
+  const int32_t *wdw = p->wdw;
+  int16_t *out = x->out16;
+  const int vec16 = x->vec16;
+  size_t n, oy, ox, c0, ky, kx;
   int64_t tmp[16];
   mrtq__fast_e16 e;
   for (n = 0; n < s->n; n++)
-    for (oy = 0; oy < p->ho; oy++) {
-      size_t ky0, ky1, m0 = (n * p->ho + oy) * p->wo;
-      if ((n * p->ho + oy) % step != first) continue; /* output rows first, first + step, ... */
-      mrtq__fast_krange(oy, s->stride_h, s->dil_h, s->pad_top, s->h, s->kh, &ky0, &ky1);
-      for (c0 = 0; c0 < s->c; c0 += 16) {
-        size_t nn = s->c - c0 < 16 ? s->c - c0 : 16;
+    for (oy = 0; oy < ho; oy++) {
+      size_t ky0, ky1, m0 = (n * ho + oy) * wo;
+      if ((n * ho + oy) % step != first) continue; /* output rows first, first + step, ... */
+      mrtq__fast_krange(oy, s->stride_h, s->dil_h, s->pad_top, H, s->kh, &ky0, &ky1);
+      for (c0 = 0; c0 < C; c0 += 16) {
+        size_t nn = C - c0 < 16 ? C - c0 : 16;
         __mmask16 mk = (__mmask16)((1u << nn) - 1);
-        if (x->vec16) mrtq__fast_e16_init(&e, x, mk, c0); /* once per row and block */
-        for (ox = 0; ox < p->wo; ox++) {
+        /* the first in-bounds src row at channel c0 (any row when none is) */
+        const uint8_t *xr = xd + 2 * ((n * H + (ky1 > ky0 ? oy * s->stride_h + ky0 * s->dil_h - s->pad_top : 0)) * W * C + c0);
+        if (vec16) mrtq__fast_e16_init(&e, x, mk, c0); /* once per row and block */
+        for (ox = 0; ox < wo; ox++) {
           size_t kx0, kx1, taps = 0;
           __m512i acc = _mm512_setzero_si512(), lo = acc, hi = acc;
-          mrtq__fast_krange(ox, s->stride_w, s->dil_w, s->pad_left, s->w, s->kw, &kx0, &kx1);
-          for (ky = ky0; ky < ky1; ky++)
-            for (kx = kx0; kx < kx1; kx++) {
-              size_t iy = oy * s->stride_h + ky * s->dil_h - s->pad_top, ix = ox * s->stride_w + kx * s->dil_w - s->pad_left;
-              const uint8_t *xp = xd + 2 * (((n * s->h + iy) * s->w + ix) * s->c + c0);
-              __m512i xv = _mm512_cvtepu16_epi32(_mm512_castsi512_si256(_mm512_maskz_loadu_epi16((__mmask32)mk, xp)));
-              acc = _mm512_dpwssd_epi32(acc, xv, _mm512_loadu_si512(p->wdw + (ky * s->kw + kx) * cp + c0));
-              if (++taps == 510) { /* the int32 chunk is full: into int64 */
-                lo = _mm512_add_epi64(lo, _mm512_cvtepi32_epi64(_mm512_castsi512_si256(acc)));
-                hi = _mm512_add_epi64(hi, _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(acc, 1)));
-                acc = _mm512_setzero_si512(), taps = 0;
+          mrtq__fast_krange(ox, SW, DW, PL, W, KW, &kx0, &kx1);
+          if (kx1 > kx0) {
+            const uint8_t *xp = xr + 2 * (ox * SW + kx0 * DW - PL) * C;
+            for (ky = ky0; ky < ky1; ky++) {
+              const int32_t *wp = wdw + (ky * KW + kx0) * cp + c0;
+              const uint8_t *xq = xp + (ky - ky0) * xrow;
+              size_t nkx = kx1 - kx0, end;
+              for (kx = 0; kx < nkx;) { /* taps < 510 here */
+                end = nkx - kx <= 510 - taps ? nkx : kx + (510 - taps);
+                taps += end - kx;
+                for (; kx < end; kx++) {
+                  __m512i xv =
+                      _mm512_cvtepu16_epi32(_mm512_castsi512_si256(_mm512_maskz_loadu_epi16((__mmask32)mk, xq + kx * xcol)));
+                  acc = _mm512_dpwssd_epi32(acc, xv, _mm512_loadu_si512(wp + kx * cp));
+                }
+                if (taps == 510) { /* the int32 chunk is full: into int64 */
+                  lo = _mm512_add_epi64(lo, _mm512_cvtepi32_epi64(_mm512_castsi512_si256(acc)));
+                  hi = _mm512_add_epi64(hi, _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(acc, 1)));
+                  acc = _mm512_setzero_si512(), taps = 0;
+                }
               }
             }
+          }
           lo = _mm512_add_epi64(lo, _mm512_cvtepi32_epi64(_mm512_castsi512_si256(acc)));
           hi = _mm512_add_epi64(hi, _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(acc, 1)));
-          if (x->vec16) {
-            mrtq__fast_e16_run(&e, x->vec16, lo, hi, mk, x->out16, (m0 + ox) * s->o + c0);
+          if (vec16) {
+            mrtq__fast_e16_run(&e, vec16, lo, hi, mk, out, (m0 + ox) * O + c0);
           } else {
             _mm512_storeu_si512(tmp, lo), _mm512_storeu_si512(tmp + 8, hi);
             mrtq__fast_store16_scalar(x, tmp, 0, 1, nn, m0 + ox, c0);
