@@ -601,12 +601,17 @@ typedef struct mrtq__fast_e16 {
 MRTQ__FAST_HOT void mrtq__fast_e16_init(mrtq__fast_e16 *e, const mrtq__fast_ctx *x, __mmask16 m, size_t oc0) {
   int64_t v[6][16];
   int i, h, f;
+  const __m512i z = _mm512_setzero_si512();
+  /* the other form's fields too: a compiler cannot see that run reads only the form init set */
+  for (h = 0; h < 2; h++) e->b[h] = e->rm[h] = e->rnd[h] = e->k[h] = e->lo[h] = e->hi[h] = z;
   if (x->vec16 == 2) {
     mrtq__fast_ctx c = *x;
     c.vec = 1; /* the descriptors' 64-bit-lane form */
     mrtq__fast_epv_init_rq(&e->q, &c, m, oc0);
     return;
   }
+  e->q.rbias = z;
+  for (h = 0; h < 2; h++) e->q.rm[h] = e->q.rls[h] = e->q.rrs[h] = e->q.rzp[h] = e->q.rlo[h] = e->q.rhi[h] = z;
   memset(v, 0, sizeof v);
   for (i = 0; i < 16; i++)
     if (m >> i & 1) {
