@@ -164,6 +164,25 @@ else:
           "`scripts/bench` without a filter measures it."]
 kb, ke = "<!-- kernels:begin -->", "<!-- kernels:end -->"
 md = md[: md.index(kb) + len(kb)] + "\n" + "\n".join(kl) + "\n" + md[md.index(ke):]
+
+# TFLite's 16x8 on the fast core beside the int8 TFLite convention of the same run (no peer computes 16x8 here).
+k16 = [(layer, d) for layer, d in kernels.items() if "mrtq_fast_s16x8_acc64" in d]
+if k16:
+    ml = [f"Measured {date.today().isoformat()} on **{cpu()}** (the run of the kernel table above), single thread, "
+          f"median of 3; compiler: {gcc}.", "",
+          "| layer | mrtq fast TFLite int8 (ms) | 16x8 `_acc64` (ms) | 16x8 `_acc32` (ms) | `_acc64` / int8 time "
+          "| `_acc32` / int8 time | 16x8 `_acc64` G MAC/s |", "|---|---|---|---|---|---|---|"]
+    for layer, d in k16:
+        a, b, t = d["mrtq_fast_s16x8_acc64"], d.get("mrtq_fast_s16x8_acc32"), d.get("mrtq_fast_tflite")
+        ml.append(f"| {layer} | {f'{ms(t):.3f}' if t else '-'} | {ms(a):.3f} | {f'{ms(b):.3f}' if b else '-'} "
+                  f"| {f'{ms(a) / ms(t):.2f}x' if t else '-'} | {f'{ms(b) / ms(t):.2f}x' if t and b else '-'} "
+                  f"| {a['items_per_second'] / 1e9:.0f} |")
+else:
+    ml = [f"Not measured in the run of {date.today().isoformat()} on **{cpu()}** (a filtered run, or a CPU without "
+          "AVX512-VNNI); `scripts/bench` without a filter measures it."]
+mb, me = "<!-- kernels16:begin -->", "<!-- kernels16:end -->"
+if mb in md:
+    md = md[: md.index(mb) + len(mb)] + "\n" + "\n".join(ml) + "\n" + md[md.index(me):]
 open(md_path, "w").write(md)
 
 if not rate:

@@ -416,7 +416,7 @@ typedef struct mrtq__fast_ctx {
   const int64_t *bias64;
   int acc64;
   int16_t *out16;
-  int vec16; /* its vector epilogue (AVX512-VNNI, NHWC): 1 _acc64, 2 _acc32 with MRTQ_Q31_DBL; 0 per output */
+  int vec16; /* its vector epilogue (AVX512-VNNI, NHWC): 1 _acc64, 2 / 3 _acc32 with MRTQ_Q31_DBL / _RNDNU; 0 per output */
 } mrtq__fast_ctx;
 
 /* Output pixel m (in n, oy, ox order) as logical dst coordinates c[0] = n,
@@ -886,10 +886,14 @@ MRTQ__PRIV mrtq_status mrtq__fast_s16x8(const mrtq_fastconv *p, const mrtq_rq *r
   cx.lo = -32768, cx.hi = 32767;
   /* vector epilogue: outputs of a pixel consecutive; _acc64 always (the
      checks bound every term), _acc32 when every rq is MRTQ_Q31_DBL in
-     mrtq_rq_init's domain (requant.h's lane forms 1, 2: run in 64-bit lanes) */
+     mrtq_rq_init's domain (requant.h's lane forms 1, 2: run in 64-bit lanes)
+     or every rq MRTQ_Q31_RNDNU in TFLite's */
   if (p->s.layout == MRTQ_NHWC || p->ho * p->wo == 1) {
     int f = acc64 ? 0 : mrtq__rq_lanes_form(rq, nrq, p->s.o, cx.lo, cx.hi);
-    cx.vec16 = acc64 ? 1 : f == 1 || f == 2 ? 2 : 0;
+    size_t c, rndnu = 0; /* descriptors MRTQ_Q31_RNDNU with a shift in [-31, 30] (TFLite's domain) */
+    for (c = 0; !acc64 && c < nrq; c++)
+      rndnu += rq[c].scheme == MRTQ_Q31_RNDNU && rq[c].m.shift >= -31 && rq[c].m.shift <= 30;
+    cx.vec16 = acc64 ? 1 : f == 1 || f == 2 ? 2 : rndnu == nrq ? 3 : 0;
   }
   mrtq__fast_run(&cx, x, scratch, slot, par);
   return MRTQ_OK;

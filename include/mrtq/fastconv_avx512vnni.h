@@ -592,18 +592,22 @@ MRTQ__PRIV void mrtq__fast_dw(const mrtq__fast_ctx *x, const mrtq_qoperand *src,
  * halves of eight 64-bit lanes: _acc64 (vec16 1) the bias, TFLite's 16-bit
  * multiplier rm, 2^(k-1) and k = 15 - shift, the bounds; _acc32 (vec16 2)
  * the 64-bit-lane Q31 constants of mrtq_fastconv_q8's epilogue (bounds
- * [-32768, 32767] with rq's, zero point 0) and the int32 bias. */
+ * [-32768, 32767] with rq's, zero point 0) and the int32 bias; _acc32 with
+ * MRTQ_Q31_RNDNU (vec16 3) the multiplier in rm, 2^(k-1) and k = 31 - shift,
+ * the bounds, and the int32 bias in b32. */
 typedef struct mrtq__fast_e16 {
-  __m512i b[2], rm[2], rnd[2], k[2], lo[2], hi[2];
+  __m512i b[2], rm[2], rnd[2], k[2], lo[2], hi[2], b32;
   mrtq__fast_epv q;
 } mrtq__fast_e16;
 
 MRTQ__FAST_HOT void mrtq__fast_e16_init(mrtq__fast_e16 *e, const mrtq__fast_ctx *x, __mmask16 m, size_t oc0) {
   int64_t v[6][16];
+  int32_t b[16] = {0};
   int i, h, f;
   const __m512i z = _mm512_setzero_si512();
   /* the other form's fields too: a compiler cannot see that run reads only the form init set */
   for (h = 0; h < 2; h++) e->b[h] = e->rm[h] = e->rnd[h] = e->k[h] = e->lo[h] = e->hi[h] = z;
+  e->b32 = z;
   if (x->vec16 == 2) {
     mrtq__fast_ctx c = *x;
     c.vec = 1; /* the descriptors' 64-bit-lane form */
@@ -616,11 +620,16 @@ MRTQ__FAST_HOT void mrtq__fast_e16_init(mrtq__fast_e16 *e, const mrtq__fast_ctx 
   for (i = 0; i < 16; i++)
     if (m >> i & 1) {
       const mrtq_rq *r = &x->rq[x->nrq == 1 ? 0 : oc0 + (size_t)i];
-      int k = 15 - r->m.shift; /* 8..46 (the caller's check) */
-      v[0][i] = x->bias64 ? x->bias64[oc0 + (size_t)i] : 0;
-      v[1][i] = r->m.mult < 0x7FFF0000 ? ((int64_t)r->m.mult + 32768) / 65536 : 32767; /* as mrtq__s16_x64_wrap */
-      v[2][i] = (int64_t)1 << (k - 1), v[3][i] = k, v[4][i] = r->qmin, v[5][i] = r->qmax;
+      int k = (x->vec16 == 1 ? 15 : 31) - r->m.shift; /* 8..46 (the caller's check); RNDNU 1..62 */
+      int32_t lo = x->lo, hi = x->hi;
+      mrtq__rq_bounds(r, &lo, &hi); /* [qmin, qmax] (within int16: the caller's check) */
+      v[0][i] = x->vec16 == 1 ? (x->bias64 ? x->bias64[oc0 + (size_t)i] : 0) : 0;
+      v[1][i] = x->vec16 == 3 ? r->m.mult /* as mrtq__s16_x64_wrap: */
+                : r->m.mult < 0x7FFF0000 ? ((int64_t)r->m.mult + 32768) / 65536 : 32767;
+      v[2][i] = (int64_t)1 << (k - 1), v[3][i] = k, v[4][i] = lo, v[5][i] = hi;
+      b[i] = x->vec16 == 3 && x->bias ? x->bias[oc0 + (size_t)i] : 0;
     }
+  e->b32 = _mm512_loadu_si512(b);
   for (h = 0; h < 2; h++) {
     __m512i *dst[6] = {&e->b[h], &e->rm[h], &e->rnd[h], &e->k[h], &e->lo[h], &e->hi[h]};
     for (f = 0; f < 6; f++) *dst[f] = _mm512_loadu_si512(&v[f][8 * h]);
@@ -642,6 +651,18 @@ MRTQ__FAST_HOT void mrtq__fast_e16_run(const mrtq__fast_e16 *e, int vec16, __m51
     b = _mm512_srav_epi64(_mm512_add_epi64(b, e->rnd[1]), e->k[1]);
     a = _mm512_min_epi64(_mm512_max_epi64(_mm512_cvtepi32_epi64(_mm512_cvtepi64_epi32(a)), e->lo[0]), e->hi[0]);
     b = _mm512_min_epi64(_mm512_max_epi64(_mm512_cvtepi32_epi64(_mm512_cvtepi64_epi32(b)), e->lo[1]), e->hi[1]);
+    r = _mm512_inserti64x4(_mm512_castsi256_si512(_mm512_cvtepi64_epi32(a)), _mm512_cvtepi64_epi32(b), 1);
+  } else if (vec16 == 3) { /* wrap32(S + bias), then floor((x mult + 2^(k-1)) / 2^k) exact in int64 (|x mult| <= 2^62,
+                              2^(k-1) <= 2^61), then the clamp (inside int16: saturating to int32 first changes nothing) */
+    __m512i v = _mm512_inserti64x4(_mm512_castsi256_si512(_mm512_cvtepi64_epi32(lo)), _mm512_cvtepi64_epi32(hi), 1);
+    __m512i a, b;
+    v = _mm512_add_epi32(v, e->b32);
+    a = _mm512_mul_epi32(_mm512_cvtepi32_epi64(_mm512_castsi512_si256(v)), e->rm[0]);
+    b = _mm512_mul_epi32(_mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(v, 1)), e->rm[1]);
+    a = _mm512_srav_epi64(_mm512_add_epi64(a, e->rnd[0]), e->k[0]);
+    b = _mm512_srav_epi64(_mm512_add_epi64(b, e->rnd[1]), e->k[1]);
+    a = _mm512_min_epi64(_mm512_max_epi64(a, e->lo[0]), e->hi[0]);
+    b = _mm512_min_epi64(_mm512_max_epi64(b, e->lo[1]), e->hi[1]);
     r = _mm512_inserti64x4(_mm512_castsi256_si512(_mm512_cvtepi64_epi32(a)), _mm512_cvtepi64_epi32(b), 1);
   } else {
     __m512i v = _mm512_inserti64x4(_mm512_castsi256_si512(_mm512_cvtepi64_epi32(lo)), _mm512_cvtepi64_epi32(hi), 1);
