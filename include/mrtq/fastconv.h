@@ -223,7 +223,7 @@ MRTQ__PRIV void mrtq__fast_dims(mrtq_fastconv *p, const mrtq_conv2d_shape *s, si
   p->ob = mrtq__fast_up(p->og, MRTQ__FAST_NB) / MRTQ__FAST_NB;
   p->dw = p->cg == 1 && p->og == 1 && s->layout == MRTQ_NHWC;
   /* pixels per im2col tile: about 128 KiB of gathered src, 6..96 pixels */
-  p->mt = 131072 / p->kp / (x16 ? 2 : 1) / MRTQ__FAST_MR * MRTQ__FAST_MR; /* kp >= 2 (k fits: the caller's check) */
+  p->mt = 131072 / p->kp / MRTQ__FAST_MR * MRTQ__FAST_MR; /* kp >= 2 (k fits: the caller's check) */
   if (p->mt < MRTQ__FAST_MR) p->mt = MRTQ__FAST_MR;
   if (p->mt > 96) p->mt = 96;
 }
