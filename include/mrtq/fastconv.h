@@ -222,7 +222,7 @@ MRTQ__PRIV void mrtq__fast_dims(mrtq_fastconv *p, const mrtq_conv2d_shape *s, si
   p->k = p->cg * s->kh * s->kw, p->kp = mrtq__fast_up(p->k, x16 ? 2 : 4); /* taps per vpdpwssd / vpdpbusd lane */
   p->ob = mrtq__fast_up(p->og, MRTQ__FAST_NB) / MRTQ__FAST_NB;
   p->dw = p->cg == 1 && p->og == 1 && s->layout == MRTQ_NHWC;
-  /* pixels per im2col tile: about 128 KiB of gathered src, 6..96 pixels */
+  /* pixels per im2col tile: about 128 K taps of gathered src (128 KiB int8, 256 KiB 16x8), 6..96 pixels */
   p->mt = 131072 / p->kp / MRTQ__FAST_MR * MRTQ__FAST_MR; /* kp >= 2 (k fits: the caller's check) */
   if (p->mt < MRTQ__FAST_MR) p->mt = MRTQ__FAST_MR;
   if (p->mt > 96) p->mt = 96;
