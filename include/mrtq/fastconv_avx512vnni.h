@@ -572,6 +572,32 @@ MRTQ__PRIV void mrtq__fast_dw(const mrtq__fast_ctx *x, const mrtq_qoperand *src,
         base = _mm512_sub_epi32(_mm512_setzero_si512(), _mm512_mullo_epi32(zu, base));
         /* edge columns, then the interior (3x3 over 16 channels unrolled) */
         for (ox = 0; ox < oxa; ox++) mrtq__fast_dw_edge(x, &e, xr, wp, ky1 - ky0, ox, c0, mk, flip, zu, m0, c);
+        if (ky1 - ky0 == 3 && s->kw == 3 && nn == 16 && s->stride_w == 1 && s->dil_w == 1 && oxb - ox >= 4) {
+          /* stride 1: four output columns at a time, each src vector (six columns of three rows) widened once
+             and used by every output it is a tap of, the nine weights kept in registers */
+          __m512i w[9];
+          size_t i;
+          for (i = 0; i < 9; i++) w[i] = _mm512_loadu_si512(wp + (i / 3) * 3 * cp + (i % 3) * cp);
+          for (; ox + 4 <= oxb; ox += 4) {
+            const uint8_t *p0 = xr + (ox - s->pad_left) * s->c;
+            __m512i a0 = base, a1 = base, a2 = base, a3 = base;
+            for (i = 0; i < 3; i++) {
+              const uint8_t *pr = p0 + i * xrow;
+              __m512i v0 = mrtq__fast_dw_ld(pr, 0xFFFF, flip), v1 = mrtq__fast_dw_ld(pr + xcol, 0xFFFF, flip);
+              __m512i v2 = mrtq__fast_dw_ld(pr + 2 * xcol, 0xFFFF, flip), v3 = mrtq__fast_dw_ld(pr + 3 * xcol, 0xFFFF, flip);
+              __m512i v4 = mrtq__fast_dw_ld(pr + 4 * xcol, 0xFFFF, flip), v5 = mrtq__fast_dw_ld(pr + 5 * xcol, 0xFFFF, flip);
+              const __m512i wa = w[3 * i], wb = w[3 * i + 1], wc = w[3 * i + 2];
+              a0 = _mm512_dpbusd_epi32(_mm512_dpbusd_epi32(_mm512_dpbusd_epi32(a0, v0, wa), v1, wb), v2, wc);
+              a1 = _mm512_dpbusd_epi32(_mm512_dpbusd_epi32(_mm512_dpbusd_epi32(a1, v1, wa), v2, wb), v3, wc);
+              a2 = _mm512_dpbusd_epi32(_mm512_dpbusd_epi32(_mm512_dpbusd_epi32(a2, v2, wa), v3, wb), v4, wc);
+              a3 = _mm512_dpbusd_epi32(_mm512_dpbusd_epi32(_mm512_dpbusd_epi32(a3, v3, wa), v4, wb), v5, wc);
+            }
+            mrtq__fast_dw_out(x, &e, a0, mk, m0 + ox, c0, c);
+            mrtq__fast_dw_out(x, &e, a1, mk, m0 + ox + 1, c0, c);
+            mrtq__fast_dw_out(x, &e, a2, mk, m0 + ox + 2, c0, c);
+            mrtq__fast_dw_out(x, &e, a3, mk, m0 + ox + 3, c0, c);
+          }
+        }
         if (ky1 - ky0 == 3 && s->kw == 3 && nn == 16)
           for (; ox < oxb; ox++)
             mrtq__fast_dw_out(x, &e, mrtq__fast_dw_taps(base, xr + (ox * s->stride_w - s->pad_left) * s->c, xrow, xcol, wp,
