@@ -485,6 +485,23 @@ MRTQ__FAST_HOT __m512i mrtq__fast_dw_taps(__m512i acc, const uint8_t *xp, size_t
   return acc;
 }
 
+/* Four outputs of a 3x3 depthwise window at stride sw (1 or 2, a constant at
+ * each call), dilation 1, 16 channels: a[j] += the taps of output column j,
+ * whose src columns start at p0 + j sw xcol, three rows xrow apart; each src
+ * vector is widened once (3 sw + 3 columns per row), w the nine weights. */
+MRTQ__FAST_HOT void mrtq__fast_dw_rows4(__m512i a[4], const uint8_t *p0, size_t xrow, size_t xcol, const __m512i w[9],
+                                        size_t sw, __m128i flip) {
+  size_t i, j;
+  for (i = 0; i < 3; i++) {
+    const uint8_t *pr = p0 + i * xrow;
+    __m512i v[9];
+    for (j = 0; j < 3 * sw + 3; j++) v[j] = mrtq__fast_dw_ld(pr + j * xcol, 0xFFFF, flip);
+    for (j = 0; j < 4; j++)
+      a[j] = _mm512_dpbusd_epi32(_mm512_dpbusd_epi32(_mm512_dpbusd_epi32(a[j], v[j * sw], w[3 * i]), v[j * sw + 1], w[3 * i + 1]),
+                                 v[j * sw + 2], w[3 * i + 2]);
+  }
+}
+
 /* The columns ox in [*oxa, *oxb) whose taps are all inside the src row. */
 MRTQ__PRIV void mrtq__fast_dw_cols(const mrtq_fastconv *p, size_t *oxa, size_t *oxb) {
   const mrtq_conv2d_shape *s = &p->s;
@@ -572,30 +589,18 @@ MRTQ__PRIV void mrtq__fast_dw(const mrtq__fast_ctx *x, const mrtq_qoperand *src,
         base = _mm512_sub_epi32(_mm512_setzero_si512(), _mm512_mullo_epi32(zu, base));
         /* edge columns, then the interior (3x3 over 16 channels unrolled) */
         for (ox = 0; ox < oxa; ox++) mrtq__fast_dw_edge(x, &e, xr, wp, ky1 - ky0, ox, c0, mk, flip, zu, m0, c);
-        if (ky1 - ky0 == 3 && s->kw == 3 && nn == 16 && s->stride_w == 1 && s->dil_w == 1 && oxb - ox >= 4) {
-          /* stride 1: four output columns at a time, each src vector (six columns of three rows) widened once
-             and used by every output it is a tap of, the nine weights kept in registers */
+        if (ky1 - ky0 == 3 && s->kw == 3 && nn == 16 && s->stride_w <= 2 && s->dil_w == 1 && oxb - ox >= 4) {
+          /* stride 1 or 2: four output columns at a time, each src vector (6 or 9 columns of three rows) widened
+             once for every output it is a tap of, the nine weights kept in registers */
           __m512i w[9];
           size_t i;
           for (i = 0; i < 9; i++) w[i] = _mm512_loadu_si512(wp + (i / 3) * 3 * cp + (i % 3) * cp);
           for (; ox + 4 <= oxb; ox += 4) {
-            const uint8_t *p0 = xr + (ox - s->pad_left) * s->c;
-            __m512i a0 = base, a1 = base, a2 = base, a3 = base;
-            for (i = 0; i < 3; i++) {
-              const uint8_t *pr = p0 + i * xrow;
-              __m512i v0 = mrtq__fast_dw_ld(pr, 0xFFFF, flip), v1 = mrtq__fast_dw_ld(pr + xcol, 0xFFFF, flip);
-              __m512i v2 = mrtq__fast_dw_ld(pr + 2 * xcol, 0xFFFF, flip), v3 = mrtq__fast_dw_ld(pr + 3 * xcol, 0xFFFF, flip);
-              __m512i v4 = mrtq__fast_dw_ld(pr + 4 * xcol, 0xFFFF, flip), v5 = mrtq__fast_dw_ld(pr + 5 * xcol, 0xFFFF, flip);
-              const __m512i wa = w[3 * i], wb = w[3 * i + 1], wc = w[3 * i + 2];
-              a0 = _mm512_dpbusd_epi32(_mm512_dpbusd_epi32(_mm512_dpbusd_epi32(a0, v0, wa), v1, wb), v2, wc);
-              a1 = _mm512_dpbusd_epi32(_mm512_dpbusd_epi32(_mm512_dpbusd_epi32(a1, v1, wa), v2, wb), v3, wc);
-              a2 = _mm512_dpbusd_epi32(_mm512_dpbusd_epi32(_mm512_dpbusd_epi32(a2, v2, wa), v3, wb), v4, wc);
-              a3 = _mm512_dpbusd_epi32(_mm512_dpbusd_epi32(_mm512_dpbusd_epi32(a3, v3, wa), v4, wb), v5, wc);
-            }
-            mrtq__fast_dw_out(x, &e, a0, mk, m0 + ox, c0, c);
-            mrtq__fast_dw_out(x, &e, a1, mk, m0 + ox + 1, c0, c);
-            mrtq__fast_dw_out(x, &e, a2, mk, m0 + ox + 2, c0, c);
-            mrtq__fast_dw_out(x, &e, a3, mk, m0 + ox + 3, c0, c);
+            const uint8_t *p0 = xr + (ox * s->stride_w - s->pad_left) * s->c;
+            __m512i a[4] = {base, base, base, base};
+            if (s->stride_w == 1) mrtq__fast_dw_rows4(a, p0, xrow, xcol, w, 1, flip);
+            else mrtq__fast_dw_rows4(a, p0, xrow, xcol, w, 2, flip);
+            for (i = 0; i < 4; i++) mrtq__fast_dw_out(x, &e, a[i], mk, m0 + ox + i, c0, c);
           }
         }
         if (ky1 - ky0 == 3 && s->kw == 3 && nn == 16)
