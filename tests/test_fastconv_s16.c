@@ -289,6 +289,7 @@ static void test_small(void) {
 static void test_refusals(void) {
   int16_t x[64] = {0}, y[64];
   int8_t w[256] = {0}; /* 4 x 3 x 3 x 4 */
+  int32_t zch[4] = {0};
   uint8_t mem[8192], scr[65536];
   mrtq_conv2d_shape s;
   mrtq_fastconv p, p8;
@@ -309,7 +310,7 @@ static void test_refusals(void) {
   CHECK_REFUSED(mrtq_fastconv_init_s16x8(&s, &qw, mem, wb, &p), MRTQ_EUNSUPPORTED, "w->type: must be MRTQ_S8 (TFLite 16x8");
   qw.type = MRTQ_S8, qw.zp = 1;
   CHECK_REFUSED(mrtq_fastconv_init_s16x8(&s, &qw, mem, wb, &p), MRTQ_EINVAL, "w->zp: must be 0 (TFLite 16x8");
-  qw.zp = 0, qw.zp_ch = (const int32_t *)w;
+  qw.zp = 0, qw.zp_ch = zch;
   CHECK_REFUSED(mrtq_fastconv_init_s16x8(&s, &qw, mem, wb, &p), MRTQ_EINVAL, "w->zp_ch: must be NULL (TFLite 16x8");
   qw.zp_ch = NULL;
   CHECK_REFUSED(mrtq_fastconv_init_s16x8(&s, &qw, mem, wb - 1, &p), MRTQ_EINVAL, "mem_bytes: smaller than wbytes");
