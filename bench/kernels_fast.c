@@ -27,11 +27,24 @@ struct mrtqb_fast {
   void *tscratch; /* threads slots */
 };
 
+/* Pack the layer's weights (x16 0: int8, mrtq_fastconv_init*; 1: 16x8,
+ * mrtq_fastconv_init*_s16x8) into *mem, with a scratch of *sbytes: 0 on
+ * success (what it allocated is freed by the caller's destroy). */
+static int fast_pack(const mrtqb_layer *l, const mrtq_conv2d_shape *s, const mrtq_qoperand *qw, int x16, mrtq_fastconv *p,
+                     void **mem, void **scratch, size_t *sbytes) {
+  size_t wb;
+  if ((x16 ? mrtq_fastconv_sizes_s16x8(s, &wb, sbytes) : mrtq_fastconv_sizes(s, &wb, sbytes)) != MRTQ_OK ||
+      !(*mem = malloc(wb)) || !(*scratch = malloc(*sbytes)))
+    return -1;
+  if (x16)
+    return (l->fc ? mrtq_fastconv_init_fc_s16x8(l->n, l->c, l->o, qw, *mem, wb, p) : mrtq_fastconv_init_s16x8(s, qw, *mem, wb, p)) != MRTQ_OK;
+  return (l->fc ? mrtq_fastconv_init_fc(l->n, l->c, l->o, qw, *mem, wb, p) : mrtq_fastconv_init(s, qw, *mem, wb, p)) != MRTQ_OK;
+}
+
 mrtqb_fast *mrtqb_fast_create(const mrtqb_layer *l, const int8_t *w) {
   mrtqb_fast *f = (mrtqb_fast *)calloc(1, sizeof *f);
   mrtq_conv2d_shape s;
   mrtq_qoperand qw;
-  size_t wb;
   if (!f) return NULL;
   memset(&qw, 0, sizeof qw);
   qw.data = w, qw.type = MRTQ_S8;
@@ -46,10 +59,7 @@ mrtqb_fast *mrtqb_fast_create(const mrtqb_layer *l, const int8_t *w) {
       mrtqb_fast_destroy(f);
       return NULL;
     }
-  if (mrtq_fastconv_sizes(&s, &wb, &f->sbytes) != MRTQ_OK || !(f->mem = malloc(wb)) ||
-      !(f->scratch = malloc(f->sbytes)) ||
-      (l->fc ? mrtq_fastconv_init_fc(l->n, l->c, l->o, &qw, f->mem, wb, &f->p)
-             : mrtq_fastconv_init(&s, &qw, f->mem, wb, &f->p)) != MRTQ_OK) {
+  if (fast_pack(l, &s, &qw, 0, &f->p, &f->mem, &f->scratch, &f->sbytes) != 0) {
     mrtqb_fast_destroy(f);
     return NULL;
   }
@@ -117,7 +127,6 @@ mrtqb_fast16 *mrtqb_fast16_create(const mrtqb_layer *l, const int8_t *w, double 
   mrtqb_fast16 *f = (mrtqb_fast16 *)calloc(1, sizeof *f);
   mrtq_conv2d_shape s;
   mrtq_qoperand qw;
-  size_t wb;
   if (!f) return NULL;
   memset(&qw, 0, sizeof qw);
   qw.data = w, qw.type = MRTQ_S8;
@@ -132,10 +141,7 @@ mrtqb_fast16 *mrtqb_fast16_create(const mrtqb_layer *l, const int8_t *w, double 
       mrtqb_fast16_destroy(f);
       return NULL;
     }
-  if (mrtq_fastconv_sizes_s16x8(&s, &wb, &f->sbytes) != MRTQ_OK || !(f->mem = malloc(wb)) ||
-      !(f->scratch = malloc(f->sbytes)) ||
-      (l->fc ? mrtq_fastconv_init_fc_s16x8(l->n, l->c, l->o, &qw, f->mem, wb, &f->p)
-             : mrtq_fastconv_init_s16x8(&s, &qw, f->mem, wb, &f->p)) != MRTQ_OK) {
+  if (fast_pack(l, &s, &qw, 1, &f->p, &f->mem, &f->scratch, &f->sbytes) != 0) {
     mrtqb_fast16_destroy(f);
     return NULL;
   }
