@@ -456,20 +456,34 @@ MRTQ__PRIV void mrtq__fast_kernel(const uint8_t *a, size_t lda, size_t mr, const
   }
 }
 
-/* 16 src bytes at p (lanes under m) as u8 in the low byte of 32-bit lanes:
- * an s8 src moved by 128 (flip 0x80). */
-MRTQ__FAST_HOT __m512i mrtq__fast_dw_ld(const uint8_t *p, __mmask16 m, __m128i flip) {
+/* 16 src values at p (lanes under m) widened to 32-bit lanes: zero-extended
+ * for a u8 src, sign-extended for an s8 one (s8 a constant at each call, so
+ * the full-vector load folds into the widening instruction). */
+MRTQ__FAST_HOT __m512i mrtq__fast_dw_ld(const uint8_t *p, __mmask16 m, int s8) {
   __m128i b = m == 0xFFFF ? _mm_loadu_si128((const __m128i *)p)
                           : _mm512_castsi512_si128(_mm512_maskz_loadu_epi8((__mmask64)m, p));
-  return _mm512_cvtepu8_epi32(_mm_xor_si128(b, flip));
+  return s8 ? _mm512_cvtepi8_epi32(b) : _mm512_cvtepu8_epi32(b);
+}
+
+/* A depthwise weight lane (an int32 in [-128, 127]) as mrtq__fast_dw_dot
+ * takes it: as it is for a u8 src, its low word (w, then a zero word) for s8. */
+MRTQ__FAST_HOT __m512i mrtq__fast_dw_w(__m512i w, int s8) {
+  return s8 ? _mm512_and_si512(w, _mm512_set1_epi32(0xFFFF)) : w;
+}
+
+/* acc + x w in each lane, x from mrtq__fast_dw_ld, w from mrtq__fast_dw_w:
+ * vpdpbusd for a u8 x (bytes x, 0, 0, 0 against w's bytes: only x times w's
+ * low byte, as a signed byte, is not zero), vpdpwssd for s8 (words x and
+ * -[x < 0] against w and 0). */
+MRTQ__FAST_HOT __m512i mrtq__fast_dw_dot(__m512i acc, __m512i x, __m512i w, int s8) {
+  return s8 ? _mm512_dpwssd_epi32(acc, x, w) : _mm512_dpbusd_epi32(acc, x, w);
 }
 
 /* acc + the sum over nky x nkx taps from xp / wp (strides in bytes of x, in
- * weights) of u w, 16 channels (u in the low byte of each lane, the s8
- * weight w widened to the lane: vpdpbusd meets u times w's low byte and
- * zeros), and the taps' weights' sum into *ws when ws is not NULL. */
+ * weights) of x w, 16 channels, and the taps' weights' sum into *ws when ws
+ * is not NULL. */
 MRTQ__FAST_HOT __m512i mrtq__fast_dw_taps(__m512i acc, const uint8_t *xp, size_t xrow, size_t xcol, const int32_t *wp,
-                                      size_t wrow, size_t wcol, size_t nky, size_t nkx, __mmask16 mk, __m128i flip,
+                                      size_t wrow, size_t wcol, size_t nky, size_t nkx, __mmask16 mk, int s8,
                                       __m512i *ws) {
   __m512i sum = _mm512_setzero_si512();
   size_t i, j;
@@ -478,28 +492,11 @@ MRTQ__FAST_HOT __m512i mrtq__fast_dw_taps(__m512i acc, const uint8_t *xp, size_t
   for (i = 0; i < nky; i++)
     for (j = 0; j < nkx; j++) {
       __m512i wv = _mm512_loadu_si512(wp + i * wrow + j * wcol);
-      acc = _mm512_dpbusd_epi32(acc, mrtq__fast_dw_ld(xp + i * xrow + j * xcol, mk, flip), wv);
+      acc = mrtq__fast_dw_dot(acc, mrtq__fast_dw_ld(xp + i * xrow + j * xcol, mk, s8), mrtq__fast_dw_w(wv, s8), s8);
       if (ws) sum = _mm512_add_epi32(sum, wv);
     }
   if (ws) *ws = sum;
   return acc;
-}
-
-/* Four outputs of a 3x3 depthwise window at stride sw (1 or 2, a constant at
- * each call), dilation 1, 16 channels: a[j] += the taps of output column j,
- * whose src columns start at p0 + j sw xcol, three rows xrow apart; each src
- * vector is widened once (3 sw + 3 columns per row), w the nine weights. */
-MRTQ__FAST_HOT void mrtq__fast_dw_rows4(__m512i a[4], const uint8_t *p0, size_t xrow, size_t xcol, const __m512i w[9],
-                                        size_t sw, __m128i flip) {
-  size_t i, j;
-  for (i = 0; i < 3; i++) {
-    const uint8_t *pr = p0 + i * xrow;
-    __m512i v[9];
-    for (j = 0; j < 3 * sw + 3; j++) v[j] = mrtq__fast_dw_ld(pr + j * xcol, 0xFFFF, flip);
-    for (j = 0; j < 4; j++)
-      a[j] = _mm512_dpbusd_epi32(_mm512_dpbusd_epi32(_mm512_dpbusd_epi32(a[j], v[j * sw], w[3 * i]), v[j * sw + 1], w[3 * i + 1]),
-                                 v[j * sw + 2], w[3 * i + 2]);
-  }
 }
 
 /* The columns ox in [*oxa, *oxb) whose taps are all inside the src row. */
@@ -511,57 +508,188 @@ MRTQ__PRIV void mrtq__fast_dw_cols(const mrtq_fastconv *p, size_t *oxa, size_t *
   *oxa = a < b ? a : b, *oxb = b;
 }
 
-/* The epilogue of one depthwise pixel m (column c[3] of its row), 16
- * channels c0.. under mk. */
-MRTQ__FAST_HOT void mrtq__fast_dw_out(const mrtq__fast_ctx *x, mrtq__fast_epv *e, __m512i acc, __mmask16 mk, size_t m, size_t c0,
-                                  size_t c[4]) {
-  const mrtq_onednn_attr *a = x->a;
-  if (x->vec) {
-    /* a scale mask over ow without the channel bit: a scale per pixel */
-    if (a && a->scheme == MRTQ_ONEDNN_OLD && (a->oscale_mask & 8) && !(a->oscale_mask & 2)) {
-      c[3] = m % x->p->wo;
-      mrtq__fast_epv_si(e, mrtq__mask_index(a->oscale_mask, 4, x->d, c));
-    }
-    mrtq__fast_epv_run(e, acc, mk, m * x->p->s.o + c0, x->dst);
-  } else {
-    int32_t tmp[16];
-    _mm512_storeu_si512(tmp, acc);
-    mrtq__fast_store_scalar(x, tmp, x->p->s.o - c0 < 16 ? x->p->s.o - c0 : 16, m, c0);
-  }
-}
-
-/* An edge column ox of a depthwise row: the taps in bounds (nky rows from
- * xr / wp, the columns found here) minus zu times their weights' sum. */
-MRTQ__FAST_HOT void mrtq__fast_dw_edge(const mrtq__fast_ctx *x, mrtq__fast_epv *e, const uint8_t *xr, const int32_t *wp, size_t nky,
-                                   size_t ox, size_t c0, __mmask16 mk, __m128i flip, __m512i zu, size_t m0, size_t c[4]) {
-  const mrtq_conv2d_shape *s = &x->p->s;
+/* The sum of an edge column ox of a depthwise row: the taps in bounds (nky
+ * rows from xr / wp, the columns found here) minus zx times their weights'
+ * sum. */
+MRTQ__FAST_HOT __m512i mrtq__fast_dw_edge(const mrtq_conv2d_shape *s, const uint8_t *xr, const int32_t *wp, size_t nky, size_t ox,
+                                      __mmask16 mk, int s8, __m512i zx) {
   size_t kx0, kx1, cp = mrtq__fast_up(s->c, MRTQ__FAST_NB);
   __m512i ws = _mm512_setzero_si512(), acc = ws;
   mrtq__fast_krange(ox, s->stride_w, s->dil_w, s->pad_left, s->w, s->kw, &kx0, &kx1);
   if (nky && kx1 > kx0) {
     const uint8_t *xp = xr + (ox * s->stride_w + kx0 * s->dil_w - s->pad_left) * s->c;
-    size_t xrow = s->dil_h * s->w * s->c, xcol = s->dil_w * s->c;
-    acc = mrtq__fast_dw_taps(acc, xp, xrow, xcol, wp + kx0 * cp, s->kw * cp, cp, nky, kx1 - kx0, mk, flip, &ws);
+    acc = mrtq__fast_dw_taps(acc, xp, s->dil_h * s->w * s->c, s->dil_w * s->c, wp + kx0 * cp, s->kw * cp, cp, nky,
+                             kx1 - kx0, mk, s8, &ws);
   }
-  mrtq__fast_dw_out(x, e, _mm512_sub_epi32(acc, _mm512_mullo_epi32(zu, ws)), mk, m0 + ox, c0, c);
+  return _mm512_sub_epi32(acc, _mm512_mullo_epi32(zx, ws));
+}
+
+/* The sums of columns [ob, oe) of one depthwise output row and channel block
+ * into acc[ox - ob]: nky kernel rows from xr / wp (xr the first in-bounds src
+ * row at column 0 and channel c0), the interior columns [oxa, oxb) from base
+ * (-zx times the row's weights' sum). */
+MRTQ__FAST_HOT void mrtq__fast_dw_sums(const mrtq_conv2d_shape *s, const uint8_t *xr, const int32_t *wp, size_t nky, size_t oxa,
+                                   size_t oxb, size_t ob, size_t oe, __mmask16 mk, __m512i base, __m512i zx, int s8,
+                                   __m512i *acc) {
+  size_t cp = mrtq__fast_up(s->c, MRTQ__FAST_NB), xrow = s->dil_h * s->w * s->c, xcol = s->dil_w * s->c, ox = ob;
+  for (; ox < oe && ox < oxa; ox++) acc[ox - ob] = mrtq__fast_dw_edge(s, xr, wp, nky, ox, mk, s8, zx);
+  for (; ox < oe && ox < oxb; ox++)
+    acc[ox - ob] = nky ? mrtq__fast_dw_taps(base, xr + (ox * s->stride_w - s->pad_left) * s->c, xrow, xcol, wp, s->kw * cp, cp,
+                                            nky, s->kw, mk, s8, NULL)
+                       : base;
+  for (; ox < oe; ox++) acc[ox - ob] = mrtq__fast_dw_edge(s, xr, wp, nky, ox, mk, s8, zx);
+}
+
+/* One kernel row of four outputs of a 3x3 window at stride sw (1 or 2, a
+ * constant at each call), 16 channels: a[j] += the taps of output column j,
+ * src columns col0 + j sw + kx of the row at pr (NULL: a row outside the
+ * image), weights w0..w2 (from mrtq__fast_dw_w). Each src vector is widened
+ * once for every output it is a tap of (3 sw + 3 a row, against 12 for four
+ * windows). With edge 0 every column is in the row and all 16 channels are
+ * loaded; with edge 1 a tap outside the image reads zv (the src zero point
+ * in every lane: its terms cancel against the caller's -zx sum w) and the
+ * channels under mk. The weights come by value: kept in registers. */
+MRTQ__FAST_HOT void mrtq__fast_dw3_row(__m512i a[4], const uint8_t *pr, ptrdiff_t col0, const mrtq_conv2d_shape *s, __m512i w0,
+                                       __m512i w1, __m512i w2, size_t sw, __mmask16 mk, __m512i zv, int s8, int edge) {
+  __m512i v[9];
+  size_t j;
+  for (j = 0; j < 3 * sw + 3; j++) {
+    ptrdiff_t c = col0 + (ptrdiff_t)j;
+    if (!edge) v[j] = mrtq__fast_dw_ld(pr + (size_t)c * s->c, 0xFFFF, s8);
+    else v[j] = pr && c >= 0 && (size_t)c < s->w ? mrtq__fast_dw_ld(pr + (size_t)c * s->c, mk, s8) : zv;
+  }
+  for (j = 0; j < 4; j++)
+    a[j] = mrtq__fast_dw_dot(mrtq__fast_dw_dot(mrtq__fast_dw_dot(a[j], v[j * sw], w0, s8), v[j * sw + 1], w1, s8), v[j * sw + 2],
+                             w2, s8);
+}
+
+/* The sums of output row oy's columns [ob, oe) (and up to three past oe,
+ * not used) of a 3x3 depthwise layer at stride_w 1 or 2, dil_w 1, into
+ * acc[ox - ob], four columns a step from base = -zx times the nine weights'
+ * sum (xb: the image's start at channel c0): blocks whose taps are all in
+ * the image (and all 16 channels) load straight, the others through
+ * mrtq__fast_dw3_row's edge form. */
+MRTQ__FAST_HOT void mrtq__fast_dw3_sums(const mrtq_conv2d_shape *s, const uint8_t *xb, size_t oy, size_t ob, size_t oe,
+                                        __mmask16 mk, __m512i base, __m512i zv, const __m512i w9[9], int s8, __m512i *acc) {
+  const __m512i w0 = w9[0], w1 = w9[1], w2 = w9[2], w3 = w9[3], w4 = w9[4], w5 = w9[5], w6 = w9[6], w7 = w9[7], w8 = w9[8];
+  const size_t sw = s->stride_w;
+  const uint8_t *pr[3];
+  int i, inside = mk == 0xFFFF; /* all three rows in the image, all 16 channels */
+  size_t ox;
+  for (i = 0; i < 3; i++) {
+    ptrdiff_t r = (ptrdiff_t)(oy * s->stride_h + (size_t)i * s->dil_h) - (ptrdiff_t)s->pad_top;
+    pr[i] = r >= 0 && (size_t)r < s->h ? xb + (size_t)r * s->w * s->c : NULL;
+    inside = inside && pr[i];
+  }
+  for (ox = ob; ox < oe; ox += 4) {
+    ptrdiff_t col0 = (ptrdiff_t)(ox * sw) - (ptrdiff_t)s->pad_left;
+    __m512i a[4] = {base, base, base, base}; /* a local: stores to acc could alias the src loads (uint8_t) */
+    if (inside && col0 >= 0 && (size_t)col0 + 3 * sw + 3 <= s->w) {
+      if (sw == 1) {
+        mrtq__fast_dw3_row(a, pr[0], col0, s, w0, w1, w2, 1, 0xFFFF, zv, s8, 0);
+        mrtq__fast_dw3_row(a, pr[1], col0, s, w3, w4, w5, 1, 0xFFFF, zv, s8, 0);
+        mrtq__fast_dw3_row(a, pr[2], col0, s, w6, w7, w8, 1, 0xFFFF, zv, s8, 0);
+      } else {
+        mrtq__fast_dw3_row(a, pr[0], col0, s, w0, w1, w2, 2, 0xFFFF, zv, s8, 0);
+        mrtq__fast_dw3_row(a, pr[1], col0, s, w3, w4, w5, 2, 0xFFFF, zv, s8, 0);
+        mrtq__fast_dw3_row(a, pr[2], col0, s, w6, w7, w8, 2, 0xFFFF, zv, s8, 0);
+      }
+    } else {
+      mrtq__fast_dw3_row(a, pr[0], col0, s, w0, w1, w2, sw, mk, zv, s8, 1);
+      mrtq__fast_dw3_row(a, pr[1], col0, s, w3, w4, w5, sw, mk, zv, s8, 1);
+      mrtq__fast_dw3_row(a, pr[2], col0, s, w6, w7, w8, sw, mk, zv, s8, 1);
+    }
+    acc[ox - ob] = a[0], acc[ox - ob + 1] = a[1], acc[ox - ob + 2] = a[2], acc[ox - ob + 3] = a[3];
+  }
+}
+
+/* 16 bytes of r's low bytes (lanes under m) at p, narrowed in a register
+ * (vpmovdb to memory is slow on some cores: see the depthwise note in
+ * docs/PERFORMANCE.md). */
+MRTQ__FAST_HOT void mrtq__fast_st8(uint8_t *p, __m512i r, __mmask16 m) {
+  __m128i q = _mm512_cvtepi32_epi8(r);
+  if (m == 0xFFFF) _mm_storeu_si128((__m128i *)p, q);
+  else _mm512_mask_storeu_epi8(p, (__mmask64)m, _mm512_castsi128_si512(q));
+}
+
+/* The epilogue of cnt pixels m0.. (consecutive columns of one output row,
+ * c[0] and c[2] its n and oy), 16 channels c0.. under mk, from their sums
+ * acc[0 .. cnt). The common forms run a loop of their own with the
+ * constants in registers (an outputs' store could alias e's fields through
+ * uint8_t, so a loop over mrtq__fast_epv_run reloads them, and tests its
+ * flags, per pixel): mrtq_fastconv_q8's 32-bit-lane Q31 and FP32 forms, and
+ * oneDNN's OLD chain with at most a ReLU of slope 0 and scale 1 (its bias
+ * add and scale multiply, absent, are + 0 and x 1: the same floats, as the
+ * converted sum is never -0). The rest as mrtq__fast_epv_run per pixel. */
+MRTQ__PRIV void mrtq__fast_dw_flush(const mrtq__fast_ctx *x, mrtq__fast_epv *e, const __m512i *acc, size_t cnt, __mmask16 mk,
+                                    size_t m0, size_t c0, size_t c[4]) {
+  const mrtq_onednn_attr *a = x->a;
+  size_t j, o = x->p->s.o;
+  uint8_t *dst = x->dst + m0 * o + c0;
+  if (!x->vec) {
+    for (j = 0; j < cnt; j++) {
+      int32_t tmp[16];
+      _mm512_storeu_si512(tmp, acc[j]);
+      mrtq__fast_store_scalar(x, tmp, o - c0 < 16 ? o - c0 : 16, m0 + j, c0);
+    }
+  } else if (e->is_rq == 2) {
+    const __m512i rb = e->rbias, m32 = e->m32, mo32 = e->mo32, rs = e->rs32, mask = e->mask32, hm1 = e->halfm1;
+    const __m512i lo = e->lo32, hi = e->hi32, zp = e->zp32;
+    for (j = 0; j < cnt; j++) {
+      __m512i q = mrtq__avx512_q31_lanes(_mm512_add_epi32(acc[j], rb), m32, mo32, rs, mask, hm1);
+      mrtq__fast_st8(dst + j * o, _mm512_add_epi32(_mm512_min_epi32(_mm512_max_epi32(q, lo), hi), zp), mk);
+    }
+  } else if (e->is_rq == 3) {
+    const __m512i rb = e->rbias, zp = e->zp32;
+    const __m512 sc = e->fscale, flo = e->flo, fhi = e->fhi;
+    for (j = 0; j < cnt; j++)
+      mrtq__fast_st8(dst + j * o, _mm512_add_epi32(mrtq__avx512_fp32_lanes(_mm512_add_epi32(acc[j], rb), sc, flo, fhi), zp), mk);
+  } else if (!e->is_rq && !e->is_new && !e->has_div && !(a->oscale_mask & 8) &&
+             (e->n_po == 0 || (e->n_po == 1 && e->kind[0] == MRTQ_ONEDNN_RELU && e->relu0[0] && !e->scaled[0]))) {
+    const __m512 add = e->has_add ? e->add : _mm512_setzero_ps(), sc = e->has_scale ? e->scale : _mm512_set1_ps(1.0f);
+    const __m512 zp = e->zp, lo = e->lo, hi = e->hi, z = _mm512_setzero_ps();
+    const int relu = e->n_po, du = e->dst_unsigned;
+    for (j = 0; j < cnt; j++) {
+      __m512 f = _mm512_mul_ps(_mm512_add_ps(_mm512_cvtepi32_ps(acc[j]), add), sc);
+      if (relu) f = _mm512_max_ps(f, z); /* NaN -> 0, as the blend in mrtq__fast_epv_run */
+      f = _mm512_add_ps(f, zp);
+      /* the bound taken first is the one NaN gives (mrtq__onednn_store) */
+      f = du ? _mm512_min_ps(_mm512_max_ps(f, lo), hi) : _mm512_max_ps(_mm512_min_ps(f, hi), lo);
+      mrtq__fast_st8(dst + j * o, _mm512_cvt_roundps_epi32(f, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC), mk);
+    }
+  } else {
+    /* a scale mask over ow without the channel bit: a scale per pixel */
+    int px = a && a->scheme == MRTQ_ONEDNN_OLD && (a->oscale_mask & 8) && !(a->oscale_mask & 2);
+    for (j = 0; j < cnt; j++) {
+      if (px) {
+        c[3] = (m0 + j) % x->p->wo;
+        mrtq__fast_epv_si(e, mrtq__mask_index(a->oscale_mask, 4, x->d, c));
+      }
+      mrtq__fast_epv_run(e, acc[j], mk, (m0 + j) * o + c0, x->dst);
+    }
+  }
 }
 
 /* Depthwise (NHWC, one channel per group), 16 channels per vector, one
- * output row and channel block at a time: the sum of u w over the in-bounds
- * taps minus zu times the sum of their weights (u = x + 128 and zu = zx + 128
- * for an s8 src; u = x, zu = zx for u8), modulo 2^32 and exact in the end,
- * then the epilogue. Columns whose taps are all in bounds start from
- * -zu sum w over the row's in-bounds kernel rows, kept per row and block;
- * the others (the edges) sum their own rectangle of taps. */
+ * output row and channel block at a time, 64 columns a step: the sum of x w
+ * over the in-bounds taps minus zx times the sum of their weights, modulo
+ * 2^32 and exact in the end, then the epilogue of the step's columns.
+ * 3x3 kernels at stride_w 1 or 2, dil_w 1 take every tap, those outside
+ * the image as zx (within the src type, the operand check: the lane holding
+ * zx reads as zx in vpdpbusd / vpdpwssd): mrtq__fast_dw3_sums. Otherwise
+ * columns whose taps
+ * are all in bounds start from -zx sum w over the row's in-bounds kernel
+ * rows, kept per row and block; the others (the edges) sum their own
+ * rectangle of taps. */
 MRTQ__PRIV void mrtq__fast_dw(const mrtq__fast_ctx *x, const mrtq_qoperand *src, size_t first, size_t step) {
   const mrtq_fastconv *p = x->p;
   const mrtq_conv2d_shape *s = &p->s;
   const mrtq_onednn_attr *a = x->a;
   const uint8_t *xd = (const uint8_t *)src->data;
-  size_t n, oy, ox, c0, ky, kx, cp = mrtq__fast_up(s->c, MRTQ__FAST_NB), oxa, oxb, c[4];
-  size_t xrow = s->dil_h * s->w * s->c, xcol = s->dil_w * s->c;
-  __m128i flip = _mm_set1_epi8(src->type == MRTQ_U8 ? 0 : (char)0x80);
-  __m512i zu = _mm512_set1_epi32(src->zp + (src->type == MRTQ_U8 ? 0 : 128));
+  const int s8 = src->type != MRTQ_U8;
+  const int k3 = s->kh == 3 && s->kw == 3 && s->stride_w <= 2 && s->dil_w == 1;
+  size_t n, oy, c0, ky, kx, ob, cp = mrtq__fast_up(s->c, MRTQ__FAST_NB), oxa, oxb, c[4], i;
+  __m512i zx = _mm512_set1_epi32(src->zp), acc[64 + 3]; /* mrtq__fast_dw3_sums writes up to three past a step */
   mrtq__fast_epv e; /* set per row and block when x->vec */
   memset(&e, 0, sizeof e);
   mrtq__fast_dw_cols(p, &oxa, &oxb);
@@ -576,45 +704,34 @@ MRTQ__PRIV void mrtq__fast_dw(const mrtq__fast_ctx *x, const mrtq_qoperand *src,
         const int32_t *wp = p->wdw + ky0 * s->kw * cp + c0;
         /* the first in-bounds src row's start (any row when none is) */
         const uint8_t *xr = xd + ((n * s->h + (ky1 > ky0 ? oy * s->stride_h + ky0 * s->dil_h - s->pad_top : 0)) * s->w) * s->c + c0;
-        __m512i base = _mm512_setzero_si512();
+        __m512i base = _mm512_setzero_si512(), w9[9];
         c[0] = n, c[1] = 0, c[2] = oy, c[3] = 0;
+        for (i = 0; i < 9; i++) w9[i] = base; /* read only when k3 */
         if (x->vec && !a) {
           mrtq__fast_epv_init_rq(&e, x, mk, c0);
         } else if (x->vec) {
           si = mrtq__mask_index(a->oscale_mask, 4, x->d, c);
           mrtq__fast_epv_init(&e, a, mk, c0, si + (a->oscale_mask & 2 ? c0 : 0), x->bias, x->du);
         }
-        for (ky = ky0; ky < ky1; ky++)
-          for (kx = 0; kx < s->kw; kx++) base = _mm512_add_epi32(base, _mm512_loadu_si512(p->wdw + (ky * s->kw + kx) * cp + c0));
-        base = _mm512_sub_epi32(_mm512_setzero_si512(), _mm512_mullo_epi32(zu, base));
-        /* edge columns, then the interior (3x3 over 16 channels unrolled) */
-        for (ox = 0; ox < oxa; ox++) mrtq__fast_dw_edge(x, &e, xr, wp, ky1 - ky0, ox, c0, mk, flip, zu, m0, c);
-        if (ky1 - ky0 == 3 && s->kw == 3 && nn == 16 && s->stride_w <= 2 && s->dil_w == 1 && oxb - ox >= 4) {
-          /* stride 1 or 2: four output columns at a time, each src vector (6 or 9 columns of three rows) widened
-             once for every output it is a tap of, the nine weights kept in registers */
-          __m512i w[9];
-          size_t i;
-          for (i = 0; i < 9; i++) w[i] = _mm512_loadu_si512(wp + (i / 3) * 3 * cp + (i % 3) * cp);
-          for (; ox + 4 <= oxb; ox += 4) {
-            const uint8_t *p0 = xr + (ox * s->stride_w - s->pad_left) * s->c;
-            __m512i a[4] = {base, base, base, base};
-            if (s->stride_w == 1) mrtq__fast_dw_rows4(a, p0, xrow, xcol, w, 1, flip);
-            else mrtq__fast_dw_rows4(a, p0, xrow, xcol, w, 2, flip);
-            for (i = 0; i < 4; i++) mrtq__fast_dw_out(x, &e, a[i], mk, m0 + ox + i, c0, c);
+        if (k3) { /* base: -zx times all nine weights */
+          for (i = 0; i < 9; i++) {
+            __m512i wv = _mm512_loadu_si512(p->wdw + i * cp + c0);
+            base = _mm512_add_epi32(base, wv), w9[i] = mrtq__fast_dw_w(wv, s8);
           }
+        } else { /* base: -zx times the in-bounds kernel rows' weights */
+          for (ky = ky0; ky < ky1; ky++)
+            for (kx = 0; kx < s->kw; kx++) base = _mm512_add_epi32(base, _mm512_loadu_si512(p->wdw + (ky * s->kw + kx) * cp + c0));
         }
-        if (ky1 - ky0 == 3 && s->kw == 3 && nn == 16)
-          for (; ox < oxb; ox++)
-            mrtq__fast_dw_out(x, &e, mrtq__fast_dw_taps(base, xr + (ox * s->stride_w - s->pad_left) * s->c, xrow, xcol, wp,
-                                                    3 * cp, cp, 3, 3, 0xFFFF, flip, NULL),
-                            mk, m0 + ox, c0, c);
-        for (; ox < oxb; ox++)
-          mrtq__fast_dw_out(x, &e,
-                          ky1 > ky0 ? mrtq__fast_dw_taps(base, xr + (ox * s->stride_w - s->pad_left) * s->c, xrow, xcol,
-                                                       wp, s->kw * cp, cp, ky1 - ky0, s->kw, mk, flip, NULL)
-                                    : base,
-                          mk, m0 + ox, c0, c);
-        for (; ox < p->wo; ox++) mrtq__fast_dw_edge(x, &e, xr, wp, ky1 - ky0, ox, c0, mk, flip, zu, m0, c);
+        base = _mm512_sub_epi32(_mm512_setzero_si512(), _mm512_mullo_epi32(zx, base));
+        for (ob = 0; ob < p->wo; ob += 64) {
+          size_t oe = p->wo - ob < 64 ? p->wo : ob + 64;
+          const uint8_t *xb = xd + n * s->h * s->w * s->c + c0;
+          if (k3 && s8) mrtq__fast_dw3_sums(s, xb, oy, ob, oe, mk, base, zx, w9, 1, acc);
+          else if (k3) mrtq__fast_dw3_sums(s, xb, oy, ob, oe, mk, base, zx, w9, 0, acc);
+          else if (s8) mrtq__fast_dw_sums(s, xr, wp, ky1 - ky0, oxa, oxb, ob, oe, mk, base, zx, 1, acc);
+          else mrtq__fast_dw_sums(s, xr, wp, ky1 - ky0, oxa, oxb, ob, oe, mk, base, zx, 0, acc);
+          mrtq__fast_dw_flush(x, &e, acc, oe - ob, mk, m0 + ob, c0, c);
+        }
       }
     }
 }
