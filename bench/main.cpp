@@ -365,8 +365,11 @@ int main(int argc, char **argv) {
     benchmark::RegisterBenchmark((std::string("KERNEL/") + l.name + "/mrtq_scalar").c_str(), bm_layer_mrtq, l)->Unit(benchmark::kMillisecond);
     benchmark::RegisterBenchmark((std::string("KERNEL/") + l.name + "/onednn").c_str(), bm_layer_onednn, l)->Unit(benchmark::kMillisecond);
 #ifdef MRTQB_HAVE_FAST
+#ifndef MRTQB_FAST_VBMI
+#define MRTQB_FAST_VBMI 0
+#endif
     if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512dq") &&
-        __builtin_cpu_supports("avx512vnni"))
+        __builtin_cpu_supports("avx512vnni") && (!MRTQB_FAST_VBMI || __builtin_cpu_supports("avx512vbmi")))
     {
       benchmark::RegisterBenchmark((std::string("KERNEL/") + l.name + "/mrtq_fast").c_str(), bm_layer_fast, l, 0, 1)
           ->Unit(benchmark::kMillisecond);

@@ -829,6 +829,9 @@ int main(void) {
       !__builtin_cpu_supports("avx512dq") || !__builtin_cpu_supports("avx512vnni"))
     return th_skip("test_fastconv_" MRTQ_TEST_PATH, "CPU lacks AVX-512 F/BW/DQ/VNNI");
 #endif
+#if defined(__AVX512VBMI__)
+  if (!__builtin_cpu_supports("avx512vbmi")) return th_skip("test_fastconv_" MRTQ_TEST_PATH, "CPU lacks AVX512-VBMI");
+#endif
   printf("path %s (VNNI %d)\n", MRTQ_TEST_PATH, MRTQ__FAST_VNNI);
   TH_RUN(test_bad_input);
   TH_RUN(test_edges);

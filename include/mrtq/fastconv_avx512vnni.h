@@ -603,6 +603,74 @@ MRTQ__FAST_HOT void mrtq__fast_dw3_sums(const mrtq_conv2d_shape *s, const uint8_
   }
 }
 
+#if defined(__AVX512VBMI__)
+/* With AVX512-VBMI a 3x3 depthwise window takes three vpdpbusd, not nine: a
+ * column vector T(col) holds, in each 32-bit lane c, the u of channel c in
+ * the three kernel rows (bytes 0-2; byte 3 meets a zero weight), and the
+ * weights W_kx hold w(ky = 0, 1, 2; kx) in the same bytes, so an output is
+ * base + T(col) W_0 + T(col + 1) W_1 + T(col + 2) W_2 (u = x for u8, x ^ 0x80
+ * for s8, zu = zx or zx + 128: the GEMM's shift). T of a column is built once
+ * (the three rows' 16 bytes in a register's first three quarters, vpermb to
+ * the lanes) and serves every output it is a tap of. Padding: a row or a
+ * column outside the image holds zx's byte, so its u is zu and the base -zu
+ * sum w cancels it. */
+
+/* T of the column at byte offset at of rows pr[0..2] (NULL: outside the
+ * image, zxb's bytes); edge 0: every row in the image, all 16 channels;
+ * edge 1: the channels under mk (the others 0). */
+MRTQ__FAST_HOT __m512i mrtq__fast_dwt(const uint8_t *const pr[3], size_t at, __mmask16 mk, __m128i zxb, __m512i idx, int s8,
+                                      int edge) {
+  __m128i r[3];
+  __m512i z;
+  int i;
+  for (i = 0; i < 3; i++)
+    r[i] = !edge ? _mm_loadu_si128((const __m128i *)(pr[i] + at))
+                 : pr[i] ? _mm512_castsi512_si128(_mm512_maskz_loadu_epi8((__mmask64)mk, pr[i] + at)) : zxb;
+  z = _mm512_inserti32x4(_mm512_inserti32x4(_mm512_zextsi128_si512(r[0]), r[1], 1), r[2], 2);
+  z = _mm512_permutexvar_epi8(idx, z);
+  return s8 ? _mm512_xor_si512(z, _mm512_set1_epi8((char)0x80)) : z;
+}
+
+/* The sums of output row oy's columns [ob, oe) (and up to three past oe, not
+ * used) into acc[ox - ob], stride_w sw (1 or 2, a constant at each call),
+ * dil_w 1, four columns a step from base = -zu times the nine weights' sum
+ * (xb: the image's start at channel c0; zt: T of a column outside the
+ * image). The 3 - sw columns two steps share are carried over. */
+MRTQ__FAST_HOT void mrtq__fast_dwt_sums(const mrtq_conv2d_shape *s, const uint8_t *xb, size_t oy, size_t ob, size_t oe,
+                                        __mmask16 mk, __m512i base, __m512i zt, __m128i zxb, __m512i idx, __m512i w0,
+                                        __m512i w1, __m512i w2, size_t sw, int s8, __m512i *acc) {
+  const size_t nc = 3 * sw + 3, keep = 3 - sw;
+  const uint8_t *pr[3];
+  __m512i t[9];
+  int inside = mk == 0xFFFF; /* all three rows in the image, all 16 channels */
+  size_t ox, j;
+  for (j = 0; j < 3; j++) {
+    ptrdiff_t r = (ptrdiff_t)(oy * s->stride_h + j * s->dil_h) - (ptrdiff_t)s->pad_top;
+    pr[j] = r >= 0 && (size_t)r < s->h ? xb + (size_t)r * s->w * s->c : NULL;
+    inside = inside && pr[j];
+  }
+  for (j = 0; j < keep; j++) { /* the first step's first columns: as if carried */
+    ptrdiff_t c = (ptrdiff_t)(ob * sw + j) - (ptrdiff_t)s->pad_left;
+    t[j] = c >= 0 && (size_t)c < s->w ? mrtq__fast_dwt(pr, (size_t)c * s->c, mk, zxb, idx, s8, 1) : zt;
+  }
+  for (ox = ob; ox < oe; ox += 4) {
+    ptrdiff_t col0 = (ptrdiff_t)(ox * sw) - (ptrdiff_t)s->pad_left;
+    if (inside && col0 >= 0 && (size_t)col0 + nc <= s->w) {
+      for (j = keep; j < nc; j++) t[j] = mrtq__fast_dwt(pr, ((size_t)col0 + j) * s->c, 0xFFFF, zxb, idx, s8, 0);
+    } else {
+      for (j = keep; j < nc; j++) {
+        ptrdiff_t c = col0 + (ptrdiff_t)j;
+        t[j] = c >= 0 && (size_t)c < s->w ? mrtq__fast_dwt(pr, (size_t)c * s->c, mk, zxb, idx, s8, 1) : zt;
+      }
+    }
+    for (j = 0; j < 4; j++)
+      acc[ox - ob + j] = _mm512_dpbusd_epi32(
+          _mm512_dpbusd_epi32(_mm512_dpbusd_epi32(base, t[j * sw], w0), t[j * sw + 1], w1), t[j * sw + 2], w2);
+    for (j = 0; j < keep; j++) t[j] = t[4 * sw + j];
+  }
+}
+#endif
+
 /* 16 bytes of r's low bytes (lanes under m) at p, narrowed in a register
  * (vpmovdb to memory is slow on some cores: see the depthwise note in
  * docs/PERFORMANCE.md). */
@@ -691,6 +759,12 @@ MRTQ__PRIV void mrtq__fast_dw(const mrtq__fast_ctx *x, const mrtq_qoperand *src,
   size_t n, oy, c0, ky, kx, ob, cp = mrtq__fast_up(s->c, MRTQ__FAST_NB), oxa, oxb, c[4], i;
   __m512i zx = _mm512_set1_epi32(src->zp), acc[64 + 3]; /* mrtq__fast_dw3_sums writes up to three past a step */
   mrtq__fast_epv e; /* set per row and block when x->vec */
+#if defined(__AVX512VBMI__)
+  uint8_t ix[64];
+  __m512i idx;
+  for (i = 0; i < 64; i++) ix[i] = (uint8_t)(16 * (i % 4) + i / 4); /* T's byte 4c + k <- row k's channel c */
+  idx = _mm512_loadu_si512(ix);
+#endif
   memset(&e, 0, sizeof e);
   mrtq__fast_dw_cols(p, &oxa, &oxb);
   for (n = 0; n < s->n; n++)
@@ -723,6 +797,32 @@ MRTQ__PRIV void mrtq__fast_dw(const mrtq__fast_ctx *x, const mrtq_qoperand *src,
             for (kx = 0; kx < s->kw; kx++) base = _mm512_add_epi32(base, _mm512_loadu_si512(p->wdw + (ky * s->kw + kx) * cp + c0));
         }
         base = _mm512_sub_epi32(_mm512_setzero_si512(), _mm512_mullo_epi32(zx, base));
+#if defined(__AVX512VBMI__)
+        if (k3) { /* T columns (mrtq__fast_dwt_sums): u = x ^ 0x80 for s8, zu = zx + 128 */
+          const __m512i ff = _mm512_set1_epi32(0xFF), zu = _mm512_set1_epi32(src->zp + (s8 ? 128 : 0));
+          const __m512i zt = _mm512_xor_si512(_mm512_set1_epi8((char)src->zp), _mm512_set1_epi8((char)(s8 ? 0x80 : 0)));
+          const __m128i zxb = _mm_set1_epi8((char)src->zp);
+          __m512i wk[3];
+          base = _mm512_setzero_si512();
+          for (i = 0; i < 9; i++) base = _mm512_add_epi32(base, _mm512_loadu_si512(p->wdw + i * cp + c0));
+          base = _mm512_sub_epi32(_mm512_setzero_si512(), _mm512_mullo_epi32(zu, base));
+          for (i = 0; i < 3; i++) /* W_kx: w(0, kx), w(1, kx), w(2, kx) in bytes 0-2 */
+            wk[i] = _mm512_or_si512(
+                _mm512_or_si512(_mm512_and_si512(_mm512_loadu_si512(p->wdw + i * cp + c0), ff),
+                                _mm512_slli_epi32(_mm512_and_si512(_mm512_loadu_si512(p->wdw + (3 + i) * cp + c0), ff), 8)),
+                _mm512_slli_epi32(_mm512_and_si512(_mm512_loadu_si512(p->wdw + (6 + i) * cp + c0), ff), 16));
+          for (ob = 0; ob < p->wo; ob += 64) {
+            size_t oe = p->wo - ob < 64 ? p->wo : ob + 64;
+            const uint8_t *xb = xd + n * s->h * s->w * s->c + c0;
+            if (s->stride_w == 1 && s8) mrtq__fast_dwt_sums(s, xb, oy, ob, oe, mk, base, zt, zxb, idx, wk[0], wk[1], wk[2], 1, 1, acc);
+            else if (s->stride_w == 1) mrtq__fast_dwt_sums(s, xb, oy, ob, oe, mk, base, zt, zxb, idx, wk[0], wk[1], wk[2], 1, 0, acc);
+            else if (s8) mrtq__fast_dwt_sums(s, xb, oy, ob, oe, mk, base, zt, zxb, idx, wk[0], wk[1], wk[2], 2, 1, acc);
+            else mrtq__fast_dwt_sums(s, xb, oy, ob, oe, mk, base, zt, zxb, idx, wk[0], wk[1], wk[2], 2, 0, acc);
+            mrtq__fast_dw_flush(x, &e, acc, oe - ob, mk, m0 + ob, c0, c);
+          }
+          continue;
+        }
+#endif
         for (ob = 0; ob < p->wo; ob += 64) {
           size_t oe = p->wo - ob < 64 ? p->wo : ob + 64;
           const uint8_t *xb = xd + n * s->h * s->w * s->c + c0;

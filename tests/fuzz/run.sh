@@ -62,6 +62,9 @@ if has avx512f && has avx512bw && has avx512dq; then
   has avx512_vnni && HARNESSES+=("onednn_vnni|fuzz_onednn.c|onednn|$AVX512 -mavx512vnni")
   has avx512_vnni && HARNESSES+=("conv_vnni|fuzz_conv.c|conv|$AVX512 -mavx512vnni")
   has avx512_vnni && HARNESSES+=("conv_s16_vnni|fuzz_conv_s16.c|conv_s16|$AVX512 -mavx512vnni")
+  # the depthwise 3x3 path that packs three kernel rows per lane (AVX512-VBMI)
+  has avx512_vnni && has avx512vbmi && HARNESSES+=("onednn_vbmi|fuzz_onednn.c|onednn|$AVX512 -mavx512vnni -mavx512vbmi")
+  has avx512_vnni && has avx512vbmi && HARNESSES+=("conv_vbmi|fuzz_conv.c|conv|$AVX512 -mavx512vnni -mavx512vbmi")
 fi
 
 want=("$@")
