@@ -369,6 +369,51 @@ MRTQ__FAST_KERNEL(2)
 MRTQ__FAST_KERNEL(3)
 MRTQ__FAST_KERNEL(4)
 
+/* The micro-kernel for one pixel (an inner product of one row, a tile's
+ * last pixel): the six-row kernel would repeat it in every row. Two sets of
+ * accumulators take alternate groups of four taps (two dependency chains
+ * per block); row 0 of ct gets their sum less zu times the weights' sum. */
+#define MRTQ__FAST_KERNEL1R(NR)                                                                                      \
+  MRTQ__FAST_KERNEL_API void mrtq__fast_kernel1r##NR(const uint8_t *a, const int8_t *w, size_t kp, const int32_t *ws,  \
+                                                     int32_t zu, int32_t *ct) {                                      \
+    const int8_t *w0 = w, *w1 = w + kp * 16, *w2 = w + 2 * kp * 16, *w3 = w + 3 * kp * 16;                       \
+    const __m512i zero = _mm512_setzero_si512(), zv = _mm512_set1_epi32(zu);                                   \
+    __m512i p0 = zero, p1 = zero, p2 = zero, p3 = zero, q0 = zero, q1 = zero, q2 = zero, q3 = zero;             \
+    const size_t nrc = NR;                                                                                       \
+    size_t t = 0;                                                                                                \
+    (void)w1, (void)w2, (void)w3;                                                                                \
+    for (; t + 8 <= kp; t += 8) {                                                                                \
+      __m512i xa = _mm512_set1_epi32(mrtq__ld32(a + t)), xb = _mm512_set1_epi32(mrtq__ld32(a + t + 4));        \
+      p0 = _mm512_dpbusd_epi32(p0, xa, _mm512_loadu_si512(w0 + t * 16));                                       \
+      q0 = _mm512_dpbusd_epi32(q0, xb, _mm512_loadu_si512(w0 + t * 16 + 64));                                  \
+      if (nrc > 1) p1 = _mm512_dpbusd_epi32(p1, xa, _mm512_loadu_si512(w1 + t * 16));                          \
+      if (nrc > 1) q1 = _mm512_dpbusd_epi32(q1, xb, _mm512_loadu_si512(w1 + t * 16 + 64));                     \
+      if (nrc > 2) p2 = _mm512_dpbusd_epi32(p2, xa, _mm512_loadu_si512(w2 + t * 16));                          \
+      if (nrc > 2) q2 = _mm512_dpbusd_epi32(q2, xb, _mm512_loadu_si512(w2 + t * 16 + 64));                     \
+      if (nrc > 3) p3 = _mm512_dpbusd_epi32(p3, xa, _mm512_loadu_si512(w3 + t * 16));                          \
+      if (nrc > 3) q3 = _mm512_dpbusd_epi32(q3, xb, _mm512_loadu_si512(w3 + t * 16 + 64));                     \
+    }                                                                                                            \
+    if (t < kp) { /* kp is a multiple of 4 */                                                                    \
+      __m512i xa = _mm512_set1_epi32(mrtq__ld32(a + t));                                                         \
+      p0 = _mm512_dpbusd_epi32(p0, xa, _mm512_loadu_si512(w0 + t * 16));                                       \
+      if (nrc > 1) p1 = _mm512_dpbusd_epi32(p1, xa, _mm512_loadu_si512(w1 + t * 16));                          \
+      if (nrc > 2) p2 = _mm512_dpbusd_epi32(p2, xa, _mm512_loadu_si512(w2 + t * 16));                          \
+      if (nrc > 3) p3 = _mm512_dpbusd_epi32(p3, xa, _mm512_loadu_si512(w3 + t * 16));                          \
+    }                                                                                                            \
+    _mm512_storeu_si512(ct, _mm512_sub_epi32(_mm512_add_epi32(p0, q0), _mm512_mullo_epi32(zv, _mm512_loadu_si512(ws)))); \
+    if (nrc > 1)                                                                                                 \
+      _mm512_storeu_si512(ct + 16, _mm512_sub_epi32(_mm512_add_epi32(p1, q1), _mm512_mullo_epi32(zv, _mm512_loadu_si512(ws + 16)))); \
+    if (nrc > 2)                                                                                                 \
+      _mm512_storeu_si512(ct + 32, _mm512_sub_epi32(_mm512_add_epi32(p2, q2), _mm512_mullo_epi32(zv, _mm512_loadu_si512(ws + 32)))); \
+    if (nrc > 3)                                                                                                 \
+      _mm512_storeu_si512(ct + 48, _mm512_sub_epi32(_mm512_add_epi32(p3, q3), _mm512_mullo_epi32(zv, _mm512_loadu_si512(ws + 48)))); \
+  }
+MRTQ__FAST_KERNEL1R(1)
+MRTQ__FAST_KERNEL1R(2)
+MRTQ__FAST_KERNEL1R(3)
+MRTQ__FAST_KERNEL1R(4)
+#undef MRTQ__FAST_KERNEL1R
+
 /* The 16x8 micro-kernel over the taps [t0, t1) (even, t1 - t0 <= 510):
  * vpdpwssd adds two int16 x int16 products to each 32-bit lane, x a pair of
  * src taps broadcast, w the pair of weights of each of 16 channels; the
@@ -448,6 +493,15 @@ MRTQ__PRIV void mrtq__fast_kernel16(const int16_t *a, size_t lda, size_t mr, con
 
 MRTQ__PRIV void mrtq__fast_kernel(const uint8_t *a, size_t lda, size_t mr, const int8_t *w, size_t nr, size_t kp,
                               const int32_t *ws, int32_t zu, int32_t *ct) {
+  if (mr == 1) {
+    switch (nr) {
+      case 1: mrtq__fast_kernel1r1(a, w, kp, ws, zu, ct); break;
+      case 2: mrtq__fast_kernel1r2(a, w, kp, ws, zu, ct); break;
+      case 3: mrtq__fast_kernel1r3(a, w, kp, ws, zu, ct); break;
+      default: mrtq__fast_kernel1r4(a, w, kp, ws, zu, ct); break;
+    }
+    return;
+  }
   switch (nr) {
     case 1: mrtq__fast_kernel1(a, lda, mr, w, kp, ws, zu, ct); break;
     case 2: mrtq__fast_kernel2(a, lda, mr, w, kp, ws, zu, ct); break;
