@@ -562,29 +562,18 @@ MRTQ__PRIV void mrtq__fast_store(const mrtq__fast_ctx *x, const int32_t *acc, si
                              size_t oc0) {
   size_t r;
 #if MRTQ__FAST_VNNI
-  if (x->vec) {
+  if (x->vec) { /* a scale per pixel (the kept constants go through mrtq__fast_store_ev) */
     size_t i, c[4];
     const mrtq_fastconv *p = x->p;
     const mrtq_onednn_attr *a = x->a;
-    /* the scale index the same for every pixel: the constants kept over the rows */
-    int kept = !a || a->scheme == MRTQ_ONEDNN_NEW || !(a->oscale_mask & ~2);
     for (i = 0; i < count; i += 16) {
       size_t nn = count - i < 16 ? count - i : 16;
       __mmask16 mk = (__mmask16)((1u << nn) - 1);
-      mrtq__fast_epv e;
-      if (!a) mrtq__fast_epv_init_rq(&e, x, mk, oc0 + i);
-      else if (kept) mrtq__fast_epv_init(&e, a, mk, oc0 + i, a->oscale_mask & 2 ? oc0 + i : 0, x->bias, x->du);
-      else memset(&e, 0, sizeof e);
       for (r = 0; r < rows; r++) {
-        __m512i v = _mm512_maskz_loadu_epi32(mk, acc + r * lda + i);
-        if (kept) {
-          mrtq__fast_epv_run(&e, v, mk, (m + r) * p->s.o + oc0 + i, x->dst);
-        } else {
-          mrtq__fast_pixel(p, m + r, c);
-          c[1] = oc0 + i;
-          mrtq__fast_epi16(a, v, mk, oc0 + i, mrtq__mask_index(a->oscale_mask, 4, x->d, c), (m + r) * p->s.o + oc0 + i,
-                         x->bias, x->du, x->dst);
-        }
+        mrtq__fast_pixel(p, m + r, c);
+        c[1] = oc0 + i;
+        mrtq__fast_epi16(a, _mm512_maskz_loadu_epi32(mk, acc + r * lda + i), mk, oc0 + i,
+                         mrtq__mask_index(a->oscale_mask, 4, x->d, c), (m + r) * p->s.o + oc0 + i, x->bias, x->du, x->dst);
       }
     }
     return;
@@ -706,6 +695,10 @@ MRTQ__PRIV void mrtq__fast_task(void *job, size_t first) {
   uint8_t *tile;
   int32_t *ct, zu;
   int64_t *ct64;
+#if MRTQ__FAST_VNNI
+  mrtq__fast_epv ev[MRTQ__FAST_NR]; /* the epilogue's constants of the item's channel blocks */
+  const int kept = !p->x16 && mrtq__fast_kept(cx);
+#endif
   if (first >= j->slots) return;
   if (p->dw) { /* the C loops, or their AVX512-VNNI twins */
     if (p->x16) mrtq__fast_dw16(cx, x, first, j->slots);
@@ -721,6 +714,9 @@ MRTQ__PRIV void mrtq__fast_task(void *job, size_t first) {
     size_t mt = M - m0 < j->mt ? M - m0 : j->mt;
     size_t nr = p->ob - ob0 < MRTQ__FAST_NR ? p->ob - ob0 : MRTQ__FAST_NR, oc0 = ob0 * MRTQ__FAST_NB;
     size_t nc = p->og - oc0 < nr * MRTQ__FAST_NB ? p->og - oc0 : nr * MRTQ__FAST_NB, blk = g * p->ob + ob0;
+#if MRTQ__FAST_VNNI
+    if (kept) mrtq__fast_ev_init(cx, ev, nc, g * p->og + oc0);
+#endif
     if (tg != last) {
       if (p->x16) mrtq__fast_im2col16(p, x, g, m0, mt, (int16_t *)tile);
       else mrtq__fast_im2col(p, x, g, m0, mt, zu, tile);
@@ -736,6 +732,12 @@ MRTQ__PRIV void mrtq__fast_task(void *job, size_t first) {
       }
       mrtq__fast_kernel(tile + r0 * p->kp, p->kp, mr, p->w + blk * p->kp * MRTQ__FAST_NB, nr, p->kp,
                         p->wsum + blk * MRTQ__FAST_NB, zu, ct);
+#if MRTQ__FAST_VNNI
+      if (kept) {
+        mrtq__fast_store_ev(cx, ev, ct, MRTQ__FAST_NB * MRTQ__FAST_NR, mr, nc, m0 + r0, g * p->og + oc0);
+        continue;
+      }
+#endif
       mrtq__fast_store(cx, ct, MRTQ__FAST_NB * MRTQ__FAST_NR, mr, nc, m0 + r0, g * p->og + oc0);
     }
   }

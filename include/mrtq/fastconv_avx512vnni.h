@@ -734,45 +734,44 @@ MRTQ__FAST_HOT void mrtq__fast_st8(uint8_t *p, __m512i r, __mmask16 m) {
   else _mm512_mask_storeu_epi8(p, (__mmask64)m, _mm512_castsi128_si512(q));
 }
 
-/* The epilogue of cnt pixels m0.. (consecutive columns of one output row,
- * c[0] and c[2] its n and oy), 16 channels c0.. under mk, from their sums
- * acc[0 .. cnt). The common forms run a loop of their own with the
- * constants in registers (an outputs' store could alias e's fields through
- * uint8_t, so a loop over mrtq__fast_epv_run reloads them, and tests its
- * flags, per pixel): mrtq_fastconv_q8's 32-bit-lane Q31 and FP32 forms, and
- * oneDNN's OLD chain with at most a ReLU of slope 0 and scale 1 (its bias
- * add and scale multiply, absent, are + 0 and x 1: the same floats, as the
- * converted sum is never -0). The rest as mrtq__fast_epv_run per pixel. */
-MRTQ__PRIV void mrtq__fast_dw_flush(const mrtq__fast_ctx *x, mrtq__fast_epv *e, const __m512i *acc, size_t cnt, __mmask16 mk,
-                                    size_t m0, size_t c0, size_t c[4]) {
+/* The epilogue of cnt pixels m0.. (consecutive in the output), 16 channels
+ * c0.. under mk, pixel j's sums at acc + j lda (16 int32 readable there,
+ * those outside mk unused), with e's constants. The common forms run a loop
+ * of their own with the constants in registers (an output's store could
+ * alias e's fields through uint8_t, so a loop over mrtq__fast_epv_run
+ * reloads them, and tests its flags, per pixel): mrtq_fastconv_q8's
+ * 32-bit-lane Q31 and FP32 forms, and oneDNN's OLD chain with at most a ReLU
+ * of slope 0 and scale 1 (its bias add and scale multiply, absent, are + 0
+ * and x 1: the same floats, as the converted sum is never -0). The rest as
+ * mrtq__fast_epv_run per pixel; an OLD scale mask over ow without the channel
+ * bit (depthwise only: the pixels one output row, c[0] and c[2] its n and oy)
+ * sets the scale per pixel. */
+MRTQ__PRIV void mrtq__fast_epv_rows(const mrtq__fast_ctx *x, mrtq__fast_epv *e, const int32_t *acc, size_t lda, size_t cnt,
+                                    __mmask16 mk, size_t m0, size_t c0, size_t c[4]) {
   const mrtq_onednn_attr *a = x->a;
   size_t j, o = x->p->s.o;
   uint8_t *dst = x->dst + m0 * o + c0;
-  if (!x->vec) {
-    for (j = 0; j < cnt; j++) {
-      int32_t tmp[16];
-      _mm512_storeu_si512(tmp, acc[j]);
-      mrtq__fast_store_scalar(x, tmp, o - c0 < 16 ? o - c0 : 16, m0 + j, c0);
-    }
-  } else if (e->is_rq == 2) {
+  if (e->is_rq == 2) {
     const __m512i rb = e->rbias, m32 = e->m32, mo32 = e->mo32, rs = e->rs32, mask = e->mask32, hm1 = e->halfm1;
     const __m512i lo = e->lo32, hi = e->hi32, zp = e->zp32;
     for (j = 0; j < cnt; j++) {
-      __m512i q = mrtq__avx512_q31_lanes(_mm512_add_epi32(acc[j], rb), m32, mo32, rs, mask, hm1);
+      __m512i q = mrtq__avx512_q31_lanes(_mm512_add_epi32(_mm512_loadu_si512(acc + j * lda), rb), m32, mo32, rs, mask, hm1);
       mrtq__fast_st8(dst + j * o, _mm512_add_epi32(_mm512_min_epi32(_mm512_max_epi32(q, lo), hi), zp), mk);
     }
   } else if (e->is_rq == 3) {
     const __m512i rb = e->rbias, zp = e->zp32;
     const __m512 sc = e->fscale, flo = e->flo, fhi = e->fhi;
     for (j = 0; j < cnt; j++)
-      mrtq__fast_st8(dst + j * o, _mm512_add_epi32(mrtq__avx512_fp32_lanes(_mm512_add_epi32(acc[j], rb), sc, flo, fhi), zp), mk);
+      mrtq__fast_st8(dst + j * o,
+                     _mm512_add_epi32(mrtq__avx512_fp32_lanes(_mm512_add_epi32(_mm512_loadu_si512(acc + j * lda), rb), sc, flo, fhi), zp),
+                     mk);
   } else if (!e->is_rq && !e->is_new && !e->has_div && !(a->oscale_mask & 8) &&
              (e->n_po == 0 || (e->n_po == 1 && e->kind[0] == MRTQ_ONEDNN_RELU && e->relu0[0] && !e->scaled[0]))) {
     const __m512 add = e->has_add ? e->add : _mm512_setzero_ps(), sc = e->has_scale ? e->scale : _mm512_set1_ps(1.0f);
     const __m512 zp = e->zp, lo = e->lo, hi = e->hi, z = _mm512_setzero_ps();
     const int relu = e->n_po, du = e->dst_unsigned;
     for (j = 0; j < cnt; j++) {
-      __m512 f = _mm512_mul_ps(_mm512_add_ps(_mm512_cvtepi32_ps(acc[j]), add), sc);
+      __m512 f = _mm512_mul_ps(_mm512_add_ps(_mm512_cvtepi32_ps(_mm512_loadu_si512(acc + j * lda)), add), sc);
       if (relu) f = _mm512_max_ps(f, z); /* NaN -> 0, as the blend in mrtq__fast_epv_run */
       f = _mm512_add_ps(f, zp);
       /* the bound taken first is the one NaN gives (mrtq__onednn_store) */
@@ -780,15 +779,60 @@ MRTQ__PRIV void mrtq__fast_dw_flush(const mrtq__fast_ctx *x, mrtq__fast_epv *e, 
       mrtq__fast_st8(dst + j * o, _mm512_cvt_roundps_epi32(f, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC), mk);
     }
   } else {
-    /* a scale mask over ow without the channel bit: a scale per pixel */
     int px = a && a->scheme == MRTQ_ONEDNN_OLD && (a->oscale_mask & 8) && !(a->oscale_mask & 2);
     for (j = 0; j < cnt; j++) {
       if (px) {
         c[3] = (m0 + j) % x->p->wo;
         mrtq__fast_epv_si(e, mrtq__mask_index(a->oscale_mask, 4, x->d, c));
       }
-      mrtq__fast_epv_run(e, acc[j], mk, (m0 + j) * o + c0, x->dst);
+      mrtq__fast_epv_run(e, _mm512_loadu_si512(acc + j * lda), mk, (m0 + j) * o + c0, x->dst);
     }
+  }
+}
+
+/* The depthwise epilogue of cnt pixels m0.. of one output row from their
+ * sums acc[0 .. cnt): mrtq__fast_epv_rows, or the scalar one per output. */
+MRTQ__PRIV void mrtq__fast_dw_flush(const mrtq__fast_ctx *x, mrtq__fast_epv *e, const __m512i *acc, size_t cnt, __mmask16 mk,
+                                    size_t m0, size_t c0, size_t c[4]) {
+  size_t j, o = x->p->s.o;
+  if (x->vec) {
+    mrtq__fast_epv_rows(x, e, (const int32_t *)acc, 16, cnt, mk, m0, c0, c);
+    return;
+  }
+  for (j = 0; j < cnt; j++) {
+    int32_t tmp[16];
+    _mm512_storeu_si512(tmp, acc[j]);
+    mrtq__fast_store_scalar(x, tmp, o - c0 < 16 ? o - c0 : 16, m0 + j, c0);
+  }
+}
+
+/* The GEMM epilogue's constants kept for a task's item: every pixel's scale
+ * index the same (no OLD scale mask other than the channel bit). */
+MRTQ__PRIV int mrtq__fast_kept(const mrtq__fast_ctx *x) {
+  const mrtq_onednn_attr *a = x->a;
+  return x->vec && (!a || a->scheme == MRTQ_ONEDNN_NEW || !(a->oscale_mask & ~2));
+}
+
+/* Those constants for channels oc0 .. oc0 + count (16 a block). */
+MRTQ__PRIV void mrtq__fast_ev_init(const mrtq__fast_ctx *x, mrtq__fast_epv *ev, size_t count, size_t oc0) {
+  const mrtq_onednn_attr *a = x->a;
+  size_t i;
+  for (i = 0; i < count; i += 16) {
+    size_t nn = count - i < 16 ? count - i : 16;
+    __mmask16 mk = (__mmask16)((1u << nn) - 1);
+    if (!a) mrtq__fast_epv_init_rq(&ev[i / 16], x, mk, oc0 + i);
+    else mrtq__fast_epv_init(&ev[i / 16], a, mk, oc0 + i, a->oscale_mask & 2 ? oc0 + i : 0, x->bias, x->du);
+  }
+}
+
+/* Store count (<= 64) sums of each of rows pixels m.. (rows of acc lda
+ * apart), channels oc0.., with the kept constants ev. */
+MRTQ__PRIV void mrtq__fast_store_ev(const mrtq__fast_ctx *x, mrtq__fast_epv *ev, const int32_t *acc, size_t lda, size_t rows,
+                                    size_t count, size_t m, size_t oc0) {
+  size_t i, c[4] = {0, 0, 0, 0};
+  for (i = 0; i < count; i += 16) {
+    size_t nn = count - i < 16 ? count - i : 16;
+    mrtq__fast_epv_rows(x, &ev[i / 16], acc + i, lda, rows, (__mmask16)((1u << nn) - 1), m, oc0 + i, c);
   }
 }
 
@@ -1019,7 +1063,8 @@ MRTQ__PRIV void mrtq__fast_dw16(const mrtq__fast_ctx *x, const mrtq_qoperand *sr
   const int vec16 = x->vec16;
   size_t n, oy, ox, c0, ky, kx;
   int64_t tmp[16];
-  mrtq__fast_e16 e;
+  mrtq__fast_e16 e; /* set per row and block when vec16 */
+  memset(&e, 0, sizeof e);
   for (n = 0; n < s->n; n++)
     for (oy = 0; oy < ho; oy++) {
       size_t ky0, ky1, m0 = (n * ho + oy) * wo;
