@@ -48,6 +48,7 @@
 
 #if MRTQ_SIMD == MRTQ_SIMD_AVX512 && defined(__AVX512VNNI__)
 #define MRTQ__FAST_VNNI 1
+#include <immintrin.h>
 #else
 #define MRTQ__FAST_VNNI 0
 #endif
@@ -459,6 +460,43 @@ MRTQ__PRIV void mrtq__fast_store_scalar(const mrtq__fast_ctx *x, const int32_t *
 
 /* The im2col rows of pixels m0 .. m0 + mt - 1, group g: kp bytes each, u8
  * (s8 src moved by 128), padding = zu, k padding = 0. */
+/* im2col's copies: len bytes of src, each ^ flip (0, or 0x80 for an s8 src),
+ * to d; len bytes of v at d. With AVX512-VNNI 64 bytes a step, the last
+ * masked: no library call for the short runs of a row of taps. */
+#if MRTQ__FAST_VNNI
+MRTQ__PRIV void mrtq__fast_copyx(uint8_t *d, const uint8_t *src, size_t len, uint8_t flip) {
+  const __m512i f = _mm512_set1_epi8((char)flip);
+  size_t i = 0;
+  for (; i + 64 <= len; i += 64) _mm512_storeu_si512(d + i, _mm512_xor_si512(_mm512_loadu_si512(src + i), f));
+  if (i < len) {
+    __mmask64 m = (__mmask64)((1ull << (len - i)) - 1); /* len - i < 64 */
+    _mm512_mask_storeu_epi8(d + i, m, _mm512_xor_si512(_mm512_maskz_loadu_epi8(m, src + i), f));
+  }
+}
+MRTQ__PRIV void mrtq__fast_setx(uint8_t *d, int v, size_t len) {
+  const __m512i b = _mm512_set1_epi8((char)v);
+  size_t i = 0;
+  for (; i + 64 <= len; i += 64) _mm512_storeu_si512(d + i, b);
+  if (i < len) _mm512_mask_storeu_epi8(d + i, (__mmask64)((1ull << (len - i)) - 1), b);
+}
+#else
+MRTQ__PRIV void mrtq__fast_copyx(uint8_t *d, const uint8_t *src, size_t len, uint8_t flip) {
+  size_t i;
+  if (!flip) {
+    memcpy(d, src, len);
+    return;
+  }
+  for (i = 0; i + 8 <= len; i += 8) { /* s8 -> u8: x ^ 0x80, eight bytes at a time */
+    uint64_t v;
+    memcpy(&v, src + i, 8);
+    v ^= 0x8080808080808080u;
+    memcpy(d + i, &v, 8);
+  }
+  for (; i < len; i++) d[i] = (uint8_t)(src[i] ^ 0x80);
+}
+MRTQ__PRIV void mrtq__fast_setx(uint8_t *d, int v, size_t len) { memset(d, v, len); }
+#endif
+
 MRTQ__PRIV void mrtq__fast_im2col(const mrtq_fastconv *p, const mrtq_qoperand *x, size_t g, size_t m0, size_t mt, int32_t zu,
                               uint8_t *tile) {
   const mrtq_conv2d_shape *s = &p->s;
@@ -470,26 +508,34 @@ MRTQ__PRIV void mrtq__fast_im2col(const mrtq_fastconv *p, const mrtq_qoperand *x
     uint8_t *row = tile + r * p->kp;
     mrtq__fast_pixel(p, m0 + r, px);
     n = px[0], oy = px[2], ox = px[3];
+    if (s->layout == MRTQ_NHWC) { /* per kernel row: padding, then the in-bounds taps */
+      const size_t cg = p->cg, run = s->dil_w == 1 && cg == s->c; /* the row's taps one run of src */
+      size_t kx0, kx1;
+      mrtq__fast_krange(ox, s->stride_w, s->dil_w, s->pad_left, s->w, s->kw, &kx0, &kx1);
+      for (ky = 0; ky < s->kh; ky++) {
+        size_t iy = oy * s->stride_h + ky * s->dil_h;
+        uint8_t *d = row + ky * s->kw * cg;
+        if (iy < s->pad_top || iy >= s->pad_top + s->h || kx1 <= kx0) {
+          mrtq__fast_setx(d, (int)zu, s->kw * cg);
+          continue;
+        }
+        if (kx0) mrtq__fast_setx(d, (int)zu, kx0 * cg);
+        if (kx1 < s->kw) mrtq__fast_setx(d + kx1 * cg, (int)zu, (s->kw - kx1) * cg);
+        for (kx = kx0; kx < kx1; kx += run ? kx1 - kx0 : 1) {
+          size_t ix = ox * s->stride_w + kx * s->dil_w;
+          mrtq__fast_copyx(d + kx * cg, xd + ((n * s->h + iy - s->pad_top) * s->w + ix - s->pad_left) * s->c + g * cg,
+                           (run ? kx1 - kx0 : 1) * cg, flip);
+        }
+      }
+      for (i = p->k; i < p->kp; i++) row[i] = 0;
+      continue;
+    }
     for (ky = 0; ky < s->kh; ky++)
       for (kx = 0; kx < s->kw; kx++) {
         size_t iy = oy * s->stride_h + ky * s->dil_h, ix = ox * s->stride_w + kx * s->dil_w;
         uint8_t *d = row + (ky * s->kw + kx) * p->cg;
         if (mrtq__conv_pad(s, iy, ix)) {
           memset(d, (int)zu, p->cg);
-        } else if (s->layout == MRTQ_NHWC) {
-          const uint8_t *src = xd + ((n * s->h + iy - s->pad_top) * s->w + ix - s->pad_left) * s->c + g * p->cg;
-          size_t cg = p->cg; /* a local: a byte store may alias p->cg, which kept the loop bytewise */
-          if (!flip) {
-            memcpy(d, src, cg);
-          } else { /* s8 -> u8: x ^ 0x80, eight bytes at a time */
-            for (i = 0; i + 8 <= cg; i += 8) {
-              uint64_t v;
-              memcpy(&v, src + i, 8);
-              v ^= 0x8080808080808080u;
-              memcpy(d + i, &v, 8);
-            }
-            for (; i < cg; i++) d[i] = (uint8_t)(src[i] ^ 0x80);
-          }
         } else {
           size_t hw = s->h * s->w;
           const uint8_t *src = xd + (n * s->c + g * p->cg) * hw + (iy - s->pad_top) * s->w + ix - s->pad_left;
