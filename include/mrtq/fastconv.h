@@ -458,8 +458,6 @@ MRTQ__PRIV void mrtq__fast_store_scalar(const mrtq__fast_ctx *x, const int32_t *
   }
 }
 
-/* The im2col rows of pixels m0 .. m0 + mt - 1, group g: kp bytes each, u8
- * (s8 src moved by 128), padding = zu, k padding = 0. */
 /* im2col's copies: len bytes of src, each ^ flip (0, or 0x80 for an s8 src),
  * to d; len bytes of v at d. With AVX512-VNNI 64 bytes a step, the last
  * masked: no library call for the short runs of a row of taps. */
@@ -497,6 +495,8 @@ MRTQ__PRIV void mrtq__fast_copyx(uint8_t *d, const uint8_t *src, size_t len, uin
 MRTQ__PRIV void mrtq__fast_setx(uint8_t *d, int v, size_t len) { memset(d, v, len); }
 #endif
 
+/* The im2col rows of pixels m0 .. m0 + mt - 1, group g: kp bytes each, u8
+ * (s8 src moved by 128), padding = zu, k padding = 0. */
 MRTQ__PRIV void mrtq__fast_im2col(const mrtq_fastconv *p, const mrtq_qoperand *x, size_t g, size_t m0, size_t mt, int32_t zu,
                               uint8_t *tile) {
   const mrtq_conv2d_shape *s = &p->s;
