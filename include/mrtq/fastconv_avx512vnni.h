@@ -658,6 +658,11 @@ MRTQ__FAST_HOT void mrtq__fast_dw3_sums(const mrtq_conv2d_shape *s, const uint8_
 }
 
 #if defined(__AVX512VBMI__)
+#define MRTQ__FAST_VBMI 1
+#else
+#define MRTQ__FAST_VBMI 0
+#endif
+#if MRTQ__FAST_VBMI
 /* With AVX512-VBMI a 3x3 depthwise window takes three vpdpbusd, not nine: a
  * column vector T(col) holds, in each 32-bit lane c, the u of channel c in
  * the three kernel rows (bytes 0-2; byte 3 meets a zero weight), and the
@@ -857,7 +862,7 @@ MRTQ__PRIV void mrtq__fast_dw(const mrtq__fast_ctx *x, const mrtq_qoperand *src,
   size_t n, oy, c0, ky, kx, ob, cp = mrtq__fast_up(s->c, MRTQ__FAST_NB), oxa, oxb, c[4], i;
   __m512i zx = _mm512_set1_epi32(src->zp), acc[64 + 3]; /* mrtq__fast_dw3_sums writes up to three past a step */
   mrtq__fast_epv e; /* set per row and block when x->vec */
-#if defined(__AVX512VBMI__)
+#if MRTQ__FAST_VBMI
   uint8_t ix[64];
   __m512i idx;
   for (i = 0; i < 64; i++) ix[i] = (uint8_t)(16 * (i % 4) + i / 4); /* T's byte 4c + k <- row k's channel c */
@@ -885,17 +890,17 @@ MRTQ__PRIV void mrtq__fast_dw(const mrtq__fast_ctx *x, const mrtq_qoperand *src,
           si = mrtq__mask_index(a->oscale_mask, 4, x->d, c);
           mrtq__fast_epv_init(&e, a, mk, c0, si + (a->oscale_mask & 2 ? c0 : 0), x->bias, x->du);
         }
-        if (k3) { /* base: -zx times all nine weights */
+        if (k3 && !MRTQ__FAST_VBMI) { /* base: -zx times all nine weights */
           for (i = 0; i < 9; i++) {
             __m512i wv = _mm512_loadu_si512(p->wdw + i * cp + c0);
             base = _mm512_add_epi32(base, wv), w9[i] = mrtq__fast_dw_w(wv, s8);
           }
-        } else { /* base: -zx times the in-bounds kernel rows' weights */
+        } else if (!k3) { /* base: -zx times the in-bounds kernel rows' weights */
           for (ky = ky0; ky < ky1; ky++)
             for (kx = 0; kx < s->kw; kx++) base = _mm512_add_epi32(base, _mm512_loadu_si512(p->wdw + (ky * s->kw + kx) * cp + c0));
         }
         base = _mm512_sub_epi32(_mm512_setzero_si512(), _mm512_mullo_epi32(zx, base));
-#if defined(__AVX512VBMI__)
+#if MRTQ__FAST_VBMI
         if (k3) { /* T columns (mrtq__fast_dwt_sums): u = x ^ 0x80 for s8, zu = zx + 128 */
           const __m512i ff = _mm512_set1_epi32(0xFF), zu = _mm512_set1_epi32(src->zp + (s8 ? 128 : 0));
           const __m512i zt = _mm512_xor_si512(_mm512_set1_epi8((char)src->zp), _mm512_set1_epi8((char)(s8 ? 0x80 : 0)));
