@@ -119,7 +119,9 @@ MRTQ_API mrtq_status mrtq_fastconv_init_fc(size_t rows, size_t k, size_t o, cons
  * runs of (group, pixel tile, 64-channel chunk) items (GEMM); the bytes are
  * the same for any slots and any schedule. par NULL, or slots 0 or 1: one
  * task on the calling thread; parallel_for NULL with slots > 1: the tasks in
- * turn on the calling thread (scratch still holds slots * sbytes). */
+ * turn on the calling thread (scratch still holds slots * sbytes). A task
+ * built with AVX512-VNNI takes about 16 KiB of the running thread's stack
+ * (the epilogue's constants of a 64-channel chunk, a depthwise row's sums). */
 typedef struct mrtq_parallel {
   void (*parallel_for)(void *pool, void (*task)(void *ctx, size_t i), void *ctx, size_t n);
   void *pool;
