@@ -21,6 +21,11 @@
 #include "peers.h"
 #include "shim.h"
 
+// the fast core's library built with AVX512-VBMI too (bench/meson.build): its rows need a CPU with it
+#ifndef MRTQB_FAST_VBMI
+#define MRTQB_FAST_VBMI 0
+#endif
+
 namespace {
 
 const char *kFamily[] = {"Q31_DBL", "Q31_RNDNU", "Q15_VTA", "Q15_RNDNU", "FP32"};
@@ -365,9 +370,6 @@ int main(int argc, char **argv) {
     benchmark::RegisterBenchmark((std::string("KERNEL/") + l.name + "/mrtq_scalar").c_str(), bm_layer_mrtq, l)->Unit(benchmark::kMillisecond);
     benchmark::RegisterBenchmark((std::string("KERNEL/") + l.name + "/onednn").c_str(), bm_layer_onednn, l)->Unit(benchmark::kMillisecond);
 #ifdef MRTQB_HAVE_FAST
-#ifndef MRTQB_FAST_VBMI
-#define MRTQB_FAST_VBMI 0
-#endif
     if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512dq") &&
         __builtin_cpu_supports("avx512vnni") && (!MRTQB_FAST_VBMI || __builtin_cpu_supports("avx512vbmi")))
     {
