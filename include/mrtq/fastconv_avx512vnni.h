@@ -154,13 +154,27 @@ MRTQ__FAST_HOT __m512i mrtq__fast_q31h(__m512i v, const mrtq__fast_epv *e, int h
   return _mm512_min_epi64(_mm512_max_epi64(_mm512_add_epi64(q, e->rzp[h]), e->rlo[h]), e->rhi[h]);
 }
 
+/* 16 bytes of r's low bytes (lanes under m) at p, narrowed in a register
+ * (vpmovdb to memory is slow on some cores: see the depthwise note in
+ * docs/PERFORMANCE.md). */
+MRTQ__FAST_HOT void mrtq__fast_st8(uint8_t *p, __m512i r, __mmask16 m) {
+  __m128i q = _mm512_cvtepi32_epi8(r);
+  if (m == 0xFFFF) _mm_storeu_si128((__m128i *)p, q);
+  else _mm512_mask_storeu_epi8(p, (__mmask64)m, _mm512_castsi128_si512(q));
+}
+
 /* The same for 16 int32 lanes when every shift is <= 0 (no left shift) and
  * the bounds less the zero point fit int32 (requant.h's lane form 2): the
  * shared lane function, then the clamp on the value before the zero point is
- * added (exact: clamping commutes with adding zp). */
+ * added (exact: clamping commutes with adding zp). The constants by value
+ * (mrtq__fast_epv_rows keeps them in registers), or from e. */
+MRTQ__FAST_HOT __m512i mrtq__fast_q31v(__m512i x, __m512i m32, __m512i mo32, __m512i rs, __m512i mask, __m512i hm1, __m512i lo,
+                                       __m512i hi, __m512i zp) {
+  __m512i q = mrtq__avx512_q31_lanes(x, m32, mo32, rs, mask, hm1);
+  return _mm512_add_epi32(_mm512_min_epi32(_mm512_max_epi32(q, lo), hi), zp);
+}
 MRTQ__FAST_HOT __m512i mrtq__fast_q31w(__m512i x, const mrtq__fast_epv *e) {
-  __m512i q = mrtq__avx512_q31_lanes(x, e->m32, e->mo32, e->rs32, e->mask32, e->halfm1);
-  return _mm512_add_epi32(_mm512_min_epi32(_mm512_max_epi32(q, e->lo32), e->hi32), e->zp32);
+  return mrtq__fast_q31v(x, e->m32, e->mo32, e->rs32, e->mask32, e->halfm1, e->lo32, e->hi32, e->zp32);
 }
 
 /* mrtq_requant_fp32 for 16 lanes (per-lane scale; lane form 3), then + zp. */
@@ -181,11 +195,7 @@ MRTQ__FAST_HOT void mrtq__fast_rq_run(const mrtq__fast_epv *e, __m512i acc, __mm
     __m512i b = mrtq__fast_q31h(_mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(v, 1)), e, 1);
     r = _mm512_inserti64x4(_mm512_castsi256_si512(_mm512_cvtepi64_epi32(a)), _mm512_cvtepi64_epi32(b), 1);
   }
-  /* in the type's range: the low byte, narrowed in a register (vpmovdb to
-     memory is slow: see the depthwise note in docs/PERFORMANCE.md) */
-  __m128i q = _mm512_cvtepi32_epi8(r);
-  if (m == 0xFFFF) _mm_storeu_si128((__m128i *)(dst + at0), q);
-  else _mm512_mask_storeu_epi8(dst + at0, (__mmask64)m, _mm512_castsi128_si512(q));
+  mrtq__fast_st8(dst + at0, r, m); /* in the type's range: its low byte */
 }
 
 MRTQ__FAST_HOT void mrtq__fast_epv_init(mrtq__fast_epv *e, const mrtq_onednn_attr *a, __mmask16 m, size_t oc0, size_t si0,
@@ -240,7 +250,6 @@ MRTQ__FAST_HOT void mrtq__fast_epv_si(mrtq__fast_epv *e, size_t si) {
 
 MRTQ__FAST_HOT void mrtq__fast_epv_run(const mrtq__fast_epv *e, __m512i acc, __mmask16 m, size_t at0, uint8_t *dst) {
   __m512 f = _mm512_cvtepi32_ps(acc);
-  __m128i q;
   int i;
   if (e->is_rq) {
     mrtq__fast_rq_run(e, acc, m, at0, dst);
@@ -286,13 +295,7 @@ MRTQ__FAST_HOT void mrtq__fast_epv_run(const mrtq__fast_epv *e, __m512i acc, __m
   f = _mm512_add_ps(f, e->zp);
   /* the bound taken first is the one NaN gives (mrtq__onednn_store) */
   f = e->dst_unsigned ? _mm512_min_ps(_mm512_max_ps(f, e->lo), e->hi) : _mm512_max_ps(_mm512_min_ps(f, e->hi), e->lo);
-  q = _mm512_cvtepi32_epi8(_mm512_cvt_roundps_epi32(f, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC));
-  /* narrowed in a register, then stored: vpmovdb to memory is slow on some
-     cores (a third of the depthwise time on this machine's) */
-  if (m == 0xFFFF)
-    _mm_storeu_si128((__m128i *)(dst + at0), q);
-  else
-    _mm512_mask_storeu_epi8(dst + at0, (__mmask64)m, _mm512_castsi128_si512(q));
+  mrtq__fast_st8(dst + at0, _mm512_cvt_roundps_epi32(f, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC), m);
 }
 
 /* Both halves for one pixel's 16 outputs. */
@@ -730,15 +733,6 @@ MRTQ__FAST_HOT void mrtq__fast_dwt_sums(const mrtq_conv2d_shape *s, const uint8_
 }
 #endif
 
-/* 16 bytes of r's low bytes (lanes under m) at p, narrowed in a register
- * (vpmovdb to memory is slow on some cores: see the depthwise note in
- * docs/PERFORMANCE.md). */
-MRTQ__FAST_HOT void mrtq__fast_st8(uint8_t *p, __m512i r, __mmask16 m) {
-  __m128i q = _mm512_cvtepi32_epi8(r);
-  if (m == 0xFFFF) _mm_storeu_si128((__m128i *)p, q);
-  else _mm512_mask_storeu_epi8(p, (__mmask64)m, _mm512_castsi128_si512(q));
-}
-
 /* The epilogue of cnt pixels m0.. (consecutive in the output), 16 channels
  * c0.. under mk, pixel j's sums at acc + j lda (16 int32 readable there,
  * those outside mk unused), with e's constants. The common forms run a loop
@@ -759,10 +753,10 @@ MRTQ__PRIV void mrtq__fast_epv_rows(const mrtq__fast_ctx *x, mrtq__fast_epv *e, 
   if (e->is_rq == 2) {
     const __m512i rb = e->rbias, m32 = e->m32, mo32 = e->mo32, rs = e->rs32, mask = e->mask32, hm1 = e->halfm1;
     const __m512i lo = e->lo32, hi = e->hi32, zp = e->zp32;
-    for (j = 0; j < cnt; j++) {
-      __m512i q = mrtq__avx512_q31_lanes(_mm512_add_epi32(_mm512_loadu_si512(acc + j * lda), rb), m32, mo32, rs, mask, hm1);
-      mrtq__fast_st8(dst + j * o, _mm512_add_epi32(_mm512_min_epi32(_mm512_max_epi32(q, lo), hi), zp), mk);
-    }
+    for (j = 0; j < cnt; j++)
+      mrtq__fast_st8(dst + j * o,
+                     mrtq__fast_q31v(_mm512_add_epi32(_mm512_loadu_si512(acc + j * lda), rb), m32, mo32, rs, mask, hm1, lo, hi, zp),
+                     mk);
   } else if (e->is_rq == 3) {
     const __m512i rb = e->rbias, zp = e->zp32;
     const __m512 sc = e->fscale, flo = e->flo, fhi = e->fhi;
@@ -890,23 +884,12 @@ MRTQ__PRIV void mrtq__fast_dw(const mrtq__fast_ctx *x, const mrtq_qoperand *src,
           si = mrtq__mask_index(a->oscale_mask, 4, x->d, c);
           mrtq__fast_epv_init(&e, a, mk, c0, si + (a->oscale_mask & 2 ? c0 : 0), x->bias, x->du);
         }
-        if (k3 && !MRTQ__FAST_VBMI) { /* base: -zx times all nine weights */
-          for (i = 0; i < 9; i++) {
-            __m512i wv = _mm512_loadu_si512(p->wdw + i * cp + c0);
-            base = _mm512_add_epi32(base, wv), w9[i] = mrtq__fast_dw_w(wv, s8);
-          }
-        } else if (!k3) { /* base: -zx times the in-bounds kernel rows' weights */
-          for (ky = ky0; ky < ky1; ky++)
-            for (kx = 0; kx < s->kw; kx++) base = _mm512_add_epi32(base, _mm512_loadu_si512(p->wdw + (ky * s->kw + kx) * cp + c0));
-        }
-        base = _mm512_sub_epi32(_mm512_setzero_si512(), _mm512_mullo_epi32(zx, base));
 #if MRTQ__FAST_VBMI
         if (k3) { /* T columns (mrtq__fast_dwt_sums): u = x ^ 0x80 for s8, zu = zx + 128 */
           const __m512i ff = _mm512_set1_epi32(0xFF), zu = _mm512_set1_epi32(src->zp + (s8 ? 128 : 0));
           const __m512i zt = _mm512_xor_si512(_mm512_set1_epi8((char)src->zp), _mm512_set1_epi8((char)(s8 ? 0x80 : 0)));
           const __m128i zxb = _mm_set1_epi8((char)src->zp);
           __m512i wk[3];
-          base = _mm512_setzero_si512();
           for (i = 0; i < 9; i++) base = _mm512_add_epi32(base, _mm512_loadu_si512(p->wdw + i * cp + c0));
           base = _mm512_sub_epi32(_mm512_setzero_si512(), _mm512_mullo_epi32(zu, base));
           for (i = 0; i < 3; i++) /* W_kx: w(0, kx), w(1, kx), w(2, kx) in bytes 0-2 */
@@ -926,6 +909,16 @@ MRTQ__PRIV void mrtq__fast_dw(const mrtq__fast_ctx *x, const mrtq_qoperand *src,
           continue;
         }
 #endif
+        if (k3) { /* base: -zx times all nine weights */
+          for (i = 0; i < 9; i++) {
+            __m512i wv = _mm512_loadu_si512(p->wdw + i * cp + c0);
+            base = _mm512_add_epi32(base, wv), w9[i] = mrtq__fast_dw_w(wv, s8);
+          }
+        } else { /* base: -zx times the in-bounds kernel rows' weights */
+          for (ky = ky0; ky < ky1; ky++)
+            for (kx = 0; kx < s->kw; kx++) base = _mm512_add_epi32(base, _mm512_loadu_si512(p->wdw + (ky * s->kw + kx) * cp + c0));
+        }
+        base = _mm512_sub_epi32(_mm512_setzero_si512(), _mm512_mullo_epi32(zx, base));
         for (ob = 0; ob < p->wo; ob += 64) {
           size_t oe = p->wo - ob < 64 ? p->wo : ob + 64;
           const uint8_t *xb = xd + n * s->h * s->w * s->c + c0;
