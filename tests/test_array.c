@@ -5,6 +5,7 @@
  * same bytes on edge values, exact ties for every shift, every zero point of
  * the output type, >= 10^6 random inputs per family, any length and alignment,
  * and must not write past the end of the output (guard bytes). */
+#define _DEFAULT_SOURCE 1 /* mmap, MAP_ANONYMOUS (test_page_end) */
 #include <math.h>
 
 #include "harness.h"
@@ -320,6 +321,45 @@ static void test_requant_any_type(void) {
   }
 }
 
+#if defined(__unix__) || defined(__APPLE__)
+#include <sys/mman.h>
+#include <unistd.h>
+/* No path reads or writes past the arrays: acc and out end exactly where an
+ * inaccessible page begins (a read or write past them faults in any build,
+ * not only under a sanitizer). Every family, shifts on both sides of 0, every
+ * length 0..160 and a long one, s8 and u8, against the scalar specification. */
+static void test_page_end(void) {
+  const size_t pg = (size_t)sysconf(_SC_PAGESIZE), nmax = 4096 + 33;
+  const size_t abytes = (nmax * sizeof(int32_t) + pg - 1) / pg * pg, obytes = (nmax + pg - 1) / pg * pg;
+  uint8_t *a = mmap(NULL, abytes + pg, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  uint8_t *o = mmap(NULL, obytes + pg, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  static const double scales[] = {0x1p-9 * 1.37, 0.75, 1.0, 0x1p3 * 1.1};
+  int s, k;
+  CHECK(a != MAP_FAILED && o != MAP_FAILED);
+  if (a == MAP_FAILED || o == MAP_FAILED) return;
+  CHECK(mprotect(a + abytes, pg, PROT_NONE) == 0 && mprotect(o + obytes, pg, PROT_NONE) == 0);
+  for (s = 0; s < 5; s++)
+    for (k = 0; k < 4; k++) {
+      mrtq_rq rq;
+      size_t n, i;
+      if (mrtq_rq_init((mrtq_scheme)s, scales[k], 3, INT32_MIN, INT32_MAX, &rq) != MRTQ_OK) continue;
+      for (n = 0; n <= nmax; n = n < 160 ? n + 1 : n == 160 ? nmax - 1 : nmax + 1) {
+        int32_t *acc = (int32_t *)(void *)(a + abytes) - n;
+        uint8_t *out = o + obytes - n;
+        for (i = 0; i < n; i++) acc[i] = (th_rand32() & 1) ? th_i32() : (int32_t)th_range(-(1 << 20), 1 << 20);
+        CHECK_EQ(mrtq_requant_s8(&rq, acc, n, (int8_t *)out), MRTQ_OK, "s8 status");
+        for (i = 0; i < n; i++)
+          CHECK_EQ((int8_t)out[i], mrtq_rq_apply(&rq, acc[i], -128, 127), "s8 %s n=%zu i=%zu", family_name[s], n, i);
+        CHECK_EQ(mrtq_requant_u8(&rq, acc, n, out), MRTQ_OK, "u8 status");
+        for (i = 0; i < n; i++)
+          CHECK_EQ(out[i], mrtq_rq_apply(&rq, acc[i], 0, 255), "u8 %s n=%zu i=%zu", family_name[s], n, i);
+      }
+    }
+  munmap(a, abytes + pg);
+  munmap(o, obytes + pg);
+}
+#endif
+
 /* Per-channel layouts against per-element application. */
 static void test_per_channel(void) {
   int trial;
@@ -569,6 +609,9 @@ static void run_all(void) {
   TH_RUN(test_dequantize_arrays);
   TH_RUN(test_array_refusals);
   TH_RUN(test_requant_any_type);
+#if defined(__unix__) || defined(__APPLE__)
+  TH_RUN(test_page_end);
+#endif
 }
 
 int main(void) {

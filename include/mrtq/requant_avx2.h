@@ -11,7 +11,7 @@
 #include <immintrin.h>
 
 typedef struct mrtq__avx2_k {
-  __m256i lo, hi, zp, mult, round64, half, mask, halfm1, lo64, hi64;
+  __m256i lo, hi, zp, mult, round64, half, half32, rsv, lo64, hi64;
   __m128i k, k2, ls, rs;
   __m256 scale, flo, fhi;
   int rs_i;
@@ -38,17 +38,29 @@ MRTQ__PRIV __m256i mrtq__avx2_q15_vta(__m256i x, const mrtq__avx2_k *c) {
   return _mm256_sra_epi32(_mm256_mullo_epi32(x, c->mult), c->k);
 }
 
-MRTQ__PRIV __m256i mrtq__avx2_q31_dbl(__m256i x, const mrtq__avx2_k *c) {
+/* Q31 double rounding, shift <= 0: SRDHM (bits 31..62 of x*M + 2^30 for the
+ * even and the odd lanes), then RDIVPOT by rs = -shift rounding half away
+ * from zero as sign(v) * ((|v| + half) >> rs): |v| <= 2^31 - 1 (M < 2^31), so
+ * |v| + half < 2^32 and the shift is logical; vpsignd puts the sign back (and
+ * keeps 0). Four instructions where gemmlowp's remainder-and-threshold form
+ * (kept in the SSE4.1 and AVX-512 twins) takes six; the same integers.
+ * xo holds the odd lanes' x in its even dwords (x >> 32, or x loaded one
+ * element later). */
+MRTQ__PRIV __m256i mrtq__avx2_q31_dbl2(__m256i x, __m256i xo, const mrtq__avx2_k *c) {
   __m256i e = _mm256_add_epi64(_mm256_mul_epi32(x, c->mult), c->round64);
-  __m256i o = _mm256_add_epi64(_mm256_mul_epi32(_mm256_srli_epi64(x, 32), c->mult), c->round64);
+  __m256i o = _mm256_add_epi64(_mm256_mul_epi32(xo, c->mult), c->round64);
   __m256i v = _mm256_blend_epi32(_mm256_srli_epi64(e, 31), _mm256_slli_epi64(o, 1), 0xAA);
-  if (c->rs_i > 0) {
-    __m256i q = _mm256_sra_epi32(v, c->rs);
-    __m256i rem = _mm256_and_si256(v, c->mask);
-    __m256i thr = _mm256_sub_epi32(c->halfm1, _mm256_srai_epi32(v, 31));
-    v = _mm256_sub_epi32(q, _mm256_cmpgt_epi32(rem, thr));
-  }
+  if (c->rs_i > 0)
+    v = _mm256_sign_epi32(_mm256_srlv_epi32(_mm256_add_epi32(_mm256_abs_epi32(v), c->half32), c->rsv), v);
   return v;
+}
+MRTQ__PRIV __m256i mrtq__avx2_q31_dbl(__m256i x, const mrtq__avx2_k *c) {
+  return mrtq__avx2_q31_dbl2(x, _mm256_srli_epi64(x, 32), c);
+}
+/* The same from memory, the odd lanes' x loaded one element on (one load
+ * instead of a shift): reads p[0..8], one element past the block. */
+MRTQ__PRIV __m256i mrtq__avx2_q31_dbl_at(const int32_t *p, const mrtq__avx2_k *c) {
+  return mrtq__avx2_q31_dbl2(_mm256_loadu_si256((const __m256i *)p), _mm256_loadu_si256((const __m256i *)(p + 1)), c);
 }
 
 MRTQ__PRIV __m256i mrtq__avx2_q31_dbl_wide4(__m128i x, const mrtq__avx2_k *c) {
@@ -125,6 +137,16 @@ MRTQ__PRIV void mrtq__avx2_store32(uint8_t *out, __m256i a, __m256i b, __m256i c
     mrtq__avx2_store32(out + i, y0, y1, y2, y3, vflip);                                                    \
   }
 
+/* MRTQ__AVX2_LOOP with F reading its block from memory, while i + 32 <= N. */
+#define MRTQ__AVX2_LOOP_AT(F, N, POST)                                                                           \
+  for (; i + 32 <= (N); i += 32) {                                                                         \
+    _mm_prefetch((const char *)(acc + i + 1024), _MM_HINT_T0);                                             \
+    _mm_prefetch((const char *)(acc + i + 1040), _MM_HINT_T0);                                             \
+    __m256i y0 = POST(F(acc + i, &c)), y1 = POST(F(acc + i + 8, &c));                                       \
+    __m256i y2 = POST(F(acc + i + 16, &c)), y3 = POST(F(acc + i + 24, &c));                                 \
+    mrtq__avx2_store32(out + i, y0, y1, y2, y3, vflip);                                                    \
+  }
+
 MRTQ__PRIV size_t mrtq__requant_avx2(const mrtq_rq *rq, const int32_t *acc, size_t n, uint8_t *out, int32_t lo2,
                                    int32_t hi2, int32_t zp, int flip, int full) {
   mrtq__avx2_k c;
@@ -166,10 +188,17 @@ MRTQ__PRIV size_t mrtq__requant_avx2(const mrtq_rq *rq, const int32_t *acc, size
       c.ls = _mm_cvtsi32_si128(shift > 0 ? shift : 0);
       c.round64 = _mm256_set1_epi64x((int64_t)1 << 30);
       c.half = _mm256_set1_epi64x(rs > 0 ? (int64_t)1 << (rs - 1) : 0);
-      c.mask = _mm256_set1_epi32((int32_t)(((int64_t)1 << rs) - 1));
-      c.halfm1 = _mm256_set1_epi32((int32_t)((((int64_t)1 << rs) - 1) >> 1));
+      c.half32 = _mm256_set1_epi32(rs > 0 ? (int32_t)1 << (rs - 1) : 0);
+      c.rsv = _mm256_set1_epi32(rs);
       if (shift <= 0) {
-        MRTQ__AVX2_LOOP_AUTO(mrtq__avx2_q31_dbl, rs >= 1) /* |F| <= 2^30 */
+        /* blocks whose odd-lane load (one element on) stays inside acc */
+        size_t n1 = n > 0 ? n - 1 : 0;
+        if (full && rs >= 1) { /* |F| <= 2^30 */
+          MRTQ__AVX2_LOOP_AT(mrtq__avx2_q31_dbl_at, n1, MRTQ__AVX2_ZP)
+        } else {
+          MRTQ__AVX2_LOOP_AT(mrtq__avx2_q31_dbl_at, n1, MRTQ__AVX2_CLAMP_ZP)
+        }
+        MRTQ__AVX2_LOOP_AUTO(mrtq__avx2_q31_dbl, rs >= 1) /* the last block */
       } else {
         MRTQ__AVX2_LOOP(mrtq__avx2_q31_dbl_wide, MRTQ__AVX2_CLAMP_ZP)
       }

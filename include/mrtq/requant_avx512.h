@@ -18,7 +18,7 @@
 #include <immintrin.h>
 
 typedef struct mrtq__avx512_k {
-  __m512i lo, hi, zp, mult, mult64, round64, half, mask, halfm1;
+  __m512i lo, hi, zp, mult, mult64, round64, half, half32, rsv;
   __m128i k, k2, ls, rs;
   __m512 scale, flo, fhi;
   int rs_i;
@@ -36,19 +36,29 @@ MRTQ__PRIV __m512i mrtq__avx512_q15_vta(__m512i x, const mrtq__avx512_k *c) {
 
 /* Q31 double rounding for shift <= 0, in 32-bit lanes:
  * SRDHM = bits 31..62 of x*M + 2^30 (no saturation case: M > 0), then RDIVPOT
- * as gemmlowp states it: floor shift plus one where the remainder exceeds
- * half - 1 + [v < 0] (ties away from zero), no intermediate can overflow. */
-MRTQ__PRIV __m512i mrtq__avx512_q31_dbl(__m512i x, const mrtq__avx512_k *c) {
+ * by rs = -shift, ties away from zero, as sign(v) * ((|v| + half) >> rs):
+ * |v| <= 2^31 - 1, so |v| + half < 2^32 and the shift is logical; the sign
+ * goes back by a subtraction from 0 under v's sign mask. The same integers as
+ * gemmlowp's remainder-and-threshold form, in 5 instructions for its 6.
+ * xo holds the odd lanes' x in its even dwords (x >> 32, or x loaded one
+ * element on). */
+MRTQ__PRIV __m512i mrtq__avx512_q31_dbl2(__m512i x, __m512i xo, const mrtq__avx512_k *c) {
   __m512i e = _mm512_add_epi64(MRTQ__MUL_EVEN(x, c->mult), c->round64);
-  __m512i o = _mm512_add_epi64(MRTQ__MUL_ODD(x, c->mult), c->round64);
+  __m512i o = _mm512_add_epi64(_mm512_mul_epi32(xo, c->mult), c->round64);
   __m512i v = _mm512_mask_blend_epi32(0xAAAA, _mm512_srli_epi64(e, 31), _mm512_slli_epi64(o, 1));
   if (c->rs_i > 0) {
-    __m512i q = _mm512_sra_epi32(v, c->rs);
-    __m512i rem = _mm512_and_si512(v, c->mask);
-    __m512i thr = _mm512_sub_epi32(c->halfm1, _mm512_srai_epi32(v, 31)); /* half - 1 + [v < 0] */
-    v = _mm512_mask_sub_epi32(q, _mm512_cmpgt_epi32_mask(rem, thr), q, _mm512_set1_epi32(-1));
+    __m512i r = _mm512_srlv_epi32(_mm512_add_epi32(_mm512_abs_epi32(v), c->half32), c->rsv);
+    v = _mm512_mask_sub_epi32(r, _mm512_movepi32_mask(v), _mm512_setzero_si512(), r);
   }
   return v;
+}
+MRTQ__PRIV __m512i mrtq__avx512_q31_dbl(__m512i x, const mrtq__avx512_k *c) {
+  return mrtq__avx512_q31_dbl2(x, _mm512_srli_epi64(x, 32), c);
+}
+/* The same from memory, the odd lanes' x loaded one element on (a load for a
+ * shift): reads p[0..16], one element past the block. */
+MRTQ__PRIV __m512i mrtq__avx512_q31_dbl_at(const int32_t *p, const mrtq__avx512_k *c) {
+  return mrtq__avx512_q31_dbl2(_mm512_loadu_si512(p), _mm512_loadu_si512(p + 1), c);
 }
 
 /* Q31 double rounding, any shift (the left shift saturates): 64-bit lanes. */
@@ -152,6 +162,18 @@ MRTQ__PRIV void mrtq__avx512_store64(uint8_t *out, __m512i a, __m512i b, __m512i
     mrtq__avx512_store64(out + i, y0, y1, y2, y3, vflip);                                             \
   }
 
+/* MRTQ__AVX512_LOOP with F reading its block from memory, while i + 64 <= N. */
+#define MRTQ__AVX512_LOOP_AT(F, N, POST)                                                                  \
+  for (; i + 64 <= (N); i += 64) {                                                                    \
+    _mm_prefetch((const char *)(acc + i + 1024), _MM_HINT_T0);                                        \
+    _mm_prefetch((const char *)(acc + i + 1040), _MM_HINT_T0);                                        \
+    _mm_prefetch((const char *)(acc + i + 1056), _MM_HINT_T0);                                        \
+    _mm_prefetch((const char *)(acc + i + 1072), _MM_HINT_T0);                                        \
+    __m512i y0 = POST(F(acc + i, &c)), y1 = POST(F(acc + i + 16, &c));                                 \
+    __m512i y2 = POST(F(acc + i + 32, &c)), y3 = POST(F(acc + i + 48, &c));                            \
+    mrtq__avx512_store64(out + i, y0, y1, y2, y3, vflip);                                             \
+  }
+
 MRTQ__PRIV size_t mrtq__requant_avx512(const mrtq_rq *rq, const int32_t *acc, size_t n, uint8_t *out, int32_t lo2,
                                      int32_t hi2, int32_t zp, int flip, int full) {
   mrtq__avx512_k c;
@@ -192,10 +214,17 @@ MRTQ__PRIV size_t mrtq__requant_avx512(const mrtq_rq *rq, const int32_t *acc, si
       c.ls = _mm_cvtsi32_si128(shift > 0 ? shift : 0);
       c.round64 = _mm512_set1_epi64((int64_t)1 << 30);
       c.half = _mm512_set1_epi64(rs > 0 ? (int64_t)1 << (rs - 1) : 0);
-      c.mask = _mm512_set1_epi32((int32_t)(((int64_t)1 << rs) - 1));
-      c.halfm1 = _mm512_set1_epi32((int32_t)((((int64_t)1 << rs) - 1) >> 1));
+      c.half32 = _mm512_set1_epi32(rs > 0 ? (int32_t)1 << (rs - 1) : 0);
+      c.rsv = _mm512_set1_epi32(rs);
       if (shift <= 0) {
-        MRTQ__AVX512_LOOP_AUTO(mrtq__avx512_q31_dbl, rs >= 1) /* |F| <= 2^30 */
+        /* blocks whose odd-lane load (one element on) stays inside acc */
+        size_t n1 = n > 0 ? n - 1 : 0;
+        if (full && rs >= 1) { /* |F| <= 2^30 */
+          MRTQ__AVX512_LOOP_AT(mrtq__avx512_q31_dbl_at, n1, MRTQ__AVX512_ZP)
+        } else {
+          MRTQ__AVX512_LOOP_AT(mrtq__avx512_q31_dbl_at, n1, MRTQ__AVX512_CLAMP_ZP)
+        }
+        MRTQ__AVX512_LOOP_AUTO(mrtq__avx512_q31_dbl, rs >= 1) /* the last block */
       } else {
         MRTQ__AVX512_LOOP(mrtq__avx512_q31_dbl_wide, MRTQ__AVX512_CLAMP_ZP)
       }
@@ -223,8 +252,10 @@ MRTQ__PRIV size_t mrtq__requant_avx512(const mrtq_rq *rq, const int32_t *acc, si
 #define MRTQ__LANES_HOT MRTQ__PRIV
 #endif
 /* Q31 double rounding with a multiplier m (mo: its odd lanes moved down), a
- * right shift rs, its mask and half - 1 per lane, as mrtq__avx512_q31_dbl
- * with per-lane shifts (rs = 0 leaves the SRDHM value: mask 0, no carry). */
+ * right shift rs, its mask and half - 1 per lane: mrtq__avx512_q31_dbl's
+ * SRDHM with per-lane shifts, then RDIVPOT as gemmlowp states it (floor shift
+ * plus one where the remainder exceeds half - 1 + [v < 0]), the form the lane
+ * tables' rows hold (rs = 0 leaves the SRDHM value: mask 0, no carry). */
 MRTQ__LANES_HOT __m512i mrtq__avx512_q31_lanes(__m512i x, __m512i m, __m512i mo, __m512i rs, __m512i mask,
                                                __m512i halfm1) {
   const __m512i r30 = _mm512_set1_epi64((int64_t)1 << 30);
