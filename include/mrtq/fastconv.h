@@ -115,9 +115,10 @@ MRTQ_API mrtq_status mrtq_fastconv_init_fc(size_t rows, size_t k, size_t o, cons
  * task(ctx, i) once for every i in [0, n), on any threads in any order, and
  * return when all have returned. The fast core then splits a call into
  * `slots` tasks (n = slots), each with its own scratch slot of sbytes bytes
- * (scratch holds slots * sbytes), over output rows (depthwise) or contiguous
- * runs of (group, pixel tile, 64-channel chunk) items (GEMM); the bytes are
- * the same for any slots and any schedule. par NULL, or slots 0 or 1: one
+ * (scratch holds slots * sbytes), over output rows (depthwise) or runs of
+ * (group, pixel tile, 64-channel chunk) items (GEMM; with gcc / clang the tasks
+ * take runs from a counter they share, so a slower thread takes fewer); the
+ * bytes are the same for any slots and any schedule. par NULL, or slots 0 or 1: one
  * task on the calling thread; parallel_for NULL with slots > 1: the tasks in
  * turn on the calling thread (scratch still holds slots * sbytes). A task
  * built with AVX512-VNNI takes about 16 KiB of the running thread's stack
@@ -720,26 +721,52 @@ MRTQ__PRIV void mrtq__fast_dw(const mrtq__fast_ctx *x, const mrtq_qoperand *src,
 
 /* One task of a call. Depthwise: output rows first, first + slots, ...
  * GEMM: items (group, tile of mt pixels, chunk of MRTQ__FAST_NR channel
- * blocks), chunk fastest; task t takes the consecutive items [t N / slots,
- * (t + 1) N / slots), gathering a tile (im2col) once for its run of chunks.
- * Every output is computed the same way whatever the split (exact integer
- * sums, the epilogue per output), so any number of tasks gives the same
- * bytes. */
+ * blocks), chunk fastest, gathering a tile (im2col) once for a run of its
+ * chunks. With gcc / clang and more than one slot the tasks take runs of
+ * `grain` items from a shared counter until none is left (a task on a core
+ * that runs slower, or starts later, takes fewer); otherwise task t takes the
+ * consecutive items [t N / slots, (t + 1) N / slots). Every output is
+ * computed the same way whatever the split (exact integer sums, the epilogue
+ * per output), so any number of tasks and any schedule give the same bytes. */
 typedef struct mrtq__fast_job {
   const mrtq__fast_ctx *cx;
   const mrtq_qoperand *x;
   uint8_t *scratch;
-  size_t slot_bytes, slots, mt, tiles, chunks;
+  size_t slot_bytes, slots, mt, tiles, chunks, grain;
+  size_t next; /* the shared counter (__atomic builtins only) */
 } mrtq__fast_job;
 
+#ifndef MRTQ__FAST_SHARED
+#if defined(__GNUC__)
+#define MRTQ__FAST_SHARED 1
+#else
+#define MRTQ__FAST_SHARED 0
+#endif
+#endif
+/* The next run [*lo, *hi) of items for a task, 0 when none is left: from
+ * the shared counter, or once the task's static range. */
+MRTQ__PRIV int mrtq__fast_take(mrtq__fast_job *j, size_t first, size_t items, size_t *lo, size_t *hi) {
+#if MRTQ__FAST_SHARED
+  if (j->slots > 1) {
+    *lo = __atomic_fetch_add(&j->next, j->grain, __ATOMIC_RELAXED);
+    *hi = items - *lo < j->grain ? items : *lo + j->grain;
+    return *lo < items;
+  }
+#endif
+  if (*hi != 0 || *lo != 0) return 0; /* the static range is taken once */
+  *lo = items / j->slots * first + (first < items % j->slots ? first : items % j->slots);
+  *hi = *lo + items / j->slots + (first < items % j->slots);
+  if (*hi == *lo) return 0;
+  return 1;
+}
+
 MRTQ__PRIV void mrtq__fast_task(void *job, size_t first) {
-  const mrtq__fast_job *j = (const mrtq__fast_job *)job;
+  mrtq__fast_job *j = (mrtq__fast_job *)job;
   const mrtq__fast_ctx *cx = j->cx;
   const mrtq_qoperand *x = j->x;
   const mrtq_fastconv *p = cx->p;
   size_t M = p->s.n * p->ho * p->wo, items = p->s.groups * j->tiles * j->chunks, it, r0, last = (size_t)-1;
-  size_t lo = items / j->slots * first + (first < items % j->slots ? first : items % j->slots);
-  size_t hi = lo + items / j->slots + (first < items % j->slots);
+  size_t lo = 0, hi = 0;
   uint8_t *tile;
   int32_t *ct, zu;
   int64_t *ct64;
@@ -757,36 +784,38 @@ MRTQ__PRIV void mrtq__fast_task(void *job, size_t first) {
   ct = (int32_t *)mrtq__fast_align(tile + p->mt * p->kp * (p->x16 ? 2 : 1));
   ct64 = (int64_t *)mrtq__fast_align(ct + MRTQ__FAST_MR * MRTQ__FAST_NB * MRTQ__FAST_NR); /* 16x8 only */
   zu = x->zp + (x->type == MRTQ_U8 ? 0 : 128);
-  for (it = lo; it < hi; it++) {
-    size_t tg = it / j->chunks, g = tg / j->tiles, m0 = tg % j->tiles * j->mt, ob0 = it % j->chunks * MRTQ__FAST_NR;
-    size_t mt = M - m0 < j->mt ? M - m0 : j->mt;
-    size_t nr = p->ob - ob0 < MRTQ__FAST_NR ? p->ob - ob0 : MRTQ__FAST_NR, oc0 = ob0 * MRTQ__FAST_NB;
-    size_t nc = p->og - oc0 < nr * MRTQ__FAST_NB ? p->og - oc0 : nr * MRTQ__FAST_NB, blk = g * p->ob + ob0;
+  while (mrtq__fast_take(j, first, items, &lo, &hi)) {
+    for (it = lo; it < hi; it++) {
+      size_t tg = it / j->chunks, g = tg / j->tiles, m0 = tg % j->tiles * j->mt, ob0 = it % j->chunks * MRTQ__FAST_NR;
+      size_t mt = M - m0 < j->mt ? M - m0 : j->mt;
+      size_t nr = p->ob - ob0 < MRTQ__FAST_NR ? p->ob - ob0 : MRTQ__FAST_NR, oc0 = ob0 * MRTQ__FAST_NB;
+      size_t nc = p->og - oc0 < nr * MRTQ__FAST_NB ? p->og - oc0 : nr * MRTQ__FAST_NB, blk = g * p->ob + ob0;
 #if MRTQ__FAST_VNNI
-    if (kept) mrtq__fast_ev_init(cx, ev, nc, g * p->og + oc0);
+      if (kept) mrtq__fast_ev_init(cx, ev, nc, g * p->og + oc0);
 #endif
-    if (tg != last) {
-      if (p->x16) mrtq__fast_im2col16(p, x, g, m0, mt, (int16_t *)tile);
-      else mrtq__fast_im2col(p, x, g, m0, mt, zu, tile);
-      last = tg;
-    }
-    for (r0 = 0; r0 < mt; r0 += MRTQ__FAST_MR) {
-      size_t mr = mt - r0 < MRTQ__FAST_MR ? mt - r0 : MRTQ__FAST_MR;
-      if (p->x16) {
-        mrtq__fast_kernel16((const int16_t *)tile + r0 * p->kp, p->kp, mr, p->w16 + blk * p->kp * MRTQ__FAST_NB, nr, p->kp,
-                            ct, ct64);
-        mrtq__fast_store16(cx, ct64, MRTQ__FAST_NB * MRTQ__FAST_NR, mr, nc, m0 + r0, g * p->og + oc0);
-        continue;
+      if (tg != last) {
+        if (p->x16) mrtq__fast_im2col16(p, x, g, m0, mt, (int16_t *)tile);
+        else mrtq__fast_im2col(p, x, g, m0, mt, zu, tile);
+        last = tg;
       }
-      mrtq__fast_kernel(tile + r0 * p->kp, p->kp, mr, p->w + blk * p->kp * MRTQ__FAST_NB, nr, p->kp,
-                        p->wsum + blk * MRTQ__FAST_NB, zu, ct);
+      for (r0 = 0; r0 < mt; r0 += MRTQ__FAST_MR) {
+        size_t mr = mt - r0 < MRTQ__FAST_MR ? mt - r0 : MRTQ__FAST_MR;
+        if (p->x16) {
+          mrtq__fast_kernel16((const int16_t *)tile + r0 * p->kp, p->kp, mr, p->w16 + blk * p->kp * MRTQ__FAST_NB, nr, p->kp,
+                              ct, ct64);
+          mrtq__fast_store16(cx, ct64, MRTQ__FAST_NB * MRTQ__FAST_NR, mr, nc, m0 + r0, g * p->og + oc0);
+          continue;
+        }
+        mrtq__fast_kernel(tile + r0 * p->kp, p->kp, mr, p->w + blk * p->kp * MRTQ__FAST_NB, nr, p->kp,
+                          p->wsum + blk * MRTQ__FAST_NB, zu, ct);
 #if MRTQ__FAST_VNNI
-      if (kept) {
-        mrtq__fast_store_ev(cx, ev, ct, MRTQ__FAST_NB * MRTQ__FAST_NR, mr, nc, m0 + r0, g * p->og + oc0);
-        continue;
-      }
+        if (kept) {
+          mrtq__fast_store_ev(cx, ev, ct, MRTQ__FAST_NB * MRTQ__FAST_NR, mr, nc, m0 + r0, g * p->og + oc0);
+          continue;
+        }
 #endif
-      mrtq__fast_store(cx, ct, MRTQ__FAST_NB * MRTQ__FAST_NR, mr, nc, m0 + r0, g * p->og + oc0);
+        mrtq__fast_store(cx, ct, MRTQ__FAST_NB * MRTQ__FAST_NR, mr, nc, m0 + r0, g * p->og + oc0);
+      }
     }
   }
 }
@@ -801,12 +830,14 @@ MRTQ__PRIV void mrtq__fast_run(const mrtq__fast_ctx *cx, const mrtq_qoperand *x,
   mrtq__fast_job j;
   j.cx = cx, j.x = x, j.scratch = (uint8_t *)scratch, j.slot_bytes = slot_bytes, j.slots = slots, j.mt = p->mt;
   j.chunks = (p->ob + MRTQ__FAST_NR - 1) / MRTQ__FAST_NR;
-  if (slots > 1 && !p->dw) { /* smaller tiles where there would be fewer than 4 items per task */
-    size_t per = p->s.groups * j.chunks, want = (4 * slots + per - 1) / per; /* tiles wanted */
+  if (slots > 1 && !p->dw) { /* smaller tiles where there would be fewer than 8 tiles per task */
+    size_t want = (8 * slots + p->s.groups - 1) / p->s.groups; /* tiles wanted */
     size_t mt = mrtq__fast_up((M + want - 1) / want, MRTQ__FAST_MR);
     j.mt = mt < p->mt ? mt : p->mt;
   }
   j.tiles = (M + j.mt - 1) / j.mt;
+  j.next = 0; /* runs of a tile's chunks (one im2col each), single items where under 4 runs per task */
+  j.grain = p->s.groups * j.tiles >= 4 * slots ? j.chunks : 1;
   if (slots > 1 && par->parallel_for) {
     par->parallel_for(par->pool, mrtq__fast_task, &j, slots);
     return;
