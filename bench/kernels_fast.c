@@ -180,3 +180,50 @@ void mrtqb_fast16_destroy(mrtqb_fast16 *f) {
   if (!f) return;
   free(f->mem), free(f->scratch), free(f->rq), free(f->bias64), free(f);
 }
+
+/* The machine's 2-thread ceiling for compute-bound work: `units` steps of 12
+ * independent vpdpbusd chains (the fast core's inner instruction, on
+ * registers: no memory traffic), split into `threads` equal tasks on the same
+ * kind of pool as the kernel rows (examples/pool.h). Its 1 / 2-thread time
+ * ratio bounds what any compute-bound layer can gain from a second thread
+ * here, pool hand-off included. */
+struct mrtqb_alu {
+  ex_pool pool;
+  int threads;
+  size_t units;
+  int32_t sink[64];
+};
+
+static void alu_task(void *ctx, size_t t) {
+  mrtqb_alu *a = (mrtqb_alu *)ctx;
+  __m512i c[12], x = _mm512_set1_epi32((int)(0x01020304 + t)), w = _mm512_set1_epi32(0x05060708);
+  size_t i, k, n = a->units / (size_t)a->threads;
+  for (k = 0; k < 12; k++) c[k] = _mm512_set1_epi32((int)k);
+  for (i = 0; i < n; i++)
+    for (k = 0; k < 12; k++) c[k] = _mm512_dpbusd_epi32(c[k], x, w);
+  for (k = 1; k < 12; k++) c[0] = _mm512_add_epi32(c[0], c[k]);
+  a->sink[t % 64] = _mm512_reduce_add_epi32(c[0]);
+}
+
+mrtqb_alu *mrtqb_alu_create(int threads, size_t units) {
+  mrtqb_alu *a = (mrtqb_alu *)calloc(1, sizeof *a);
+  if (!a) return NULL;
+  a->threads = threads, a->units = units;
+  if (threads > 1 && ex_pool_start(&a->pool, threads) != 0) {
+    free(a);
+    return NULL;
+  }
+  return a;
+}
+
+int32_t mrtqb_alu_run(mrtqb_alu *a) {
+  if (a->threads > 1) ex_pool_parallel_for(&a->pool, alu_task, a, (size_t)a->threads);
+  else alu_task(a, 0);
+  return a->sink[0];
+}
+
+void mrtqb_alu_destroy(mrtqb_alu *a) {
+  if (!a) return;
+  if (a->threads > 1) ex_pool_stop(&a->pool);
+  free(a);
+}

@@ -288,6 +288,19 @@ void bm_layer_fast(benchmark::State &st, mrtqb_layer proto, int tflite, int thre
   layer_count(st, d);
 }
 
+// The machine's 2-thread ceiling for compute-bound work (kernels_fast.c):
+// the same register-only vpdpbusd work on 1 thread or split over 2.
+void bm_alu(benchmark::State &st, int threads) {
+  mrtqb_alu *a = mrtqb_alu_create(threads, 1 << 16);
+  if (!a) return st.SkipWithError("the pool did not start");
+  int32_t s = 0;
+  for (auto _ : st) {
+    s += mrtqb_alu_run(a);
+    benchmark::DoNotOptimize(s);
+  }
+  mrtqb_alu_destroy(a);
+}
+
 // TFLite's 16x8 on the fast core: the layer's int8 weights and scales, int16
 // activations ((x - 128) 256 + a random low byte: the u8 data spread over
 // int16) with the layer's scales (the sums and the int16 range both 256 times
@@ -389,6 +402,12 @@ int main(int argc, char **argv) {
     }
 #endif
   }
+#ifdef MRTQB_HAVE_FAST
+  if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512vnni")) {
+    benchmark::RegisterBenchmark("THREADS/alu_vpdpbusd/1", bm_alu, 1)->Unit(benchmark::kMillisecond)->UseRealTime();
+    benchmark::RegisterBenchmark("THREADS/alu_vpdpbusd/2", bm_alu, 2)->Unit(benchmark::kMillisecond)->UseRealTime();
+  }
+#endif
   benchmark::Initialize(&argc, argv);
   if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
   benchmark::RunSpecifiedBenchmarks();

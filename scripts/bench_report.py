@@ -14,6 +14,7 @@ data = json.load(open(src))
 rate = {}  # (family, impl, n) -> items/s (median of the repetitions)
 kernels = {}  # layer -> impl -> benchmark entry (KERNEL/<layer>/<impl>)
 perch = {}  # (family, rows x channels) -> impl -> items/s (PERCH/<family>/<impl>/<shape>)
+alu = {}  # threads -> benchmark entry (THREADS/alu_vpdpbusd/<threads>)
 for b in data["benchmarks"]:
     if b.get("error_occurred"):
         continue
@@ -23,6 +24,9 @@ for b in data["benchmarks"]:
     if name.startswith("PERCH/"):
         _, fam, impl, shape = name.split("/")[:4]
         perch.setdefault((fam, shape), {})[impl] = b["items_per_second"]
+        continue
+    if name.startswith("THREADS/"):  # THREADS/alu_vpdpbusd/<threads>: the 2-thread ceiling
+        alu[int(name.split("/")[2])] = b
         continue
     if name.startswith("KERNEL/"):
         _, layer, impl = name.split("/")[:3]
@@ -159,6 +163,12 @@ if kernels:
                   f"| {o['items_per_second'] / 1e9:.0f} | {fast[1]} | {ms(m) / ms(o):.0f}x | {fast[2]} | {tfl[1]} | {tfl[2]} "
                   f"| {f'{ms(f2):.3f}' if f2 else '-'} | {f'{ms(t2):.3f}' if t2 else '-'} "
                   f"| {f'{ms(fa) / ms(f2):.2f}x' if fa and f2 else '-'}, {f'{ms(ft) / ms(t2):.2f}x' if ft and t2 else '-'} |")
+    if 1 in alu and 2 in alu:
+        a1, a2 = ms(alu[1]), ms(alu[2])
+        kl += ["", f"2-thread ceiling of this run: the same register-only `vpdpbusd` work (no memory traffic) on one "
+               f"thread, {a1:.3f} ms, and split in two tasks on the same pool, {a2:.3f} ms: **{a1 / a2:.2f}x**, the "
+               "most a compute-bound layer could gain from the second thread on this machine at the time (its two "
+               "vCPUs share a host with other work)."]
 else:
     kl = [f"Not measured in the run of {date.today().isoformat()} on **{cpu()}** (a filtered run); "
           "`scripts/bench` without a filter measures it."]
