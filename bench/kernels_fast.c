@@ -181,12 +181,12 @@ void mrtqb_fast16_destroy(mrtqb_fast16 *f) {
   free(f->mem), free(f->scratch), free(f->rq), free(f->bias64), free(f);
 }
 
-/* The machine's 2-thread ceiling for compute-bound work: `units` steps of 12
- * independent vpdpbusd chains (the fast core's inner instruction, on
- * registers: no memory traffic), split into `threads` equal tasks on the same
- * kind of pool as the kernel rows (examples/pool.h). Its 1 / 2-thread time
- * ratio bounds what any compute-bound layer can gain from a second thread
- * here, pool hand-off included. */
+/* The machine's own 2-thread scaling: `units` steps of 12 independent
+ * vpdpbusd chains (the fast core's inner instruction, on registers: no memory
+ * traffic), split into `threads` equal tasks on the same kind of pool as the
+ * kernel rows (examples/pool.h). Its 1 / 2-thread time ratio shows what the
+ * shared host gave a second thread at the time it ran (pool hand-off
+ * included); it is not a bound on rows measured at other times. */
 struct mrtqb_alu {
   ex_pool pool;
   int threads;

@@ -288,8 +288,8 @@ void bm_layer_fast(benchmark::State &st, mrtqb_layer proto, int tflite, int thre
   layer_count(st, d);
 }
 
-// The machine's 2-thread ceiling for compute-bound work (kernels_fast.c):
-// the same register-only vpdpbusd work on 1 thread or split over 2.
+// The machine's own 2-thread scaling (kernels_fast.c): the same
+// register-only vpdpbusd work on 1 thread or split over 2.
 void bm_alu(benchmark::State &st, int threads) {
   mrtqb_alu *a = mrtqb_alu_create(threads, 1 << 16);
   if (!a) return st.SkipWithError("the pool did not start");

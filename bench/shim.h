@@ -92,7 +92,7 @@ int mrtqb_fast_ref_tflite(mrtqb_fast *f, const uint8_t *x, const int8_t *w, cons
  * _acc32 (acc64 0, the int32 bias); mrtqb_fast16_ref: the reference
  * mrtq_conv2d_s16x8_* / mrtq_fc_s16x8_* on the unpacked weights (0 on
  * success). */
-/* The 2-thread ceiling (kernels_fast.c): `units` steps of register-only
+/* The machine's 2-thread scaling (kernels_fast.c): `units` steps of register-only
  * vpdpbusd chains split into `threads` tasks on an examples/pool.h pool. */
 typedef struct mrtqb_alu mrtqb_alu;
 mrtqb_alu *mrtqb_alu_create(int threads, size_t units);

@@ -165,10 +165,10 @@ if kernels:
                   f"| {f'{ms(fa) / ms(f2):.2f}x' if fa and f2 else '-'}, {f'{ms(ft) / ms(t2):.2f}x' if ft and t2 else '-'} |")
     if 1 in alu and 2 in alu:
         a1, a2 = ms(alu[1]), ms(alu[2])
-        kl += ["", f"2-thread ceiling of this run: the same register-only `vpdpbusd` work (no memory traffic) on one "
-               f"thread, {a1:.3f} ms, and split in two tasks on the same pool, {a2:.3f} ms: **{a1 / a2:.2f}x**, the "
-               "most a compute-bound layer could gain from the second thread on this machine at the time (its two "
-               "vCPUs share a host with other work)."]
+        kl += ["", f"The machine's own 2-thread scaling at the end of this run (not a bound on the rows above, which "
+               f"ran minutes earlier): register-only `vpdpbusd` work (no memory traffic) on one thread, {a1:.3f} ms, "
+               f"and split in two tasks on the same pool, {a2:.3f} ms: **{a1 / a2:.2f}x**. Its two vCPUs share a host "
+               "with other work, so this moves from run to run as the layers' 2-thread ratios do."]
 else:
     kl = [f"Not measured in the run of {date.today().isoformat()} on **{cpu()}** (a filtered run); "
           "`scripts/bench` without a filter measures it."]
