@@ -927,16 +927,16 @@ MRTQ_API mrtq_status mrtq_fastconv_q8(const mrtq_fastconv *p, const mrtq_rq *rq,
   /* vector epilogue: dst channels consecutive and every descriptor of one
      lane form (requant.h): 2 Q31 in 32-bit lanes, 1 Q31 in 64-bit lanes,
      3 FP32; else mrtq_rq_apply per output */
-  cx.vec = p->s.layout == MRTQ_NHWC || p->ho * p->wo == 1 ? mrtq__rq_lanes_form(rq, nrq, p->s.o, cx.lo, cx.hi) : 0;
-  if (cx.vec >= 2) { /* the table of the 32-bit-lane forms, once per call (layout at MRTQ__FAST_RQT) */
+  if (p->s.layout == MRTQ_NHWC || p->ho * p->wo == 1) { /* the form and, for the 32-bit-lane forms, their table
+                                                             in the same pass, once per call (layout at MRTQ__FAST_RQT) */
     int32_t *t = (int32_t *)mrtq__fast_align((uint8_t *)scratch + mrtq__fast_sbase(p));
-    size_t n = cx.rqs = mrtq__fast_up(p->s.o, MRTQ__FAST_NB);
-    memset(t, 0, MRTQ__FAST_RQT * n * sizeof *t);
-    for (c = 0; c < p->s.o; c++) {
-      mrtq__rq_lane_fill(&rq[nrq == 1 ? 0 : c], cx.lo, cx.hi, t + c, n);
-      t[7 * n + c] = bias ? bias[c] : 0;
+    size_t n = mrtq__fast_up(p->s.o, MRTQ__FAST_NB), r;
+    cx.vec = mrtq__rq_lanes_table(rq, nrq, p->s.o, cx.lo, cx.hi, t, n);
+    if (cx.vec >= 2) {
+      for (r = 0; r < MRTQ__FAST_RQT; r++) memset(t + r * n + p->s.o, 0, (n - p->s.o) * sizeof *t); /* the padding */
+      for (c = 0; c < p->s.o; c++) t[7 * n + c] = bias ? bias[c] : 0;
+      cx.rqs = n, cx.rqt = t;
     }
-    cx.rqt = t;
   }
   mrtq__fast_run(&cx, x, scratch, slot, par);
   return MRTQ_OK;

@@ -864,17 +864,6 @@ MRTQ__PRIV int mrtq__rq_lane_form(const mrtq_rq *r, int32_t lo, int32_t hi) {
   if (r->scheme != MRTQ_Q31_DBL || r->m.mult < 0 || r->m.shift < -31 || r->m.shift > 30) return 0;
   return r->m.shift > 0 || l < INT32_MIN || h > INT32_MAX ? MRTQ__LANE_Q31W : MRTQ__LANE_Q31;
 }
-/* The form n descriptions share (rq[0] for all when one is 1): the lowest
- * of their forms, 0 when FP32 meets a Q31 form. */
-MRTQ__PRIV int mrtq__rq_lanes_form(const mrtq_rq *rq, size_t nrq, size_t n, int32_t lo, int32_t hi) {
-  size_t c;
-  int f = n ? mrtq__rq_lane_form(&rq[0], lo, hi) : 0;
-  for (c = 1; c < n && f && nrq != 1; c++) {
-    int g = mrtq__rq_lane_form(&rq[c], lo, hi);
-    f = g == f ? f : (g == MRTQ__LANE_FP32 || f == MRTQ__LANE_FP32) ? 0 : g < f ? g : f;
-  }
-  return f;
-}
 /* Column t[0], t[stride], ... of a description of form 2 or 3. */
 MRTQ__PRIV void mrtq__rq_lane_fill(const mrtq_rq *r, int32_t lo, int32_t hi, int32_t *t, size_t stride) {
   const int e = -r->m.shift; /* Q31 form: [0, 31] */
@@ -888,6 +877,28 @@ MRTQ__PRIV void mrtq__rq_lane_fill(const mrtq_rq *r, int32_t lo, int32_t hi, int
     t[3 * stride] = (int32_t)((((uint32_t)1 << e) - 1u) >> 1);
   }
   t[4 * stride] = lo - r->zp, t[5 * stride] = hi - r->zp, t[6 * stride] = r->zp;
+}
+/* The form n descriptions share (rq[0] for all when nrq is 1): the lowest
+ * of their forms, 0 when FP32 meets a Q31 form; with t, in the same pass,
+ * each description's column t[c], t[c + stride], ... while the form is 2 or
+ * 3 (a form that ends 2 or 3 was so from the first column: the table is then
+ * whole; otherwise the caller ignores it). */
+MRTQ__PRIV int mrtq__rq_lanes_table(const mrtq_rq *rq, size_t nrq, size_t n, int32_t lo, int32_t hi, int32_t *t,
+                                    size_t stride) {
+  size_t c;
+  int f = n ? mrtq__rq_lane_form(&rq[0], lo, hi) : 0;
+  for (c = 0; c < n && f; c++) {
+    if (c && nrq != 1) {
+      int g = mrtq__rq_lane_form(&rq[c], lo, hi);
+      f = g == f ? f : (g == MRTQ__LANE_FP32 || f == MRTQ__LANE_FP32) ? 0 : g < f ? g : f;
+    }
+    if (t && f >= MRTQ__LANE_Q31) mrtq__rq_lane_fill(&rq[nrq == 1 ? 0 : c], lo, hi, t + c, stride);
+    else if (!t && nrq == 1) break; /* one description: its form is the form */
+  }
+  return f;
+}
+MRTQ__PRIV int mrtq__rq_lanes_form(const mrtq_rq *rq, size_t nrq, size_t n, int32_t lo, int32_t hi) {
+  return mrtq__rq_lanes_table(rq, nrq, n, lo, hi, NULL, 0);
 }
 
 #ifdef __cplusplus
@@ -1319,14 +1330,13 @@ MRTQ__PRIV void mrtq__requant_inner(const mrtq_rq *rq, const int32_t *acc, size_
   (void)path; /* unused without an x86 vector path */
   for (c0 = 0; c0 < channels; c0 += MRTQ__LANES) {
     const size_t nc = channels - c0 < MRTQ__LANES ? channels - c0 : MRTQ__LANES;
-    const int form = mrtq__rq_lanes_form(rq + c0, nc, nc, lo, hi);
+    const int form = mrtq__rq_lanes_table(rq + c0, nc, nc, lo, hi, t, MRTQ__LANES);
     if (form != MRTQ__LANE_Q31 && form != MRTQ__LANE_FP32) {
       for (r = 0; r < rows; r++)
         for (c = c0; c < c0 + nc; c++)
           out[r * channels + c] = (uint8_t)mrtq_rq_apply(&rq[c], acc[r * channels + c], lo, hi);
       continue;
     }
-    for (c = 0; c < nc; c++) mrtq__rq_lane_fill(&rq[c0 + c], lo, hi, t + c, MRTQ__LANES);
     i = 0;
 #if MRTQ__DISPATCH || MRTQ_SIMD == MRTQ_SIMD_AVX512
     if (path == MRTQ_SIMD_AVX512) mrtq__lanes_avx512(t, MRTQ__LANES, form, acc + c0, rows, channels, nc, out + c0), i = nc;
