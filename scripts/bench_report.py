@@ -25,7 +25,7 @@ for b in data["benchmarks"]:
         _, fam, impl, shape = name.split("/")[:4]
         perch.setdefault((fam, shape), {})[impl] = b["items_per_second"]
         continue
-    if name.startswith("THREADS/"):  # THREADS/alu_vpdpbusd/<threads>: the 2-thread ceiling
+    if name.startswith("THREADS/"):  # THREADS/alu_vpdpbusd/<threads>: the machine's own 2-thread scaling
         alu[int(name.split("/")[2])] = b
         continue
     if name.startswith("KERNEL/"):

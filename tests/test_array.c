@@ -4,7 +4,8 @@
  * that forces each path the CPU has: see tests/meson.build); every build must give the
  * same bytes on edge values, exact ties for every shift, every zero point of
  * the output type, >= 10^6 random inputs per family, any length and alignment,
- * and must not write past the end of the output (guard bytes). */
+ * and must not write past the end of the output (guard bytes) nor touch a byte
+ * past either array (test_page_end: an inaccessible page after them). */
 #define _DEFAULT_SOURCE 1 /* mmap, MAP_ANONYMOUS (test_page_end) */
 #include <math.h>
 

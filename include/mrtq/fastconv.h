@@ -933,7 +933,7 @@ MRTQ_API mrtq_status mrtq_fastconv_q8(const mrtq_fastconv *p, const mrtq_rq *rq,
     size_t n = mrtq__fast_up(p->s.o, MRTQ__FAST_NB), r;
     cx.vec = mrtq__rq_lanes_table(rq, nrq, p->s.o, cx.lo, cx.hi, t, n);
     if (cx.vec >= 2) {
-      for (r = 0; r < MRTQ__FAST_RQT; r++) memset(t + r * n + p->s.o, 0, (n - p->s.o) * sizeof *t); /* the padding */
+      for (r = 0; n > p->s.o && r < MRTQ__FAST_RQT; r++) memset(t + r * n + p->s.o, 0, (n - p->s.o) * sizeof *t); /* padding */
       for (c = 0; c < p->s.o; c++) t[7 * n + c] = bias ? bias[c] : 0;
       cx.rqs = n, cx.rqt = t;
     }

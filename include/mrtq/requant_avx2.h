@@ -43,7 +43,8 @@ MRTQ__PRIV __m256i mrtq__avx2_q15_vta(__m256i x, const mrtq__avx2_k *c) {
  * from zero as sign(v) * ((|v| + half) >> rs): |v| <= 2^31 - 1 (M < 2^31), so
  * |v| + half < 2^32 and the shift is logical; vpsignd puts the sign back (and
  * keeps 0). Four instructions where gemmlowp's remainder-and-threshold form
- * (kept in the SSE4.1 and AVX-512 twins) takes six; the same integers.
+ * (kept in the SSE4.1 twin and the per-channel lanes) takes six; the same
+ * integers.
  * xo holds the odd lanes' x in its even dwords (x >> 32, or x loaded one
  * element later). */
 MRTQ__PRIV __m256i mrtq__avx2_q31_dbl2(__m256i x, __m256i xo, const mrtq__avx2_k *c) {
