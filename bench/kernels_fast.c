@@ -1,5 +1,6 @@
 /* Kernel benchmarks, the fast side (C compiled as C): mrtq_fastconv_onednn and
- * mrtq_fastconv_q8 (TFLite's requantization) on the layers of kernels.c, weights packed once outside the timed loop (as
+ * TFLite's requantization (mrtq_fastconv_q8plan_run, planned once as the weights are packed; and mrtq_fastconv_q8, which
+ * does that work every call) on the layers of kernels.c, weights packed once outside the timed loop (as
  * oneDNN's weights are reordered once). Built with AVX512-VNNI: the
  * vpdpbusd core (mrtq/fastconv_avx512vnni.h); and TFLite's 16x8 on the same
  * layers (mrtq_fastconv_s16x8_*, the vpdpwssd core). */
@@ -22,6 +23,8 @@ struct mrtqb_fast {
   void *mem, *scratch;
   size_t sbytes;
   mrtq_rq *rq; /* TFLite's requantization of l's scales */
+  mrtq_fastconv_q8plan plan; /* rq and the bias planned (mrtq_fastconv_q8plan_init) */
+  void *pmem;
   ex_pool pool;
   int threads;  /* pool started with this many (0: none) */
   void *tscratch; /* threads slots */
@@ -41,7 +44,7 @@ static int fast_pack(const mrtqb_layer *l, const mrtq_conv2d_shape *s, const mrt
   return (l->fc ? mrtq_fastconv_init_fc(l->n, l->c, l->o, qw, *mem, wb, p) : mrtq_fastconv_init(s, qw, *mem, wb, p)) != MRTQ_OK;
 }
 
-mrtqb_fast *mrtqb_fast_create(const mrtqb_layer *l, const int8_t *w) {
+mrtqb_fast *mrtqb_fast_create(const mrtqb_layer *l, const int8_t *w, const int32_t *bias) {
   mrtqb_fast *f = (mrtqb_fast *)calloc(1, sizeof *f);
   mrtq_conv2d_shape s;
   mrtq_qoperand qw;
@@ -63,16 +66,25 @@ mrtqb_fast *mrtqb_fast_create(const mrtqb_layer *l, const int8_t *w) {
     mrtqb_fast_destroy(f);
     return NULL;
   }
+  size_t pb;
+  if (mrtq_fastconv_q8plan_sizes(&f->p, &pb) != MRTQ_OK || !(f->pmem = malloc(pb)) ||
+      mrtq_fastconv_q8plan_init(&f->p, f->rq, l->o, bias, MRTQ_U8, f->pmem, pb, &f->plan) != MRTQ_OK) {
+    mrtqb_fast_destroy(f);
+    return NULL;
+  }
   return f;
 }
 
-/* The layer in either convention (tflite 0 / 1), scratch scr of bytes, par. */
+/* The layer in either convention (tflite 0: oneDNN's; 1: TFLite's, planned;
+ * 2: TFLite's, mrtq_fastconv_q8 per call with bias), scratch scr of bytes,
+ * par. */
 static int fast_call(mrtqb_fast *f, const uint8_t *x, const int32_t *bias, uint8_t *dst, int tflite, void *scr, size_t bytes,
                      const mrtq_parallel *par) {
   mrtq_qoperand qx;
   mrtq_onednn_attr a;
   memset(&qx, 0, sizeof qx), memset(&a, 0, sizeof a);
   qx.data = x, qx.type = MRTQ_U8, qx.zp = f->l.src_zp;
+  if (tflite == 1) return (int)mrtq_fastconv_q8plan_run(&f->plan, &qx, scr, bytes, par, dst);
   if (tflite) return (int)mrtq_fastconv_q8(&f->p, f->rq, f->l.o, &qx, bias, MRTQ_U8, scr, bytes, par, dst);
   a.oscale = f->l.oscale, a.oscale_mask = 2, a.src_zp = f->l.src_zp, a.dst_zp = f->l.dst_zp;
   a.n_po = 1, a.po[0].kind = MRTQ_ONEDNN_RELU, a.po[0].scale = 1.0f;
@@ -83,8 +95,8 @@ int mrtqb_fast_run(mrtqb_fast *f, const uint8_t *x, const int32_t *bias, uint8_t
   return fast_call(f, x, bias, dst, 0, f->scratch, f->sbytes, NULL);
 }
 
-int mrtqb_fast_run_tflite(mrtqb_fast *f, const uint8_t *x, const int32_t *bias, uint8_t *dst) {
-  return fast_call(f, x, bias, dst, 1, f->scratch, f->sbytes, NULL);
+int mrtqb_fast_run_tflite(mrtqb_fast *f, const uint8_t *x, const int32_t *bias, uint8_t *dst, int percall) {
+  return fast_call(f, x, bias, dst, percall ? 2 : 1, f->scratch, f->sbytes, NULL);
 }
 
 int mrtqb_fast_run_threads(mrtqb_fast *f, const uint8_t *x, const int32_t *bias, uint8_t *dst, int tflite, int threads) {
@@ -111,7 +123,7 @@ int mrtqb_fast_ref_tflite(mrtqb_fast *f, const uint8_t *x, const int8_t *w, cons
 void mrtqb_fast_destroy(mrtqb_fast *f) {
   if (!f) return;
   if (f->threads) ex_pool_stop(&f->pool), free(f->tscratch);
-  free(f->mem), free(f->scratch), free(f->rq), free(f);
+  free(f->mem), free(f->scratch), free(f->rq), free(f->pmem), free(f);
 }
 
 struct mrtqb_fast16 {

@@ -262,17 +262,18 @@ void bm_layer_onednn(benchmark::State &st, mrtqb_layer proto) {
 // mrtq's fast core: weights packed once, then the layer per iteration, in
 // oneDNN's convention (its bytes compared with the reference kernel's,
 // themselves equal to oneDNN's) or in TFLite's requantization (per-channel Q31
-// double rounding; compared with mrtq_conv2d_q8's), on one thread or on
-// `threads` (examples/pool.h) -- compared before timing.
+// double rounding, planned once; tflite 2: mrtq_fastconv_q8 per call;
+// compared with mrtq_conv2d_q8's), on one thread or on `threads`
+// (examples/pool.h) -- compared before timing.
 void bm_layer_fast(benchmark::State &st, mrtqb_layer proto, int tflite, int threads) {
   LayerData &d = layer_data(proto);
   if (!tflite && layer_check(d) != 1) return st.SkipWithError("mrtq and oneDNN differ (or oneDNN is missing)");
-  mrtqb_fast *f = mrtqb_fast_create(&d.l, d.w.data());
+  mrtqb_fast *f = mrtqb_fast_create(&d.l, d.w.data(), d.bias.data());
   if (!f) return st.SkipWithError("mrtq_fastconv_init failed");
   std::vector<uint8_t> out(d.out, 0), ref = d.ours;
   auto run = [&]() {
     if (threads > 1) return mrtqb_fast_run_threads(f, d.x.data(), d.bias.data(), out.data(), tflite, threads);
-    return tflite ? mrtqb_fast_run_tflite(f, d.x.data(), d.bias.data(), out.data())
+    return tflite ? mrtqb_fast_run_tflite(f, d.x.data(), d.bias.data(), out.data(), tflite == 2)
                   : mrtqb_fast_run(f, d.x.data(), d.bias.data(), out.data());
   };
   if ((tflite && mrtqb_fast_ref_tflite(f, d.x.data(), d.w.data(), d.bias.data(), ref.data()) != 0) || run() != 0 ||
@@ -389,6 +390,8 @@ int main(int argc, char **argv) {
       benchmark::RegisterBenchmark((std::string("KERNEL/") + l.name + "/mrtq_fast").c_str(), bm_layer_fast, l, 0, 1)
           ->Unit(benchmark::kMillisecond);
       benchmark::RegisterBenchmark((std::string("KERNEL/") + l.name + "/mrtq_fast_tflite").c_str(), bm_layer_fast, l, 1, 1)
+          ->Unit(benchmark::kMillisecond);
+      benchmark::RegisterBenchmark((std::string("KERNEL/") + l.name + "/mrtq_fast_tflite_percall").c_str(), bm_layer_fast, l, 2, 1)
           ->Unit(benchmark::kMillisecond);
       // 2 threads: real time (the worker's CPU time is not the caller's)
       benchmark::RegisterBenchmark((std::string("KERNEL/") + l.name + "/mrtq_fast_2t").c_str(), bm_layer_fast, l, 0, 2)

@@ -72,15 +72,18 @@ int mrtqb_layer_mrtq(const mrtqb_layer *l, const uint8_t *x, const int8_t *w, co
  * weights packed at create, the layer run by run (0 on success). Only on a
  * CPU with AVX512-VNNI. */
 typedef struct mrtqb_fast mrtqb_fast;
-mrtqb_fast *mrtqb_fast_create(const mrtqb_layer *l, const int8_t *w);
+mrtqb_fast *mrtqb_fast_create(const mrtqb_layer *l, const int8_t *w, const int32_t *bias);
 int mrtqb_fast_run(mrtqb_fast *f, const uint8_t *x, const int32_t *bias, uint8_t *dst);
 void mrtqb_fast_destroy(mrtqb_fast *f);
 /* The same layer in TFLite's requantization: per-channel MRTQ_Q31_DBL of the
- * layer's scales, output zero point dst_zp, ReLU as the clamp [dst_zp, 255]
- * (mrtq_fastconv_q8); and its reference, mrtq_conv2d_q8 / mrtq_fc_q8 on the
- * unpacked weights w with the same descriptors (0 on success). */
-int mrtqb_fast_run_tflite(mrtqb_fast *f, const uint8_t *x, const int32_t *bias, uint8_t *dst);
-/* Either convention (tflite 0 / 1) with threads tasks on a persistent pthread
+ * layer's scales, output zero point dst_zp, ReLU as the clamp [dst_zp, 255]:
+ * planned at create with create's bias (mrtq_fastconv_q8plan_run; bias
+ * unused), or with percall mrtq_fastconv_q8 (the descriptors checked and
+ * their table built every call); and its reference, mrtq_conv2d_q8 /
+ * mrtq_fc_q8 on the unpacked weights w with the same descriptors (0 on
+ * success). */
+int mrtqb_fast_run_tflite(mrtqb_fast *f, const uint8_t *x, const int32_t *bias, uint8_t *dst, int percall);
+/* Either convention (tflite 0 / 1: planned) with threads tasks on a persistent pthread
  * pool (examples/pool.h; started on first use, stopped by destroy). */
 int mrtqb_fast_run_threads(mrtqb_fast *f, const uint8_t *x, const int32_t *bias, uint8_t *dst, int tflite, int threads);
 int mrtqb_fast_ref_tflite(mrtqb_fast *f, const uint8_t *x, const int8_t *w, const int32_t *bias, uint8_t *dst);

@@ -144,7 +144,8 @@ if kernels:
     kl = [f"Measured {date.today().isoformat()} on **{cpu()}**, single thread except the 2-thread columns (real time, "
           f"the fast core with examples/pool.h), median of 3; compiler: {gcc}.", "",
           "mrtq fast: oneDNN's convention (float epilogue, `mrtq_fastconv_onednn`); mrtq fast TFLite: the same layer "
-          "and packed weights in TFLite's requantization (per-channel Q31 double rounding, `mrtq_fastconv_q8`), "
+          "and packed weights in TFLite's requantization (per-channel Q31 double rounding, "
+          "`mrtq_fastconv_q8plan_run`: the descriptors planned once, as the weights are packed once), "
           "compared with `mrtq_conv2d_q8` before timing.", "",
           "| layer | MACs | mrtq scalar (ms) | mrtq fast (ms) | mrtq fast TFLite (ms) | oneDNN (ms) | oneDNN G MAC/s "
           "| mrtq fast G MAC/s | scalar / oneDNN time | fast / oneDNN time | fast TFLite / oneDNN time "
@@ -163,6 +164,12 @@ if kernels:
                   f"| {o['items_per_second'] / 1e9:.0f} | {fast[1]} | {ms(m) / ms(o):.0f}x | {fast[2]} | {tfl[1]} | {tfl[2]} "
                   f"| {f'{ms(f2):.3f}' if f2 else '-'} | {f'{ms(t2):.3f}' if t2 else '-'} "
                   f"| {f'{ms(fa) / ms(f2):.2f}x' if fa and f2 else '-'}, {f'{ms(ft) / ms(t2):.2f}x' if ft and t2 else '-'} |")
+    pc = [(layer, ms(d["mrtq_fast_tflite_percall"]) / ms(d["mrtq_fast_tflite"])) for layer, d in kernels.items()
+          if "mrtq_fast_tflite_percall" in d and "mrtq_fast_tflite" in d]
+    if pc:
+        kl += ["", "The same TFLite convention through `mrtq_fastconv_q8`, which checks the descriptors and builds their "
+               "table on every call, in time per call against the planned column: " +
+               ", ".join(f"{layer} {r:.2f}x" for layer, r in pc) + "."]
     if 1 in alu and 2 in alu:
         a1, a2 = ms(alu[1]), ms(alu[2])
         kl += ["", f"The machine's own 2-thread scaling at the end of this run (not a bound on the rows above, which "

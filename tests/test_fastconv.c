@@ -371,6 +371,39 @@ static void make_weights(const mrtq_conv2d_shape *s, mrtq_qoperand *qw, void *w,
   else qw->zp_ch = zch;
   free(v);
 }
+/* The same layer through a plan (mrtq_fastconv_q8plan_init, then _run at a
+ * misaligned scratch and plan memory): status s0 (mrtq_fastconv_q8's) when
+ * both succeed or the first to refuse is the same check (_init checks the
+ * descriptors, which mrtq_fastconv_q8 checks after x: where both are bad
+ * either refusal is right), y0's bytes on success, nothing written on
+ * error. The descriptors and bias handed to _init are overwritten before
+ * _run (the plan keeps copies). Returns the mismatches. */
+static long q8_planned;
+static long layer_q8_plan(const mrtq_fastconv *p, const mrtq_rq *rq, size_t nrq, const mrtq_qoperand *qx, const int32_t *bias,
+                          mrtq_dtype dt, const uint8_t *y0, size_t ny, size_t sb, mrtq_status s0) {
+  size_t pb = 0, i, o = p->s.o;
+  mrtq_fastconv_q8plan pl;
+  mrtq_rq *rc = (mrtq_rq *)malloc(nrq * sizeof *rc);
+  int32_t *bc = (int32_t *)malloc(o * sizeof *bc);
+  uint8_t *pm, *scr = (uint8_t *)malloc(sb + 7), *y2 = (uint8_t *)malloc(ny + 1);
+  mrtq_status si, s2 = MRTQ_OK;
+  long bad = 0;
+  CHECK_EQ(mrtq_fastconv_q8plan_sizes(p, &pb), MRTQ_OK, "plan sizes");
+  pm = (uint8_t *)malloc(pb + 5);
+  memcpy(rc, rq, nrq * sizeof *rc);
+  if (bias) memcpy(bc, bias, o * sizeof *bc);
+  memset(y2, 0x5a, ny + 1);
+  si = mrtq_fastconv_q8plan_init(p, rc, nrq, bias ? bc : NULL, dt, pm + 5, pb, &pl);
+  memset(rc, 0xA5, nrq * sizeof *rc), memset(bc, 0x7f, o * sizeof *bc);
+  if (si == MRTQ_OK) s2 = mrtq_fastconv_q8plan_run(&pl, qx, scr + 7, sb, NULL, y2);
+  if (s0 == MRTQ_OK || si == MRTQ_OK) CHECK_EQ(si == MRTQ_OK ? s2 : si, s0, "planned status (init %d)", (int)si);
+  else CHECK(si != MRTQ_OK);
+  for (i = 0; i <= ny; i++)
+    if (y2[i] != (s0 == MRTQ_OK && i < ny ? y0[i] : 0x5a) && bad++ < 3) CHECK_EQ(y2[i], y0[i], "planned, at %zu", i);
+  q8_planned += s0 == MRTQ_OK;
+  free(rc), free(bc), free(pm), free(scr), free(y2);
+  return bad;
+}
 static long layer_q8(const mrtq_conv2d_shape *s, int fc, int src_u, int dst_u, int edge, int fam) {
   size_t ho = 0, wo = 0, wb, sb, nx, nw, ny, i, nrq = th_range(0, 3) ? s->o : 1;
   int32_t *zch = (int32_t *)malloc(s->o * sizeof *zch);
@@ -419,6 +452,7 @@ static long layer_q8(const mrtq_conv2d_shape *s, int fc, int src_u, int dst_u, i
     if (y0[i] != y1[i] && bad++ < 3)
       CHECK_EQ(y1[i], y0[i], "at %zu: n%zu c%zu h%zu w%zu o%zu k%zux%zu s%zu g%zu layout %d src_u %d dst_u %d fam %d nrq %zu", i,
                s->n, s->c, s->h, s->w, s->o, s->kh, s->kw, s->stride_h, s->groups, s->layout, src_u, dst_u, fam, nrq);
+  bad += layer_q8_plan(&p, rq, nrq, &qx, use_bias ? bias : NULL, dt, y0, ny, sb, s0);
   if (s0 == MRTQ_OK) {
     q8_outputs += (long)ny;
     int vec = s->layout == MRTQ_NHWC || ho * wo == 1, wide = 0;
@@ -451,9 +485,9 @@ static void test_q8_random(void) {
   }
   CHECK_EQ(bad, 0, "mismatches");
   printf("  requantized (mrtq_fastconv_q8 vs mrtq_conv2d_q8 / mrtq_fc_q8): %ld outputs, %ld layers on the vector epilogue "
-         "(%ld of them on its 64-bit-lane Q31 form, %ld on its FP32 form)\n", q8_outputs, q8_vec_layers, q8_wide_layers,
-         q8_fp32_layers);
-  CHECK(q8_outputs > 0 &&
+         "(%ld of them on its 64-bit-lane Q31 form, %ld on its FP32 form); %ld layers also through a plan\n", q8_outputs,
+         q8_vec_layers, q8_wide_layers, q8_fp32_layers, q8_planned);
+  CHECK(q8_outputs > 0 && q8_planned > 0 &&
         (!MRTQ__FAST_VNNI || (q8_vec_layers > q8_wide_layers + q8_fp32_layers && q8_wide_layers > 0 && q8_fp32_layers > 0)));
 }
 /* The fast core with uint8, zero-pointed and int4 weights (make_weights)
@@ -603,6 +637,17 @@ static void test_threads(void) {
                               : mrtq_fastconv_q8(&p, rq, s.o, &qx, bp, dt, scr, sb * slots, &par, y1);
       CHECK_EQ(s0, MRTQ_OK, "one task");
       CHECK_EQ(s1, MRTQ_OK, "%zu tasks", slots);
+      if (!onednn && t % 2 == 0) { /* and through a plan, the tasks' bytes again (y1 rewritten) */
+        size_t pb = 0;
+        mrtq_fastconv_q8plan pl;
+        void *pm;
+        CHECK_EQ(mrtq_fastconv_q8plan_sizes(&p, &pb), MRTQ_OK, "plan sizes");
+        pm = malloc(pb);
+        CHECK_EQ(mrtq_fastconv_q8plan_init(&p, rq, s.o, bp, dt, pm, pb, &pl), MRTQ_OK, "plan");
+        memset(y1, 0, ny);
+        CHECK_EQ(mrtq_fastconv_q8plan_run(&pl, &qx, scr, sb * slots, &par, y1), MRTQ_OK, "%zu tasks, planned", slots);
+        free(pm);
+      }
       if (onednn && mode == 0)
         CHECK_REFUSED(mrtq_fastconv_onednn(&p, &a, &qx, bp, dt, scr, sb * slots - 1, &par, y1), MRTQ_EINVAL,
                       "scratch_bytes: smaller than sbytes from mrtq_fastconv_sizes (times par->slots)");
@@ -820,6 +865,60 @@ static void test_bad_input(void) {
     CHECK_EQ(mrtq_fastconv_init_fc(1, 8, 1, &qw, mem, sizeof mem, &p), MRTQ_OK, "init fc");
     CHECK_EQ(mrtq_fastconv_q8(&p, rq, 1, &qx, NULL, MRTQ_S8, scr, sizeof scr, NULL, y), MRTQ_OK, "ok");
     CHECK_EQ(y[0], 8, "3 * 5 * 0.5 = 7.5 -> 8 (ties away from zero)");
+  }
+  { /* the plan: _sizes, _init, _run, each argument in its order */
+    mrtq_rq rq[2];
+    mrtq_fastconv_q8plan pl, pz;
+    mrtq_fastconv big;
+    uint8_t pm[2048];
+    size_t pb = 0;
+    int32_t b1 = 4;
+    CHECK_EQ(mrtq_rq_init(MRTQ_Q31_DBL, 0.5, 0, -128, 127, &rq[0]), MRTQ_OK, "rq");
+    rq[1] = rq[0];
+    CHECK_REFUSED(mrtq_fastconv_q8plan_sizes(NULL, &pb), MRTQ_EINVAL, "p: NULL");
+    CHECK_REFUSED(mrtq_fastconv_q8plan_sizes(&p, NULL), MRTQ_EINVAL, "bytes: NULL");
+    big = p, big.s.o = SIZE_MAX / 4;
+    CHECK_REFUSED(mrtq_fastconv_q8plan_sizes(&big, &pb), MRTQ_ESHAPE, "p->s.o: the plan's size overflows size_t");
+    big = p, big.x16 = 1;
+    CHECK_REFUSED(mrtq_fastconv_q8plan_sizes(&big, &pb), MRTQ_EUNSUPPORTED, "p: packed for 16x8");
+    CHECK_EQ(mrtq_fastconv_q8plan_sizes(&p, &pb), MRTQ_OK, "sizes");
+    CHECK(pb <= sizeof pm);
+    memset(&pz, 0x33, sizeof pz), pl = pz, memset(pm, 0x44, sizeof pm);
+    CHECK_REFUSED(mrtq_fastconv_q8plan_init(NULL, rq, 1, NULL, MRTQ_S8, pm, pb, &pl), MRTQ_EINVAL, "p: NULL");
+    CHECK_REFUSED(mrtq_fastconv_q8plan_init(&big, rq, 1, NULL, MRTQ_S8, pm, pb, &pl), MRTQ_EUNSUPPORTED, "p: packed for 16x8");
+    big = p, big.wo = 2;
+    CHECK_REFUSED(mrtq_fastconv_q8plan_init(&big, rq, 1, NULL, MRTQ_S8, pm, pb, &pl), MRTQ_EINVAL,
+                  "p->ho, p->wo: not the shape's output size");
+    CHECK_REFUSED(mrtq_fastconv_q8plan_init(&p, NULL, 1, NULL, MRTQ_S8, pm, pb, &pl), MRTQ_EINVAL, "rq: NULL");
+    CHECK_REFUSED(mrtq_fastconv_q8plan_init(&p, rq, 2, NULL, MRTQ_S8, pm, pb, &pl), MRTQ_EINVAL, "nrq: must be 1 or s->o");
+    CHECK_REFUSED(mrtq_fastconv_q8plan_init(&p, rq, 1, NULL, MRTQ_S32, pm, pb, &pl), MRTQ_EUNSUPPORTED, "dst_type");
+    CHECK_REFUSED(mrtq_fastconv_q8plan_init(&p, rq, 1, NULL, MRTQ_S8, NULL, pb, &pl), MRTQ_EINVAL, "mem: NULL");
+    CHECK_REFUSED(mrtq_fastconv_q8plan_init(&p, rq, 1, NULL, MRTQ_S8, pm, pb, NULL), MRTQ_EINVAL, "plan: NULL");
+    CHECK_REFUSED(mrtq_fastconv_q8plan_init(&p, rq, 1, NULL, MRTQ_S8, pm, pb - 1, &pl), MRTQ_EINVAL,
+                  "mem_bytes: smaller than bytes from mrtq_fastconv_q8plan_sizes");
+    CHECK(memcmp(&pl, &pz, sizeof pl) == 0 && pm[0] == 0x44 && pm[pb - 1] == 0x44); /* neither written on error */
+    CHECK_EQ(mrtq_fastconv_q8plan_init(&p, rq, 1, &b1, MRTQ_S8, pm, pb, &pl), MRTQ_OK, "plan");
+    y[0] = 77;
+    CHECK_REFUSED(mrtq_fastconv_q8plan_run(NULL, &qx, scr, sizeof scr, NULL, y), MRTQ_EINVAL, "plan: NULL");
+    pz = pl, pz.p = NULL;
+    CHECK_REFUSED(mrtq_fastconv_q8plan_run(&pz, &qx, scr, sizeof scr, NULL, y), MRTQ_EINVAL, "plan->p: NULL");
+    big = p, big.s.o = 2, pz = pl, pz.p = &big;
+    CHECK_REFUSED(mrtq_fastconv_q8plan_run(&pz, &qx, scr, sizeof scr, NULL, y), MRTQ_EINVAL,
+                  "plan->p: its packing changed since mrtq_fastconv_q8plan_init");
+    CHECK_REFUSED(mrtq_fastconv_q8plan_run(&pl, NULL, scr, sizeof scr, NULL, y), MRTQ_EINVAL, "x: NULL");
+    qx.zp = 300;
+    CHECK_REFUSED(mrtq_fastconv_q8plan_run(&pl, &qx, scr, sizeof scr, NULL, y), MRTQ_EINVAL, "x->zp: outside");
+    qx.zp = 0;
+    CHECK_REFUSED(mrtq_fastconv_q8plan_run(&pl, &qx, scr, sizeof scr, NULL, NULL), MRTQ_EINVAL, "dst: NULL");
+    CHECK_REFUSED(mrtq_fastconv_q8plan_run(&pl, &qx, NULL, sizeof scr, NULL, y), MRTQ_EINVAL, "scratch: NULL");
+    CHECK_REFUSED(mrtq_fastconv_q8plan_run(&pl, &qx, scr, 1, NULL, y), MRTQ_EINVAL, "scratch_bytes: smaller");
+    CHECK_EQ(y[0], 77, "nothing written on error");
+    b1 = 1000; /* the plan's copy of the bias is what counts */
+    CHECK_EQ(mrtq_fastconv_q8plan_run(&pl, &qx, scr, sizeof scr, NULL, y), MRTQ_OK, "ok");
+    CHECK_EQ(y[0], 10, "(3 * 5 + 4) * 0.5 = 9.5 -> 10 (ties away from zero)");
+    b1 = INT32_MAX - 100; /* a bias whose sum bound overflows: refused at run, with x's zero point */
+    CHECK_EQ(mrtq_fastconv_q8plan_init(&p, rq, 1, &b1, MRTQ_S8, pm, pb, &pl), MRTQ_OK, "plan");
+    CHECK_REFUSED(mrtq_fastconv_q8plan_run(&pl, &qx, scr, sizeof scr, NULL, y), MRTQ_EOVERFLOW, "could overflow int32");
   }
 }
 

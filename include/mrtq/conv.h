@@ -220,13 +220,6 @@ MRTQ_API mrtq_conv2d_shape mrtq_fc_shape(size_t rows, size_t k, size_t o) {
   return s;
 }
 
-/* Operands, zero points and the expansion's worst case within int32: for a
- * reduction of length k, |sum XW| + |zx sum W| + |zw sum X| + |k zx zw| +
- * |bias| < 2^31 bounds every partial sum and the result. nw zero points
- * (w->zp_ch, or w->zp when zp_ch is NULL) and nb bias values (bias may be
- * NULL). mm: name the operands a, b (matmul) instead of x, w, and take
- * only 8-bit b; a convolution's w may also be MRTQ_S4 (|W| <= 8), which the
- * callers that cannot read int4 (attr.h, fastconv.h) refuse before. */
 /* The weights' zero points (w->zp_ch's nw entries, or w->zp): each a value of
  * w->type, w->zp 0 beside zp_ch; *zmax gets the one of largest magnitude.
  * mm: name the operand b (matmul) instead of w. Shared by mrtq__dot_check and
@@ -249,12 +242,31 @@ MRTQ__PRIV mrtq_status mrtq__w_zp_check(const mrtq_qoperand *w, size_t nw, int m
   return MRTQ_OK;
 }
 
-MRTQ__PRIV mrtq_status mrtq__dot_check(uint64_t k, const mrtq_qoperand *x, const mrtq_qoperand *w, size_t nw,
-                                       const int32_t *bias, size_t nb, int mm) {
-  uint64_t mx, mw, zx, zw, b = 0;
+/* The largest |bias[o]| of nb values (0 when bias is NULL). */
+MRTQ__PRIV uint64_t mrtq__bias_max(const int32_t *bias, size_t nb) {
+  uint64_t b = 0;
+  size_t o;
+  if (bias)
+    for (o = 0; o < nb; o++) {
+      uint64_t v = bias[o] < 0 ? (uint64_t)0 - (uint64_t)(int64_t)bias[o] : (uint64_t)bias[o];
+      if (v > b) b = v;
+    }
+  return b;
+}
+
+/* Operands, zero points and the expansion's worst case within int32: for a
+ * reduction of length k, |sum XW| + |zx sum W| + |zw sum X| + |k zx zw| +
+ * |bias| < 2^31 bounds every partial sum and the result. nw zero points
+ * (w->zp_ch, or w->zp when zp_ch is NULL) and nb bias values (bias may be
+ * NULL; mrtq__dot_check_b takes their largest magnitude b instead). mm:
+ * name the operands a, b (matmul) instead of x, w, and take only 8-bit b;
+ * a convolution's w may also be MRTQ_S4 (|W| <= 8), which the
+ * callers that cannot read int4 (attr.h, fastconv.h) refuse before. */
+MRTQ__PRIV mrtq_status mrtq__dot_check_b(uint64_t k, const mrtq_qoperand *x, const mrtq_qoperand *w, size_t nw, uint64_t b,
+                                         int mm) {
+  uint64_t mx, mw, zx, zw;
   int32_t zmax;
   mrtq_status st;
-  size_t o;
   if (!x) return MRTQ__ERR(MRTQ_EINVAL, MRTQ__WHY2(mm, "a: NULL", "x: NULL"));
   if (!w) return MRTQ__ERR(MRTQ_EINVAL, MRTQ__WHY2(mm, "b: NULL", "w: NULL"));
   if (!x->data) return MRTQ__ERR(MRTQ_EINVAL, MRTQ__WHY2(mm, "a->data: NULL", "x->data: NULL"));
@@ -273,11 +285,6 @@ MRTQ__PRIV mrtq_status mrtq__dot_check(uint64_t k, const mrtq_qoperand *x, const
     return MRTQ__ERR(MRTQ_EINVAL, MRTQ__WHY2(mm, "a->zp: outside a->type's range", "x->zp: outside x->type's range"));
   if ((st = mrtq__w_zp_check(w, nw, mm, &zmax)) != MRTQ_OK) return st;
   zw = (uint64_t)(zmax < 0 ? -zmax : zmax);
-  if (bias)
-    for (o = 0; o < nb; o++) {
-      uint64_t v = bias[o] < 0 ? (uint64_t)0 - (uint64_t)(int64_t)bias[o] : (uint64_t)bias[o];
-      if (v > b) b = v;
-    }
   mx = x->type == MRTQ_U8 ? 255 : 128, mw = w->type == MRTQ_U8 ? 255 : w->type == MRTQ_S4 ? 8 : 128;
   zx = (uint64_t)(x->zp < 0 ? -x->zp : x->zp);
   if (k > ((uint64_t)1 << 40) || k * mx * mw + zx * k * mw + zw * k * mx + k * zx * zw + b > (uint64_t)INT32_MAX)
@@ -286,6 +293,10 @@ MRTQ__PRIV mrtq_status mrtq__dot_check(uint64_t k, const mrtq_qoperand *x, const
                                 "s: K |X| |W| + |zx| K |W| + |zw| K |X| + K |zx zw| + |bias| could overflow int32 "
                                 "(K = (c / groups) kh kw)"));
   return MRTQ_OK;
+}
+MRTQ__PRIV mrtq_status mrtq__dot_check(uint64_t k, const mrtq_qoperand *x, const mrtq_qoperand *w, size_t nw,
+                                       const int32_t *bias, size_t nb, int mm) {
+  return mrtq__dot_check_b(k, x, w, nw, mrtq__bias_max(bias, nb), mm);
 }
 
 /* Check everything and bound the expansion's terms; *k gets the reduction

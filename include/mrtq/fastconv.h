@@ -171,6 +171,47 @@ MRTQ_API mrtq_status mrtq_fastconv_q8(const mrtq_fastconv *p, const mrtq_rq *rq,
                                       const int32_t *bias, mrtq_dtype dst_type, void *scratch, size_t scratch_bytes,
                                       const mrtq_parallel *par, void *dst);
 
+/* mrtq_fastconv_q8 split as TFLite splits a kernel into Prepare and Eval:
+ * mrtq_fastconv_q8plan_init does once what mrtq_fastconv_q8 does on every
+ * call for the output side (checks rq, nrq, bias and dst_type, builds the
+ * epilogue's per-channel lane table) and keeps, in mem (mem_bytes >= the
+ * *bytes of mrtq_fastconv_q8plan_sizes(p, ...)), that table and copies of
+ * rq[0 .. nrq) and bias[0 .. o) (so those may change or go afterwards);
+ * *plan refers to mem and to p (both must stay valid and unchanged while
+ * it is used). mrtq_fastconv_q8plan_run(plan, x, scratch, scratch_bytes,
+ * par, dst) then checks only x, the scratch and dst and writes exactly the
+ * bytes of mrtq_fastconv_q8(p, rq, nrq, x, bias, dst_type, scratch,
+ * scratch_bytes, par, dst) with the rq and bias given to _init; its cost
+ * per call no longer grows with the output channels (on the one-row
+ * 1024 x 1024 FC the per-call work was about 40% of mrtq_fastconv_q8's time:
+ * docs/PERFORMANCE.md). Scratch as mrtq_fastconv_q8's (sbytes from
+ * mrtq_fastconv_sizes, times the slots). Errors: sizes: p or bytes NULL ->
+ * MRTQ_EINVAL; p packed for 16x8 -> MRTQ_EUNSUPPORTED. Init: p NULL ->
+ * MRTQ_EINVAL; p packed for 16x8 -> MRTQ_EUNSUPPORTED; a shape whose last
+ * window overruns the padding -> as mrtq_conv2d_out; then rq, nrq and
+ * dst_type as mrtq_conv2d_q8 checks them; mem or plan NULL, mem_bytes too
+ * small -> MRTQ_EINVAL. Run: plan or plan->p NULL, or p's shape no longer
+ * the one planned -> MRTQ_EINVAL; then x (and the int32 bound of the sums
+ * with the planned bias) as mrtq_conv2d_q8 checks them, dst NULL ->
+ * MRTQ_EINVAL, scratch as mrtq_fastconv_q8's. Nothing is written on error
+ * (init writes neither mem nor *plan). */
+typedef struct mrtq_fastconv_q8plan {
+  const mrtq_fastconv *p;
+  const mrtq_rq *rq;     /* copies in mem */
+  size_t nrq, o;         /* o: p->s.o when planned */
+  const int32_t *bias;   /* a copy in mem, or NULL */
+  uint64_t bias_max;     /* the largest |bias| (0 without) */
+  mrtq_dtype dst_type;
+  int form;              /* the epilogue's lane form (0: mrtq_rq_apply per output) */
+  const int32_t *t;      /* its table in mem (forms 2, 3), rows n apart */
+  size_t n;
+} mrtq_fastconv_q8plan;
+MRTQ_API mrtq_status mrtq_fastconv_q8plan_sizes(const mrtq_fastconv *p, size_t *bytes);
+MRTQ_API mrtq_status mrtq_fastconv_q8plan_init(const mrtq_fastconv *p, const mrtq_rq *rq, size_t nrq, const int32_t *bias,
+                                               mrtq_dtype dst_type, void *mem, size_t mem_bytes, mrtq_fastconv_q8plan *plan);
+MRTQ_API mrtq_status mrtq_fastconv_q8plan_run(const mrtq_fastconv_q8plan *plan, const mrtq_qoperand *x, void *scratch,
+                                              size_t scratch_bytes, const mrtq_parallel *par, void *dst);
+
 /* TFLite's 16x8 convolution (conv_s16.h: int16 activations without a zero
  * point, int8 weights of zero point 0, int16 outputs) on the fast core:
  * weights packed once as int16 pairs (vpdpwssd's operand) by
@@ -902,13 +943,37 @@ MRTQ_API mrtq_status mrtq_fastconv_onednn(const mrtq_fastconv *p, const mrtq_one
   return MRTQ_OK;
 }
 
+/* Whether mrtq_fastconv_q8's vector epilogue can apply: a pixel's outputs
+ * consecutive in dst (NHWC, or one pixel). */
+MRTQ__PRIV int mrtq__fast_q8_vec(const mrtq_fastconv *p) { return p->s.layout == MRTQ_NHWC || p->ho * p->wo == 1; }
+
+/* mrtq_fastconv_q8's epilogue form for rq (requant.h's lane forms: 2 Q31 in
+ * 32-bit lanes, 1 Q31 in 64-bit lanes, 3 FP32; 0 mrtq_rq_apply per output),
+ * and for forms 2 and 3 their table at t (MRTQ__FAST_RQT rows of
+ * up(o, 16), 64-byte aligned): rows 0-6 as mrtq__rq_lanes_table fills them
+ * (found and filled in one pass), row 7 the bias (0 without), the padding
+ * columns 0. */
+MRTQ__PRIV int mrtq__fast_q8_table(const mrtq_fastconv *p, const mrtq_rq *rq, size_t nrq, const int32_t *bias, int32_t lo,
+                                   int32_t hi, int32_t *t) {
+  size_t n = mrtq__fast_up(p->s.o, MRTQ__FAST_NB), r, c;
+  int f;
+  if (!mrtq__fast_q8_vec(p)) return 0;
+  f = mrtq__rq_lanes_table(rq, nrq, p->s.o, lo, hi, t, n);
+  if (f >= 2) {
+    for (r = 0; n > p->s.o && r < MRTQ__FAST_RQT; r++) memset(t + r * n + p->s.o, 0, (n - p->s.o) * sizeof *t); /* padding */
+    for (c = 0; c < p->s.o; c++) t[7 * n + c] = bias ? bias[c] : 0;
+  }
+  return f;
+}
+
 MRTQ_API mrtq_status mrtq_fastconv_q8(const mrtq_fastconv *p, const mrtq_rq *rq, size_t nrq, const mrtq_qoperand *x,
                                       const int32_t *bias, mrtq_dtype dst_type, void *scratch, size_t scratch_bytes,
                                       const mrtq_parallel *par, void *dst) {
   mrtq__fast_ctx cx;
   mrtq_qoperand w;
-  size_t ho, wo, slot, c;
+  size_t ho, wo, slot;
   uint64_t k;
+  int32_t *t;
   mrtq_status st;
   if (!p) return MRTQ__ERR(MRTQ_EINVAL, "p: NULL");
   if (p->x16)
@@ -924,20 +989,78 @@ MRTQ_API mrtq_status mrtq_fastconv_q8(const mrtq_fastconv *p, const mrtq_rq *rq,
   if (ho != p->ho || wo != p->wo) return MRTQ__ERR(MRTQ_EINVAL, "p->ho, p->wo: not the shape's output size (not filled by mrtq_fastconv_init)");
   mrtq__fast_ctx_init(&cx, p, bias, dst_type, dst);
   cx.rq = rq, cx.nrq = nrq;
-  /* vector epilogue: dst channels consecutive and every descriptor of one
-     lane form (requant.h): 2 Q31 in 32-bit lanes, 1 Q31 in 64-bit lanes,
-     3 FP32; else mrtq_rq_apply per output */
-  if (p->s.layout == MRTQ_NHWC || p->ho * p->wo == 1) { /* the form and, for the 32-bit-lane forms, their table
-                                                             in the same pass, once per call (layout at MRTQ__FAST_RQT) */
-    int32_t *t = (int32_t *)mrtq__fast_align((uint8_t *)scratch + mrtq__fast_sbase(p));
-    size_t n = mrtq__fast_up(p->s.o, MRTQ__FAST_NB), r;
-    cx.vec = mrtq__rq_lanes_table(rq, nrq, p->s.o, cx.lo, cx.hi, t, n);
-    if (cx.vec >= 2) {
-      for (r = 0; n > p->s.o && r < MRTQ__FAST_RQT; r++) memset(t + r * n + p->s.o, 0, (n - p->s.o) * sizeof *t); /* padding */
-      for (c = 0; c < p->s.o; c++) t[7 * n + c] = bias ? bias[c] : 0;
-      cx.rqs = n, cx.rqt = t;
-    }
-  }
+  t = (int32_t *)mrtq__fast_align((uint8_t *)scratch + mrtq__fast_sbase(p));
+  cx.vec = mrtq__fast_q8_table(p, rq, nrq, bias, cx.lo, cx.hi, t);
+  if (cx.vec >= 2) cx.rqs = mrtq__fast_up(p->s.o, MRTQ__FAST_NB), cx.rqt = t;
+  mrtq__fast_run(&cx, x, scratch, slot, par);
+  return MRTQ_OK;
+}
+
+/* The planned descriptors and bias in mem: the table, rq's copies, bias's. */
+MRTQ__PRIV size_t mrtq__fast_plan_tbytes(const mrtq_fastconv *p) {
+  return MRTQ__FAST_RQT * mrtq__fast_up(p->s.o, MRTQ__FAST_NB) * sizeof(int32_t);
+}
+
+MRTQ_API mrtq_status mrtq_fastconv_q8plan_sizes(const mrtq_fastconv *p, size_t *bytes) {
+  size_t o;
+  if (!p) return MRTQ__ERR(MRTQ_EINVAL, "p: NULL");
+  if (!bytes) return MRTQ__ERR(MRTQ_EINVAL, "bytes: NULL");
+  if (p->x16)
+    return MRTQ__ERR(MRTQ_EUNSUPPORTED, "p: packed for 16x8 by mrtq_fastconv_init_s16x8 (mrtq_fastconv_s16x8_acc64 / "
+                                        "_acc32 take it)");
+  o = p->s.o;
+  if (o > (SIZE_MAX - 128) / (MRTQ__FAST_RQT * sizeof(int32_t) + sizeof(mrtq_rq) + sizeof(int32_t)) - MRTQ__FAST_NB)
+    return MRTQ__ERR(MRTQ_ESHAPE, "p->s.o: the plan's size overflows size_t");
+  *bytes = mrtq__fast_plan_tbytes(p) + o * (sizeof(mrtq_rq) + sizeof(int32_t)) + 64;
+  return MRTQ_OK;
+}
+
+MRTQ_API mrtq_status mrtq_fastconv_q8plan_init(const mrtq_fastconv *p, const mrtq_rq *rq, size_t nrq, const int32_t *bias,
+                                               mrtq_dtype dst_type, void *mem, size_t mem_bytes, mrtq_fastconv_q8plan *plan) {
+  size_t ho, wo, bytes;
+  mrtq_status st;
+  int32_t *t, *bc, lo = dst_type == MRTQ_U8 ? 0 : -128, hi = dst_type == MRTQ_U8 ? 255 : 127;
+  mrtq_rq *rc;
+  mrtq_fastconv_q8plan r;
+  if ((st = mrtq_fastconv_q8plan_sizes(p, &bytes)) != MRTQ_OK) return st;
+  if ((st = mrtq_conv2d_out(&p->s, &ho, &wo)) != MRTQ_OK) return st;
+  if (ho != p->ho || wo != p->wo)
+    return MRTQ__ERR(MRTQ_EINVAL, "p->ho, p->wo: not the shape's output size (not filled by mrtq_fastconv_init)");
+  if ((st = mrtq__q8_out_check(rq, nrq, p->s.o, 0, dst_type, p)) != MRTQ_OK) return st; /* no output here: p for it */
+  if (!mem) return MRTQ__ERR(MRTQ_EINVAL, "mem: NULL");
+  if (!plan) return MRTQ__ERR(MRTQ_EINVAL, "plan: NULL");
+  if (mem_bytes < bytes) return MRTQ__ERR(MRTQ_EINVAL, "mem_bytes: smaller than bytes from mrtq_fastconv_q8plan_sizes");
+  t = (int32_t *)mrtq__fast_align(mem);
+  rc = (mrtq_rq *)((uint8_t *)t + mrtq__fast_plan_tbytes(p));
+  bc = (int32_t *)(rc + p->s.o);
+  memcpy(rc, rq, nrq * sizeof *rq);
+  if (bias) memcpy(bc, bias, p->s.o * sizeof *bias);
+  r.p = p, r.rq = rc, r.nrq = nrq, r.o = p->s.o, r.bias = bias ? bc : NULL, r.bias_max = mrtq__bias_max(bias, p->s.o);
+  r.dst_type = dst_type, r.n = mrtq__fast_up(p->s.o, MRTQ__FAST_NB), r.t = t;
+  r.form = mrtq__fast_q8_table(p, rc, nrq, r.bias, lo, hi, t);
+  *plan = r;
+  return MRTQ_OK;
+}
+
+MRTQ_API mrtq_status mrtq_fastconv_q8plan_run(const mrtq_fastconv_q8plan *plan, const mrtq_qoperand *x, void *scratch,
+                                              size_t scratch_bytes, const mrtq_parallel *par, void *dst) {
+  mrtq__fast_ctx cx;
+  mrtq_qoperand w;
+  const mrtq_fastconv *p;
+  size_t slot;
+  mrtq_status st;
+  if (!plan) return MRTQ__ERR(MRTQ_EINVAL, "plan: NULL");
+  if (!(p = plan->p)) return MRTQ__ERR(MRTQ_EINVAL, "plan->p: NULL (not from mrtq_fastconv_q8plan_init)");
+  if (p->x16 || p->s.o != plan->o || (plan->form && !mrtq__fast_q8_vec(p)))
+    return MRTQ__ERR(MRTQ_EINVAL, "plan->p: its packing changed since mrtq_fastconv_q8plan_init (plan again)");
+  w.data = p, w.type = p->wt, w.zp = p->wz, w.zp_ch = NULL; /* as mrtq_fastconv_q8 checks them */
+  if ((st = mrtq__dot_check_b((uint64_t)p->k, x, &w, p->s.o, plan->bias_max, 0)) != MRTQ_OK) return st;
+  if (!dst) return MRTQ__ERR(MRTQ_EINVAL, "dst: NULL");
+  if (!scratch) return MRTQ__ERR(MRTQ_EINVAL, "scratch: NULL");
+  if ((st = mrtq__fast_scratch(p, par, scratch_bytes, &slot)) != MRTQ_OK) return st;
+  mrtq__fast_ctx_init(&cx, p, plan->bias, plan->dst_type, dst);
+  cx.rq = plan->rq, cx.nrq = plan->nrq, cx.vec = plan->form;
+  if (plan->form >= 2) cx.rqs = plan->n, cx.rqt = plan->t;
   mrtq__fast_run(&cx, x, scratch, slot, par);
   return MRTQ_OK;
 }
