@@ -591,6 +591,64 @@ static void shuffled_parallel_for(void *pool, void (*task)(void *, size_t), void
   for (i = 0; i < n; i++) task(ctx, order[i]);
   shuffled_calls++;
 }
+#if MRTQ__FAST_VNNI
+/* The fast core's 32-bit-lane Q31 epilogue (mrtq__fast_q31w: both roundings
+ * in one int64 shift; the bounds left open and zp 0, so the value itself is
+ * seen) on edge values, against gemmlowp's two steps written here in exact
+ * int64 arithmetic as gemmlowp's fixedpoint.h states them
+ * (SaturatingRoundingDoublingHighMul's nudge and truncating division, then
+ * RoundingDivideByPOT's remainder against mask / 2 + [v < 0]) and against
+ * mrtq_mul_q31_dbl: every rs in [0, 31], multipliers 0, 1, 2^30, 2^31 - 1
+ * and random, x at INT32_MIN, INT32_MAX, +-2^k + {-1, 0, 1} and random, 16
+ * different channels a vector (even and odd lanes). */
+static int64_t gemmlowp_q31(int32_t x, int32_t m, int rs) {
+  int64_t p = (int64_t)x * m, v = (p + (p >= 0 ? (int64_t)1 << 30 : 1 - ((int64_t)1 << 30))) / ((int64_t)1 << 31);
+  int64_t d = (int64_t)1 << rs, fl = v >= 0 ? v / d : -((-v + d - 1) / d), rem = v - fl * d; /* floor, and v & mask */
+  return fl + (rem > (d - 1) / 2 + (v < 0));
+}
+static void test_q31v(void) {
+  static const int32_t ms[] = {0, 1, 2, 1 << 30, (1 << 30) + 1, INT32_MAX - 1, INT32_MAX};
+  int32_t xs[200], t[8 * 16];
+  long checked = 0, bad = 0;
+  int nx = 0, k, trial, i;
+  xs[nx++] = INT32_MIN, xs[nx++] = INT32_MAX, xs[nx++] = INT32_MIN + 1, xs[nx++] = 0;
+  for (k = 0; k < 31; k++)
+    for (i = -1; i <= 1; i++) xs[nx++] = (int32_t)(((int64_t)1 << k) + i), xs[nx++] = (int32_t)(-((int64_t)1 << k) + i);
+  for (trial = 0; trial < 20000; trial++) {
+    mrtq_rq rq[16];
+    mrtq__fast_ctx cx;
+    mrtq__fast_epv e;
+    int32_t xv[16], out[16];
+    memset(&cx, 0, sizeof cx), memset(&e, 0, sizeof e);
+    for (i = 0; i < 16; i++) {
+      memset(&rq[i], 0, sizeof rq[i]);
+      rq[i].scheme = MRTQ_Q31_DBL, rq[i].qmin = INT32_MIN, rq[i].qmax = INT32_MAX;
+      rq[i].m.mult = th_range(0, 2) ? ms[th_range(0, 6)] : (int32_t)th_range(0, INT32_MAX);
+      rq[i].m.shift = trial < 32 * 16 ? -((trial / 16 + i) % 32) : -(int32_t)th_range(0, 31); /* every rs in every lane first */
+      xv[i] = th_range(0, 3) ? xs[th_range(0, nx - 1)] : (int32_t)th_rand32();
+      if (th_range(0, 7) == 0 && -rq[i].m.shift >= 1 && -rq[i].m.shift <= 29) {
+        /* an exact tie of the rounding divide: M = 2^30 gives v = floor((x + 1) / 2), so x = 2v for v = (2j + 1) 2^(rs - 1) */
+        int rs = -rq[i].m.shift;
+        int64_t j = th_range(-((int64_t)1 << (29 - rs)), ((int64_t)1 << (29 - rs)) - 1);
+        rq[i].m.mult = 1 << 30, xv[i] = (int32_t)(2 * (2 * j + 1) * ((int64_t)1 << (rs - 1)));
+      }
+    }
+    CHECK_EQ(mrtq__rq_lanes_table(rq, 16, 16, INT32_MIN, INT32_MAX, t, 16), 2, "lane form 2");
+    cx.vec = 2, cx.rqt = t, cx.rqs = 16;
+    mrtq__fast_epv_init_rq(&e, &cx, 0xFFFF, 0);
+    _mm512_storeu_si512(out, mrtq__fast_q31w(_mm512_loadu_si512(xv), &e));
+    for (i = 0; i < 16; i++, checked++) {
+      int64_t want = gemmlowp_q31(xv[i], rq[i].m.mult, -rq[i].m.shift);
+      if ((out[i] != want || want != mrtq_mul_q31_dbl(xv[i], rq[i].m)) && bad++ < 5)
+        CHECK_EQ(out[i], want, "x %d mult %d rs %d (lane %d; mrtq_mul_q31_dbl %d)", xv[i], rq[i].m.mult, -rq[i].m.shift, i,
+                 mrtq_mul_q31_dbl(xv[i], rq[i].m));
+    }
+  }
+  CHECK_EQ(bad, 0, "mismatches");
+  printf("  the 32-bit-lane Q31 epilogue: %ld lanes equal to gemmlowp's two steps (exact int64) and mrtq_mul_q31_dbl\n", checked);
+}
+#endif
+
 static void test_threads(void) {
   long bad = 0, compared = 0;
   int t;
@@ -943,6 +1001,9 @@ int main(void) {
   TH_RUN(test_q8_weights);
   TH_RUN(test_q8_random);
   TH_RUN(test_threads);
+#if MRTQ__FAST_VNNI
+  TH_RUN(test_q31v);
+#endif
   printf("  %ld outputs compared\n", outputs);
   return th_finish("test_fastconv_" MRTQ_TEST_PATH);
 }

@@ -87,10 +87,13 @@ typedef struct mrtq__fast_epv {
    * effective bounds; and the int32 bias (all forms) */
   int is_rq; /* 0: oneDNN's epilogue; 1: Q31, 64-bit lanes; 2: Q31, 32-bit lanes; 3: FP32 */
   __m512i rm[2], rls[2], rrs[2], rzp[2], rlo[2], rhi[2], rbias;
-  /* the 32-bit-lane form (every shift <= 0, bounds - zp within int32):
-   * multiplier (and its odd lanes moved down), right shift, its mask and
-   * half - 1, the bounds less the zero point, the zero point */
-  __m512i m32, mo32, rs32, mask32, halfm1, lo32, hi32, zp32;
+  /* the 32-bit-lane form (every shift <= 0, bounds - zp within int32;
+   * mrtq__fast_q31v): the multiplier (and its odd lanes moved down); per
+   * 64-bit lane of the even and the odd channels K = 2^30 + half 2^31 and
+   * S = 31 + rs, and the lanes whose rs >= 1; the bounds less the zero
+   * point, the zero point */
+  __m512i m32, mo32, ke, ko, se, so, lo32, hi32, zp32;
+  __mmask8 kre, kro;
   __m512 fscale, flo, fhi; /* MRTQ_FP32 (is_rq 3): the scale, the bounds less the zero point */
 } mrtq__fast_epv;
 
@@ -110,10 +113,15 @@ MRTQ__FAST_HOT void mrtq__fast_epv_init_rq(mrtq__fast_epv *e, const mrtq__fast_c
       e->fscale = _mm512_castsi512_ps(_mm512_maskz_loadu_epi32(m, t));
       e->flo = _mm512_castsi512_ps(_mm512_maskz_loadu_epi32(m, t + n)); /* the float bounds (lane table rows 1, 2) */
       e->fhi = _mm512_castsi512_ps(_mm512_maskz_loadu_epi32(m, t + 2 * n));
-    } else {
+    } else { /* from the table's multiplier, rs and mask = 2^rs - 1 (half = (mask + 1) / 2: 0 when rs = 0) */
+      const __m512i lo = _mm512_set1_epi64(0xFFFFFFFF), r30 = _mm512_set1_epi64((int64_t)1 << 30), s31 = _mm512_set1_epi64(31);
+      __m512i rs = _mm512_maskz_loadu_epi32(m, t + n);
+      __m512i half = _mm512_srli_epi32(_mm512_add_epi32(_mm512_maskz_loadu_epi32(m, t + 2 * n), _mm512_set1_epi32(1)), 1);
       e->m32 = _mm512_maskz_loadu_epi32(m, t), e->mo32 = _mm512_srli_epi64(e->m32, 32);
-      e->rs32 = _mm512_maskz_loadu_epi32(m, t + n), e->mask32 = _mm512_maskz_loadu_epi32(m, t + 2 * n);
-      e->halfm1 = _mm512_maskz_loadu_epi32(m, t + 3 * n);
+      e->ke = _mm512_add_epi64(_mm512_slli_epi64(_mm512_and_si512(half, lo), 31), r30);
+      e->ko = _mm512_add_epi64(_mm512_slli_epi64(_mm512_srli_epi64(half, 32), 31), r30);
+      e->se = _mm512_add_epi64(_mm512_and_si512(rs, lo), s31), e->so = _mm512_add_epi64(_mm512_srli_epi64(rs, 32), s31);
+      e->kre = _mm512_cmpgt_epi64_mask(e->se, s31), e->kro = _mm512_cmpgt_epi64_mask(e->so, s31);
     }
     return;
   }
@@ -164,17 +172,33 @@ MRTQ__FAST_HOT void mrtq__fast_st8(uint8_t *p, __m512i r, __mmask16 m) {
 }
 
 /* The same for 16 int32 lanes when every shift is <= 0 (no left shift) and
- * the bounds less the zero point fit int32 (requant.h's lane form 2): the
- * shared lane function, then the clamp on the value before the zero point is
- * added (exact: clamping commutes with adding zp). The constants by value
- * (mrtq__fast_epv_rows keeps them in registers), or from e. */
-MRTQ__FAST_HOT __m512i mrtq__fast_q31v(__m512i x, __m512i m32, __m512i mo32, __m512i rs, __m512i mask, __m512i hm1, __m512i lo,
-                                       __m512i hi, __m512i zp) {
-  __m512i q = mrtq__avx512_q31_lanes(x, m32, mo32, rs, mask, hm1);
+ * the bounds less the zero point fit int32 (requant.h's lane form 2), with
+ * the two roundings in one: for v = SRDHM(x, M) = floor((p + 2^30) / 2^31),
+ * p = x M (64-bit products of the even and the odd lanes), gemmlowp's
+ * rounding divide is floor((v + half - [v < 0]) / 2^rs) for rs >= 1 (its
+ * remainder test: ties away from zero) and v for rs = 0, and floor(floor(a /
+ * 2^31) / 2^rs) = floor(a / 2^(31 + rs)), so q = floor((p + K - C) /
+ * 2^S) with K = 2^30 + half 2^31, S = 31 + rs, C = 2^31 where rs >= 1 and
+ * p < 0, else 0 (p < 0 stands for v < 0: where they differ, -2^30 <= p < 0,
+ * v = 0 and both give 0). |p| <= 2^62 and K < 2^62, so p + K - C is exact
+ * in int64; q is an int32 (|v| <= 2^31 - 1). Then the clamp to the bounds
+ * less the zero point and + zp (exact: clamping commutes with adding zp).
+ * The same integers as mrtq__avx512_q31_lanes and mrtq_rq_apply (tests:
+ * test_fastconv's q8 layers; test_q31v on edge values). The constants by
+ * value (mrtq__fast_epv_rows keeps them in registers), or from e. */
+MRTQ__FAST_HOT __m512i mrtq__fast_q31v(__m512i x, __m512i m32, __m512i mo32, __m512i ke, __m512i ko, __m512i se, __m512i so,
+                                       __mmask8 kre, __mmask8 kro, __m512i lo, __m512i hi, __m512i zp) {
+  const __m512i c = _mm512_set1_epi64((int64_t)1 << 31), z = _mm512_setzero_si512();
+  __m512i pe = _mm512_mul_epi32(x, m32), po = _mm512_mul_epi32(_mm512_srli_epi64(x, 32), mo32);
+  __m512i te = _mm512_add_epi64(pe, ke), to = _mm512_add_epi64(po, ko), q;
+  te = _mm512_mask_sub_epi64(te, _mm512_mask_cmplt_epi64_mask(kre, pe, z), te, c);
+  to = _mm512_mask_sub_epi64(to, _mm512_mask_cmplt_epi64_mask(kro, po, z), to, c);
+  /* the odd lanes' low dwords into the odd dwords */
+  q = _mm512_mask_shuffle_epi32(_mm512_srav_epi64(te, se), 0xAAAA, _mm512_srav_epi64(to, so), _MM_PERM_CCAA);
   return _mm512_add_epi32(_mm512_min_epi32(_mm512_max_epi32(q, lo), hi), zp);
 }
 MRTQ__FAST_HOT __m512i mrtq__fast_q31w(__m512i x, const mrtq__fast_epv *e) {
-  return mrtq__fast_q31v(x, e->m32, e->mo32, e->rs32, e->mask32, e->halfm1, e->lo32, e->hi32, e->zp32);
+  return mrtq__fast_q31v(x, e->m32, e->mo32, e->ke, e->ko, e->se, e->so, e->kre, e->kro, e->lo32, e->hi32, e->zp32);
 }
 
 /* mrtq_requant_fp32 for 16 lanes (per-lane scale; lane form 3), then + zp. */
@@ -751,11 +775,13 @@ MRTQ__PRIV void mrtq__fast_epv_rows(const mrtq__fast_ctx *x, mrtq__fast_epv *e, 
   size_t j, o = x->p->s.o;
   uint8_t *dst = x->dst + m0 * o + c0;
   if (e->is_rq == 2) {
-    const __m512i rb = e->rbias, m32 = e->m32, mo32 = e->mo32, rs = e->rs32, mask = e->mask32, hm1 = e->halfm1;
+    const __m512i rb = e->rbias, m32 = e->m32, mo32 = e->mo32, ke = e->ke, ko = e->ko, se = e->se, so = e->so;
     const __m512i lo = e->lo32, hi = e->hi32, zp = e->zp32;
+    const __mmask8 kre = e->kre, kro = e->kro;
     for (j = 0; j < cnt; j++)
       mrtq__fast_st8(dst + j * o,
-                     mrtq__fast_q31v(_mm512_add_epi32(_mm512_loadu_si512(acc + j * lda), rb), m32, mo32, rs, mask, hm1, lo, hi, zp),
+                     mrtq__fast_q31v(_mm512_add_epi32(_mm512_loadu_si512(acc + j * lda), rb), m32, mo32, ke, ko, se, so, kre,
+                                     kro, lo, hi, zp),
                      mk);
   } else if (e->is_rq == 3) {
     const __m512i rb = e->rbias, zp = e->zp32;
