@@ -539,19 +539,60 @@ MRTQ__PRIV void mrtq__fast_copyx(uint8_t *d, const uint8_t *src, size_t len, uin
 MRTQ__PRIV void mrtq__fast_setx(uint8_t *d, int v, size_t len) { memset(d, v, len); }
 #endif
 
+/* The A operand of a micro-tile: row r's kp taps are nseg segments of seglen
+ * bytes, segment i at a[r] + i ss[r] (rows past the micro-tile's repeat its
+ * last). An im2col row is one segment of kp (nseg 1); a pixel read in
+ * place (mrtq__fast_direct) has a segment per kernel row, each a run of
+ * kw c src bytes, dil_h w c apart. */
+typedef struct mrtq__fast_arows {
+  const uint8_t *a[MRTQ__FAST_MR];
+  size_t ss[MRTQ__FAST_MR], nseg, seglen;
+} mrtq__fast_arows;
+
+/* The outputs o in [*a, *b) of an axis (n_out of them) whose k taps (dil
+ * apart, from o stride - pad) all lie inside the input [0, in). */
+MRTQ__PRIV void mrtq__fast_inner(size_t n_out, size_t stride, size_t dil, size_t pad, size_t in, size_t k, size_t *a,
+                                 size_t *b) {
+  size_t span = (k - 1) * dil, lo = (pad + stride - 1) / stride, hi = 0;
+  if (pad + in > span) hi = (pad + in - 1 - span) / stride + 1;
+  if (hi > n_out) hi = n_out;
+  *a = lo < hi ? lo : hi, *b = hi;
+}
+
+/* Whether the GEMM reads the pixels whose taps are all inside the image in
+ * place (no im2col copy): an int8 packing, a u8 src (taken as is, the
+ * vpdpbusd operand; s8 would need its 128 shift), one group, dil_w 1 and c
+ * a multiple of 4 (a kernel row's taps one run of kw c bytes, kp = k), NHWC
+ * or 1 x 1 pixels and kernel (an inner product). */
+MRTQ__PRIV int mrtq__fast_direct(const mrtq_fastconv *p, const mrtq_qoperand *x) {
+  const mrtq_conv2d_shape *s = &p->s;
+  return !p->x16 && !p->dw && x->type == MRTQ_U8 && s->groups == 1 && s->dil_w == 1 && s->c % 4 == 0 &&
+         (s->layout == MRTQ_NHWC || (s->h == 1 && s->w == 1 && s->kh == 1 && s->kw == 1));
+}
+
 /* The im2col rows of pixels m0 .. m0 + mt - 1, group g: kp bytes each, u8
- * (s8 src moved by 128), padding = zu, k padding = 0. */
+ * (s8 src moved by 128), padding = zu, k padding = 0; row r's A (a[r],
+ * ss[r]: mrtq__fast_arows) to rows[r], rss[r]. With in4 (mrtq__fast_direct:
+ * the interior outputs [in4[0], in4[1]) x [in4[2], in4[3])) an interior
+ * pixel is not copied: its row is the src itself. */
 MRTQ__PRIV void mrtq__fast_im2col(const mrtq_fastconv *p, const mrtq_qoperand *x, size_t g, size_t m0, size_t mt, int32_t zu,
-                              uint8_t *tile) {
+                                  uint8_t *tile, const size_t *in4, const uint8_t **rows, size_t *rss) {
   const mrtq_conv2d_shape *s = &p->s;
   const uint8_t *xd = (const uint8_t *)x->data;
   uint8_t flip = x->type == MRTQ_U8 ? 0 : 0x80;
-  size_t r, ky, kx, c, i, px[4];
-  for (r = 0; r < mt; r++) {
-    size_t n, oy, ox;
+  size_t r, ky, kx, c, i, px[4], n, oy, ox;
+  mrtq__fast_pixel(p, m0, px); /* then stepped pixel by pixel (no division per pixel) */
+  n = px[0], oy = px[2], ox = px[3];
+  for (r = 0; r < mt; r++, ox++) {
     uint8_t *row = tile + r * p->kp;
-    mrtq__fast_pixel(p, m0 + r, px);
-    n = px[0], oy = px[2], ox = px[3];
+    if (ox == p->wo) ox = 0, oy++;
+    if (oy == p->ho) oy = 0, n++;
+    rows[r] = row, rss[r] = in4 ? s->kw * s->c : p->kp;
+    if (in4 && oy >= in4[0] && oy < in4[1] && ox >= in4[2] && ox < in4[3]) { /* in place */
+      rows[r] = xd + ((n * s->h + oy * s->stride_h - s->pad_top) * s->w + ox * s->stride_w - s->pad_left) * s->c;
+      rss[r] = s->dil_h * s->w * s->c;
+      continue;
+    }
     if (s->layout == MRTQ_NHWC) { /* per kernel row: padding, then the in-bounds taps */
       const size_t cg = p->cg, run = s->dil_w == 1 && cg == s->c; /* the row's taps one run of src */
       size_t kx0, kx1;
@@ -676,17 +717,20 @@ MRTQ__PRIV void mrtq__fast_store(const mrtq__fast_ctx *x, const int32_t *acc, si
 #define mrtq__fast_store16 mrtq__fast_store16_scalar /* the AVX512-VNNI twin picks a vector form */
 
 /* The micro-kernel in C: ct[r][j] = sum_k a[r][k] w[k][j] - zu wsum[j] for
- * r < 6 (rows past mr repeat the last) and nr blocks of 16 channels, every
- * sum modulo 2^32. */
-MRTQ__PRIV void mrtq__fast_kernel(const uint8_t *a, size_t lda, size_t mr, const int8_t *w, size_t nr, size_t kp,
-                              const int32_t *ws, int32_t zu, int32_t *ct) {
-  size_t r, j, t;
+ * r < mr and nr blocks of 16 channels (a[r][k]: A's row r, tap k =
+ * i seglen + t at A->a[r] + i A->ss[r] + t), every sum modulo 2^32. */
+MRTQ__PRIV void mrtq__fast_kernel(const mrtq__fast_arows *A, size_t mr, const int8_t *w, size_t nr, size_t kp,
+                                  const int32_t *ws, int32_t zu, int32_t *ct) {
+  size_t r, j, i, t;
   for (r = 0; r < mr; r++)
     for (j = 0; j < nr * MRTQ__FAST_NB; j++) {
       const int8_t *blk = w + j / MRTQ__FAST_NB * kp * MRTQ__FAST_NB;
       uint32_t sum = 0;
-      for (t = 0; t < kp; t++)
-        sum += (uint32_t)((int32_t)a[r * lda + t] * blk[(t / 4 * MRTQ__FAST_NB + j % MRTQ__FAST_NB) * 4 + t % 4]);
+      for (i = 0; i < A->nseg; i++)
+        for (t = 0; t < A->seglen; t++) {
+          size_t k = i * A->seglen + t;
+          sum += (uint32_t)((int32_t)A->a[r][i * A->ss[r] + t] * blk[(k / 4 * MRTQ__FAST_NB + j % MRTQ__FAST_NB) * 4 + k % 4]);
+        }
       ct[r * MRTQ__FAST_NB * MRTQ__FAST_NR + j] = mrtq__wrap32(sum - (uint32_t)zu * (uint32_t)ws[j]);
     }
 }
@@ -762,8 +806,8 @@ MRTQ__PRIV void mrtq__fast_dw(const mrtq__fast_ctx *x, const mrtq_qoperand *src,
 
 /* One task of a call. Depthwise: output rows first, first + slots, ...
  * GEMM: items (group, tile of mt pixels, chunk of MRTQ__FAST_NR channel
- * blocks), chunk fastest, gathering a tile (im2col) once for a run of its
- * chunks. With gcc / clang and more than one slot the tasks take runs of
+ * blocks), chunk fastest, gathering a tile (im2col; with mrtq__fast_direct
+ * only its pixels at the image's edges) once for a run of its chunks. With gcc / clang and more than one slot the tasks take runs of
  * `grain` items from a shared counter until none is left (a task on a core
  * that runs slower, or starts later, takes fewer); otherwise task t takes the
  * consecutive items [t N / slots, (t + 1) N / slots). Every output is
@@ -806,8 +850,10 @@ MRTQ__PRIV void mrtq__fast_task(void *job, size_t first) {
   const mrtq__fast_ctx *cx = j->cx;
   const mrtq_qoperand *x = j->x;
   const mrtq_fastconv *p = cx->p;
-  size_t M = p->s.n * p->ho * p->wo, items = p->s.groups * j->tiles * j->chunks, it, r0, last = (size_t)-1;
-  size_t lo = 0, hi = 0;
+  size_t M = p->s.n * p->ho * p->wo, items = p->s.groups * j->tiles * j->chunks, it, r0, r, last = (size_t)-1;
+  size_t lo = 0, hi = 0, in4[4], *in = NULL, rss[96];
+  const uint8_t *rows[96]; /* the tile's A rows (j->mt <= 96) */
+  mrtq__fast_arows A;
   uint8_t *tile;
   int32_t *ct, zu;
   int64_t *ct64;
@@ -825,6 +871,12 @@ MRTQ__PRIV void mrtq__fast_task(void *job, size_t first) {
   ct = (int32_t *)mrtq__fast_align(tile + p->mt * p->kp * (p->x16 ? 2 : 1));
   ct64 = (int64_t *)mrtq__fast_align(ct + MRTQ__FAST_MR * MRTQ__FAST_NB * MRTQ__FAST_NR); /* 16x8 only */
   zu = x->zp + (x->type == MRTQ_U8 ? 0 : 128);
+  A.nseg = 1, A.seglen = p->kp;
+  if (mrtq__fast_direct(p, x)) { /* interior pixels read in place, a segment per kernel row */
+    mrtq__fast_inner(p->ho, p->s.stride_h, p->s.dil_h, p->s.pad_top, p->s.h, p->s.kh, &in4[0], &in4[1]);
+    mrtq__fast_inner(p->wo, p->s.stride_w, 1, p->s.pad_left, p->s.w, p->s.kw, &in4[2], &in4[3]);
+    in = in4, A.nseg = p->s.kh, A.seglen = p->s.kw * p->s.c;
+  }
   while (mrtq__fast_take(j, first, items, &lo, &hi)) {
     for (it = lo; it < hi; it++) {
       size_t tg = it / j->chunks, g = tg / j->tiles, m0 = tg % j->tiles * j->mt, ob0 = it % j->chunks * MRTQ__FAST_NR;
@@ -836,7 +888,7 @@ MRTQ__PRIV void mrtq__fast_task(void *job, size_t first) {
 #endif
       if (tg != last) {
         if (p->x16) mrtq__fast_im2col16(p, x, g, m0, mt, (int16_t *)tile);
-        else mrtq__fast_im2col(p, x, g, m0, mt, zu, tile);
+        else mrtq__fast_im2col(p, x, g, m0, mt, zu, tile, in, rows, rss);
         last = tg;
       }
       for (r0 = 0; r0 < mt; r0 += MRTQ__FAST_MR) {
@@ -847,8 +899,9 @@ MRTQ__PRIV void mrtq__fast_task(void *job, size_t first) {
           mrtq__fast_store16(cx, ct64, MRTQ__FAST_NB * MRTQ__FAST_NR, mr, nc, m0 + r0, g * p->og + oc0);
           continue;
         }
-        mrtq__fast_kernel(tile + r0 * p->kp, p->kp, mr, p->w + blk * p->kp * MRTQ__FAST_NB, nr, p->kp,
-                          p->wsum + blk * MRTQ__FAST_NB, zu, ct);
+        for (r = 0; r < MRTQ__FAST_MR; r++) /* rows past mr repeat the last */
+          A.a[r] = rows[r0 + (r < mr ? r : mr - 1)], A.ss[r] = rss[r0 + (r < mr ? r : mr - 1)];
+        mrtq__fast_kernel(&A, mr, p->w + blk * p->kp * MRTQ__FAST_NB, nr, p->kp, p->wsum + blk * MRTQ__FAST_NB, zu, ct);
 #if MRTQ__FAST_VNNI
         if (kept) {
           mrtq__fast_store_ev(cx, ev, ct, MRTQ__FAST_NB * MRTQ__FAST_NR, mr, nc, m0 + r0, g * p->og + oc0);

@@ -348,30 +348,32 @@ MRTQ__FAST_HOT void mrtq__fast_epi16(const mrtq_onednn_attr *a, __m512i acc, __m
     if (nrc > 3) _mm512_storeu_si512(ct + r * 64 + 48, c##r##3);                   \
   } while (0)
 #define MRTQ__FAST_KERNEL(NR)                                                                                        \
-  MRTQ__FAST_KERNEL_API void mrtq__fast_kernel##NR(const uint8_t *a, size_t lda, size_t mr, const int8_t *w, size_t kp,         \
-                                    const int32_t *ws, int32_t zu, int32_t *ct) {                                 \
-    const uint8_t *a0 = a, *a1 = a + (mr > 1 ? 1 : 0) * lda, *a2 = a + (mr > 2 ? 2 : mr - 1) * lda,              \
-                  *a3 = a + (mr > 3 ? 3 : mr - 1) * lda, *a4 = a + (mr > 4 ? 4 : mr - 1) * lda,                  \
-                  *a5 = a + (mr > 5 ? 5 : mr - 1) * lda;                                                        \
+  MRTQ__FAST_KERNEL_API void mrtq__fast_kernel##NR(const mrtq__fast_arows *A, const int8_t *w, size_t kp,             \
+                                                   const int32_t *ws, int32_t zu, int32_t *ct) {                     \
+    const uint8_t *a0 = A->a[0], *a1 = A->a[1], *a2 = A->a[2], *a3 = A->a[3], *a4 = A->a[4], *a5 = A->a[5];      \
     const int8_t *w0 = w, *w1 = w + kp * 16, *w2 = w + 2 * kp * 16, *w3 = w + 3 * kp * 16;                       \
     __m512i zero = _mm512_setzero_si512(), zv = _mm512_set1_epi32(zu);                                        \
     __m512i c00 = zero, c01 = zero, c02 = zero, c03 = zero, c10 = zero, c11 = zero, c12 = zero, c13 = zero;     \
     __m512i c20 = zero, c21 = zero, c22 = zero, c23 = zero, c30 = zero, c31 = zero, c32 = zero, c33 = zero;     \
     __m512i c40 = zero, c41 = zero, c42 = zero, c43 = zero, c50 = zero, c51 = zero, c52 = zero, c53 = zero;     \
-    const size_t nrc = NR;                                                                                       \
-    size_t t;                                                                                                    \
+    const size_t nrc = NR, seglen = A->seglen;                                                                   \
+    size_t t, sg;                                                                                                \
     (void)w1, (void)w2, (void)w3;                                                                                \
-    for (t = 0; t < kp; t += 4) {                                                                                \
-      __m512i b0 = _mm512_loadu_si512(w0 + t * 16), b1 = zero, b2 = zero, b3 = zero;                            \
-      if (nrc > 1) b1 = _mm512_loadu_si512(w1 + t * 16);                                                          \
-      if (nrc > 2) b2 = _mm512_loadu_si512(w2 + t * 16);                                                          \
-      if (nrc > 3) b3 = _mm512_loadu_si512(w3 + t * 16);                                                          \
-      MRTQ__FAST_ROW(0);                                                                                           \
-      MRTQ__FAST_ROW(1);                                                                                           \
-      MRTQ__FAST_ROW(2);                                                                                           \
-      MRTQ__FAST_ROW(3);                                                                                           \
-      MRTQ__FAST_ROW(4);                                                                                           \
-      MRTQ__FAST_ROW(5);                                                                                           \
+    for (sg = 0; sg < A->nseg; sg++) { /* the weights run on through the segments; the rows step by ss */      \
+      for (t = 0; t < seglen; t += 4) {                                                                          \
+        __m512i b0 = _mm512_loadu_si512(w0 + t * 16), b1 = zero, b2 = zero, b3 = zero;                          \
+        if (nrc > 1) b1 = _mm512_loadu_si512(w1 + t * 16);                                                        \
+        if (nrc > 2) b2 = _mm512_loadu_si512(w2 + t * 16);                                                        \
+        if (nrc > 3) b3 = _mm512_loadu_si512(w3 + t * 16);                                                        \
+        MRTQ__FAST_ROW(0);                                                                                         \
+        MRTQ__FAST_ROW(1);                                                                                         \
+        MRTQ__FAST_ROW(2);                                                                                         \
+        MRTQ__FAST_ROW(3);                                                                                         \
+        MRTQ__FAST_ROW(4);                                                                                         \
+        MRTQ__FAST_ROW(5);                                                                                         \
+      }                                                                                                          \
+      a0 += A->ss[0], a1 += A->ss[1], a2 += A->ss[2], a3 += A->ss[3], a4 += A->ss[4], a5 += A->ss[5];           \
+      w0 += seglen * 16, w1 += seglen * 16, w2 += seglen * 16, w3 += seglen * 16;                                \
     }                                                                                                            \
     MRTQ__FAST_OUT(0);                                                                                             \
     MRTQ__FAST_OUT(1);                                                                                             \
@@ -518,22 +520,22 @@ MRTQ__PRIV void mrtq__fast_kernel16(const int16_t *a, size_t lda, size_t mr, con
   }
 }
 
-MRTQ__PRIV void mrtq__fast_kernel(const uint8_t *a, size_t lda, size_t mr, const int8_t *w, size_t nr, size_t kp,
-                              const int32_t *ws, int32_t zu, int32_t *ct) {
-  if (mr == 1) {
+MRTQ__PRIV void mrtq__fast_kernel(const mrtq__fast_arows *A, size_t mr, const int8_t *w, size_t nr, size_t kp,
+                                  const int32_t *ws, int32_t zu, int32_t *ct) {
+  if (mr == 1 && A->nseg == 1) { /* one contiguous row (a pixel read in place in segments takes the six-row form) */
     switch (nr) {
-      case 1: mrtq__fast_kernel1r1(a, w, kp, ws, zu, ct); break;
-      case 2: mrtq__fast_kernel1r2(a, w, kp, ws, zu, ct); break;
-      case 3: mrtq__fast_kernel1r3(a, w, kp, ws, zu, ct); break;
-      default: mrtq__fast_kernel1r4(a, w, kp, ws, zu, ct); break;
+      case 1: mrtq__fast_kernel1r1(A->a[0], w, kp, ws, zu, ct); break;
+      case 2: mrtq__fast_kernel1r2(A->a[0], w, kp, ws, zu, ct); break;
+      case 3: mrtq__fast_kernel1r3(A->a[0], w, kp, ws, zu, ct); break;
+      default: mrtq__fast_kernel1r4(A->a[0], w, kp, ws, zu, ct); break;
     }
     return;
   }
   switch (nr) {
-    case 1: mrtq__fast_kernel1(a, lda, mr, w, kp, ws, zu, ct); break;
-    case 2: mrtq__fast_kernel2(a, lda, mr, w, kp, ws, zu, ct); break;
-    case 3: mrtq__fast_kernel3(a, lda, mr, w, kp, ws, zu, ct); break;
-    default: mrtq__fast_kernel4(a, lda, mr, w, kp, ws, zu, ct); break;
+    case 1: mrtq__fast_kernel1(A, w, kp, ws, zu, ct); break;
+    case 2: mrtq__fast_kernel2(A, w, kp, ws, zu, ct); break;
+    case 3: mrtq__fast_kernel3(A, w, kp, ws, zu, ct); break;
+    default: mrtq__fast_kernel4(A, w, kp, ws, zu, ct); break;
   }
 }
 
