@@ -147,6 +147,13 @@ MRTQ__PRIV void mrtq__avx2_store32(uint8_t *out, __m256i a, __m256i b, __m256i c
     __m256i y2 = POST(F(acc + i + 16, &c)), y3 = POST(F(acc + i + 24, &c));                                 \
     mrtq__avx2_store32(out + i, y0, y1, y2, y3, vflip);                                                    \
   }
+/* MRTQ__AVX2_LOOP_AT with MRTQ__AVX2_LOOP_AUTO's choice of what follows F. */
+#define MRTQ__AVX2_LOOP_AT_AUTO(F, N, SMALL)      \
+  if (full && (SMALL)) {                          \
+    MRTQ__AVX2_LOOP_AT(F, N, MRTQ__AVX2_ZP)       \
+  } else {                                        \
+    MRTQ__AVX2_LOOP_AT(F, N, MRTQ__AVX2_CLAMP_ZP) \
+  }
 
 MRTQ__PRIV size_t mrtq__requant_avx2(const mrtq_rq *rq, const int32_t *acc, size_t n, uint8_t *out, int32_t lo2,
                                    int32_t hi2, int32_t zp, int flip, int full) {
@@ -194,11 +201,7 @@ MRTQ__PRIV size_t mrtq__requant_avx2(const mrtq_rq *rq, const int32_t *acc, size
       if (shift <= 0) {
         /* blocks whose odd-lane load (one element on) stays inside acc */
         size_t n1 = n > 0 ? n - 1 : 0;
-        if (full && rs >= 1) { /* |F| <= 2^30 */
-          MRTQ__AVX2_LOOP_AT(mrtq__avx2_q31_dbl_at, n1, MRTQ__AVX2_ZP)
-        } else {
-          MRTQ__AVX2_LOOP_AT(mrtq__avx2_q31_dbl_at, n1, MRTQ__AVX2_CLAMP_ZP)
-        }
+        MRTQ__AVX2_LOOP_AT_AUTO(mrtq__avx2_q31_dbl_at, n1, rs >= 1) /* |F| <= 2^30 */
         MRTQ__AVX2_LOOP_AUTO(mrtq__avx2_q31_dbl, rs >= 1) /* the last block */
       } else {
         MRTQ__AVX2_LOOP(mrtq__avx2_q31_dbl_wide, MRTQ__AVX2_CLAMP_ZP)

@@ -173,6 +173,13 @@ MRTQ__PRIV void mrtq__avx512_store64(uint8_t *out, __m512i a, __m512i b, __m512i
     __m512i y2 = POST(F(acc + i + 32, &c)), y3 = POST(F(acc + i + 48, &c));                            \
     mrtq__avx512_store64(out + i, y0, y1, y2, y3, vflip);                                             \
   }
+/* MRTQ__AVX512_LOOP_AT with MRTQ__AVX512_LOOP_AUTO's choice of what follows F. */
+#define MRTQ__AVX512_LOOP_AT_AUTO(F, N, SMALL)        \
+  if (full && (SMALL)) {                              \
+    MRTQ__AVX512_LOOP_AT(F, N, MRTQ__AVX512_ZP)       \
+  } else {                                            \
+    MRTQ__AVX512_LOOP_AT(F, N, MRTQ__AVX512_CLAMP_ZP) \
+  }
 
 MRTQ__PRIV size_t mrtq__requant_avx512(const mrtq_rq *rq, const int32_t *acc, size_t n, uint8_t *out, int32_t lo2,
                                      int32_t hi2, int32_t zp, int flip, int full) {
@@ -219,11 +226,7 @@ MRTQ__PRIV size_t mrtq__requant_avx512(const mrtq_rq *rq, const int32_t *acc, si
       if (shift <= 0) {
         /* blocks whose odd-lane load (one element on) stays inside acc */
         size_t n1 = n > 0 ? n - 1 : 0;
-        if (full && rs >= 1) { /* |F| <= 2^30 */
-          MRTQ__AVX512_LOOP_AT(mrtq__avx512_q31_dbl_at, n1, MRTQ__AVX512_ZP)
-        } else {
-          MRTQ__AVX512_LOOP_AT(mrtq__avx512_q31_dbl_at, n1, MRTQ__AVX512_CLAMP_ZP)
-        }
+        MRTQ__AVX512_LOOP_AT_AUTO(mrtq__avx512_q31_dbl_at, n1, rs >= 1) /* |F| <= 2^30 */
         MRTQ__AVX512_LOOP_AUTO(mrtq__avx512_q31_dbl, rs >= 1) /* the last block */
       } else {
         MRTQ__AVX512_LOOP(mrtq__avx512_q31_dbl_wide, MRTQ__AVX512_CLAMP_ZP)
