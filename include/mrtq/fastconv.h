@@ -807,9 +807,11 @@ MRTQ__PRIV void mrtq__fast_dw(const mrtq__fast_ctx *x, const mrtq_qoperand *src,
 /* One task of a call. Depthwise: output rows first, first + slots, ...
  * GEMM: items (group, tile of mt pixels, chunk of MRTQ__FAST_NR channel
  * blocks), chunk fastest, gathering a tile (im2col; with mrtq__fast_direct
- * only its pixels at the image's edges) once for a run of its chunks. With gcc / clang and more than one slot the tasks take runs of
- * `grain` items from a shared counter until none is left (a task on a core
- * that runs slower, or starts later, takes fewer); otherwise task t takes the
+ * only its pixels at the image's edges) once for a run of its chunks. With
+ * gcc / clang and more than one slot the tasks take runs of `grain` items
+ * (up to a tile's chunks; fewer where that would leave under 8 runs per
+ * task) from a shared counter until none is left (a task on a core that
+ * runs slower, or starts later, takes fewer); otherwise task t takes the
  * consecutive items [t N / slots, (t + 1) N / slots). Every output is
  * computed the same way whatever the split (exact integer sums, the epilogue
  * per output), so any number of tasks and any schedule give the same bytes. */
@@ -930,8 +932,9 @@ MRTQ__PRIV void mrtq__fast_run(const mrtq__fast_ctx *cx, const mrtq_qoperand *x,
     j.mt = mt < p->mt ? mt : p->mt;
   }
   j.tiles = (M + j.mt - 1) / j.mt;
-  j.next = 0; /* runs of a tile's chunks (one im2col each), single items where under 4 runs per task */
-  j.grain = p->s.groups * j.tiles >= 4 * slots ? j.chunks : 1;
+  j.next = 0; /* runs of up to a tile's chunks (one im2col each), at least 8 runs per task where there are items for them */
+  j.grain = p->s.groups * j.tiles * j.chunks / (8 * slots);
+  j.grain = j.grain > j.chunks ? j.chunks : j.grain < 1 ? 1 : j.grain;
   if (slots > 1 && par->parallel_for) {
     par->parallel_for(par->pool, mrtq__fast_task, &j, slots);
     return;
