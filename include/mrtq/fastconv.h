@@ -183,18 +183,18 @@ MRTQ_API mrtq_status mrtq_fastconv_q8(const mrtq_fastconv *p, const mrtq_rq *rq,
  * bytes of mrtq_fastconv_q8(p, rq, nrq, x, bias, dst_type, scratch,
  * scratch_bytes, par, dst) with the rq and bias given to _init; its cost
  * per call no longer grows with the output channels (on the one-row
- * 1024 x 1024 FC the per-call work was about 40% of mrtq_fastconv_q8's time:
- * docs/PERFORMANCE.md). Scratch as mrtq_fastconv_q8's (sbytes from
+ * 1024 x 1024 FC mrtq_fastconv_q8 took 1.4x-1.7x the planned call's time
+ * here: docs/PERFORMANCE.md). Scratch as mrtq_fastconv_q8's (sbytes from
  * mrtq_fastconv_sizes, times the slots). Errors: sizes: p or bytes NULL ->
- * MRTQ_EINVAL; p packed for 16x8 -> MRTQ_EUNSUPPORTED. Init: p NULL ->
- * MRTQ_EINVAL; p packed for 16x8 -> MRTQ_EUNSUPPORTED; a shape whose last
+ * MRTQ_EINVAL; p packed for 16x8 -> MRTQ_EUNSUPPORTED; the plan's size
+ * overflowing size_t -> MRTQ_ESHAPE. Init: p as sizes checks it; a shape whose last
  * window overruns the padding -> as mrtq_conv2d_out; then rq, nrq and
  * dst_type as mrtq_conv2d_q8 checks them; mem or plan NULL, mem_bytes too
- * small -> MRTQ_EINVAL. Run: plan or plan->p NULL, or p's shape no longer
- * the one planned -> MRTQ_EINVAL; then x (and the int32 bound of the sums
- * with the planned bias) as mrtq_conv2d_q8 checks them, dst NULL ->
- * MRTQ_EINVAL, scratch as mrtq_fastconv_q8's. Nothing is written on error
- * (init writes neither mem nor *plan). */
+ * small -> MRTQ_EINVAL. Run: plan or plan->p NULL, or p's output channels,
+ * layout or packing no longer the ones planned -> MRTQ_EINVAL; then x (and
+ * the int32 bound of the sums with the planned bias) as mrtq_conv2d_q8
+ * checks them, dst NULL -> MRTQ_EINVAL, scratch as mrtq_fastconv_q8's.
+ * Nothing is written on error (init writes neither mem nor *plan). */
 typedef struct mrtq_fastconv_q8plan {
   const mrtq_fastconv *p;
   const mrtq_rq *rq;     /* copies in mem */
