@@ -283,35 +283,53 @@ MRTQ__LANES_HOT __m512i mrtq__avx512_fp32_lanes(__m512i x, __m512 scale, __m512 
  * table's columns) from a lane table of form `form` (rows `stride` apart), 16
  * lanes a step, the last one masked: the family value, the clamp to the
  * bounds less zp, + zp, its low byte (the value lies in the output type's
- * range). Writes exactly n bytes per row. */
-#define MRTQ__LANES_AVX512_LOOP(BODY)                                                                 \
-  for (r = 0; r < rows; r++, acc += ld, out += ld)                                                    \
+ * range). Writes exactly n bytes per row. Blocks of up to 32 rows, and in
+ * a block one 16-channel step at a time over its rows: a step's constants
+ * are loaded once per block and stay in registers (loaded per output vector,
+ * from a table on the caller's stack, they were five loads per 16 outputs,
+ * and their addresses could alias the stores of out modulo 4 KiB: a stall
+ * that came and went with the stack's address). KLOAD loads a step's
+ * constants (from c, lanes under m), BODY maps x to y with them. */
+#define MRTQ__LANES_AVX512_ROWS(BODY, STORE)                                                          \
+  for (r = r0; r < r1; r++) {                                                                         \
+    __m512i x = _mm512_maskz_loadu_epi32(m, acc + r * ld + i), y;                                      \
+    BODY;                                                                                             \
+    y = _mm512_add_epi32(y, zp);                                                                      \
+    STORE;                                                                                            \
+  }
+#define MRTQ__LANES_AVX512_LOOP(KLOAD, BODY)                                                          \
+  for (r0 = 0; r0 < rows; r0 += 32) {                                                                 \
+    const size_t r1 = rows - r0 < 32 ? rows : r0 + 32;                                                \
     for (i = 0; i < n; i += 16) {                                                                     \
       const __mmask16 m = n - i >= 16 ? (__mmask16)0xFFFF : (__mmask16)((1u << (n - i)) - 1u);        \
       const int32_t *c = t + i;                                                                       \
-      __m512i x = _mm512_maskz_loadu_epi32(m, acc + i), y;                                            \
-      BODY;                                                                                           \
-      y = _mm512_add_epi32(y, _mm512_maskz_loadu_epi32(m, c + 6 * stride));                           \
-      if (m == 0xFFFF) /* the masked byte store only for the last, partial step */                   \
-        _mm_storeu_si128((__m128i *)(out + i), _mm512_cvtepi32_epi8(y));                              \
-      else                                                                                            \
-        _mm512_mask_storeu_epi8(out + i, (__mmask64)m, _mm512_castsi128_si512(_mm512_cvtepi32_epi8(y))); \
-    }
+      const __m512i zp = _mm512_maskz_loadu_epi32(m, c + 6 * stride);                                 \
+      KLOAD;                                                                                          \
+      if (m == 0xFFFF) {                                                                              \
+        MRTQ__LANES_AVX512_ROWS(BODY, _mm_storeu_si128((__m128i *)(out + r * ld + i), _mm512_cvtepi32_epi8(y))) \
+      } else { /* the last, partial step: the masked byte store */                                    \
+        MRTQ__LANES_AVX512_ROWS(BODY, _mm512_mask_storeu_epi8(out + r * ld + i, (__mmask64)m,         \
+                                                              _mm512_castsi128_si512(_mm512_cvtepi32_epi8(y)))) \
+      }                                                                                               \
+    }                                                                                                 \
+  }
 MRTQ__PRIV void mrtq__lanes_avx512(const int32_t *t, size_t stride, int form, const int32_t *acc, size_t rows,
                                    size_t ld, size_t n, uint8_t *out) {
-  size_t r, i;
+  size_t r0, r, i;
   if (form == MRTQ__LANE_FP32) { /* rows 1, 2: the float bounds */
-    MRTQ__LANES_AVX512_LOOP(y = mrtq__avx512_fp32_lanes(x, _mm512_castsi512_ps(_mm512_maskz_loadu_epi32(m, c)),
-                                                        _mm512_castsi512_ps(_mm512_maskz_loadu_epi32(m, c + stride)),
-                                                        _mm512_castsi512_ps(_mm512_maskz_loadu_epi32(m, c + 2 * stride))))
+    MRTQ__LANES_AVX512_LOOP(const __m512 sc = _mm512_castsi512_ps(_mm512_maskz_loadu_epi32(m, c));
+                            const __m512 flo = _mm512_castsi512_ps(_mm512_maskz_loadu_epi32(m, c + stride));
+                            const __m512 fhi = _mm512_castsi512_ps(_mm512_maskz_loadu_epi32(m, c + 2 * stride)),
+                            y = mrtq__avx512_fp32_lanes(x, sc, flo, fhi))
   } else {
-    MRTQ__LANES_AVX512_LOOP(__m512i mu = _mm512_maskz_loadu_epi32(m, c);
-                            y = mrtq__avx512_q31_lanes(x, mu, _mm512_srli_epi64(mu, 32),
-                                                       _mm512_maskz_loadu_epi32(m, c + stride),
-                                                       _mm512_maskz_loadu_epi32(m, c + 2 * stride),
-                                                       _mm512_maskz_loadu_epi32(m, c + 3 * stride));
-                            y = _mm512_min_epi32(_mm512_max_epi32(y, _mm512_maskz_loadu_epi32(m, c + 4 * stride)),
-                                                 _mm512_maskz_loadu_epi32(m, c + 5 * stride)))
+    MRTQ__LANES_AVX512_LOOP(const __m512i mu = _mm512_maskz_loadu_epi32(m, c);
+                            const __m512i mo = _mm512_srli_epi64(mu, 32);
+                            const __m512i rs = _mm512_maskz_loadu_epi32(m, c + stride);
+                            const __m512i mask = _mm512_maskz_loadu_epi32(m, c + 2 * stride);
+                            const __m512i hm1 = _mm512_maskz_loadu_epi32(m, c + 3 * stride);
+                            const __m512i lo = _mm512_maskz_loadu_epi32(m, c + 4 * stride);
+                            const __m512i hi = _mm512_maskz_loadu_epi32(m, c + 5 * stride),
+                            y = _mm512_min_epi32(_mm512_max_epi32(mrtq__avx512_q31_lanes(x, mu, mo, rs, mask, hm1), lo), hi))
   }
 }
 
