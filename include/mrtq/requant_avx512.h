@@ -286,9 +286,11 @@ MRTQ__LANES_HOT __m512i mrtq__avx512_fp32_lanes(__m512i x, __m512 scale, __m512 
  * range). Writes exactly n bytes per row. Blocks of up to 32 rows, and in
  * a block one 16-channel step at a time over its rows: a step's constants
  * are loaded once per block and stay in registers (loaded per output vector,
- * from a table on the caller's stack, they were five loads per 16 outputs,
- * and their addresses could alias the stores of out modulo 4 KiB: a stall
- * that came and went with the stack's address). KLOAD loads a step's
+ * from a table on the caller's stack, they were four (FP32) or seven (Q31)
+ * loads per 16 outputs, and their addresses could alias the stores of out
+ * modulo 4 KiB: a stall that came and went with the stack's address, the
+ * likely cause of a plain -O2 build's bimodal per-channel rate in the bench,
+ * gone with this form: docs/PERFORMANCE.md). KLOAD loads a step's
  * constants (from c, lanes under m), BODY maps x to y with them. */
 #define MRTQ__LANES_AVX512_ROWS(BODY, STORE)                                                          \
   for (r = r0; r < r1; r++) {                                                                         \
