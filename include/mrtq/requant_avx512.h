@@ -248,7 +248,8 @@ MRTQ__PRIV size_t mrtq__requant_avx512(const mrtq_rq *rq, const int32_t *acc, si
 }
 
 /* ---- per-channel lanes (requant.h's lane tables, MRTQ__LANE_Q31 / _FP32) ----
- * Inlined into the fast conv core's epilogue too (mrtq/fastconv.h). */
+ * The FP32 one is inlined into the fast conv core's epilogue too
+ * (mrtq/fastconv.h; its Q31 form takes both roundings in one shift). */
 #if defined(__GNUC__)
 #define MRTQ__LANES_HOT __attribute__((always_inline)) MRTQ__PRIV
 #else
