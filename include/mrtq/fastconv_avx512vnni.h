@@ -114,13 +114,13 @@ MRTQ__FAST_HOT void mrtq__fast_epv_init_rq(mrtq__fast_epv *e, const mrtq__fast_c
       e->flo = _mm512_castsi512_ps(_mm512_maskz_loadu_epi32(m, t + n)); /* the float bounds (lane table rows 1, 2) */
       e->fhi = _mm512_castsi512_ps(_mm512_maskz_loadu_epi32(m, t + 2 * n));
     } else { /* from the table's multiplier, rs and mask = 2^rs - 1 (half = (mask + 1) / 2: 0 when rs = 0) */
-      const __m512i lo = _mm512_set1_epi64(0xFFFFFFFF), r30 = _mm512_set1_epi64((int64_t)1 << 30), s31 = _mm512_set1_epi64(31);
+      const __m512i low32 = _mm512_set1_epi64(0xFFFFFFFF), r30 = _mm512_set1_epi64((int64_t)1 << 30), s31 = _mm512_set1_epi64(31);
       __m512i rs = _mm512_maskz_loadu_epi32(m, t + n);
       __m512i half = _mm512_srli_epi32(_mm512_add_epi32(_mm512_maskz_loadu_epi32(m, t + 2 * n), _mm512_set1_epi32(1)), 1);
       e->m32 = _mm512_maskz_loadu_epi32(m, t), e->mo32 = _mm512_srli_epi64(e->m32, 32);
-      e->ke = _mm512_add_epi64(_mm512_slli_epi64(_mm512_and_si512(half, lo), 31), r30);
+      e->ke = _mm512_add_epi64(_mm512_slli_epi64(_mm512_and_si512(half, low32), 31), r30);
       e->ko = _mm512_add_epi64(_mm512_slli_epi64(_mm512_srli_epi64(half, 32), 31), r30);
-      e->se = _mm512_add_epi64(_mm512_and_si512(rs, lo), s31), e->so = _mm512_add_epi64(_mm512_srli_epi64(rs, 32), s31);
+      e->se = _mm512_add_epi64(_mm512_and_si512(rs, low32), s31), e->so = _mm512_add_epi64(_mm512_srli_epi64(rs, 32), s31);
       e->kre = _mm512_cmpgt_epi64_mask(e->se, s31), e->kro = _mm512_cmpgt_epi64_mask(e->so, s31);
     }
     return;
