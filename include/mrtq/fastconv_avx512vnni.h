@@ -771,12 +771,22 @@ MRTQ__FAST_HOT void mrtq__fast_dwt_sums(const mrtq_conv2d_shape *s, const uint8_
  * mrtq__fast_epv_run per pixel; an OLD scale mask over ow without the channel
  * bit (depthwise only: the pixels one output row, c[0] and c[2] its n and oy)
  * sets the scale per pixel. */
-MRTQ__PRIV void mrtq__fast_epv_rows(const mrtq__fast_ctx *x, mrtq__fast_epv *e, const int32_t *acc, size_t lda, size_t cnt,
-                                    __mmask16 mk, size_t m0, size_t c0, size_t c[4]) {
-  const mrtq_onednn_attr *a = x->a;
-  size_t j, o = x->p->s.o;
-  uint8_t *dst = x->dst + m0 * o + c0;
-  if (e->is_rq == 2) {
+/* Which loop of mrtq__fast_rows_v takes e's outputs: 2 and 3 mrtq_fastconv_q8's
+ * Q31 and FP32 forms, 4 oneDNN's short OLD chain, 0 none (the general form). */
+MRTQ__FAST_HOT int mrtq__fast_rows_kind(const mrtq__fast_epv *e, const mrtq_onednn_attr *a) {
+  if (e->is_rq == 2 || e->is_rq == 3) return e->is_rq;
+  return !e->is_rq && !e->is_new && !e->has_div && !(a->oscale_mask & 8) &&
+                 (e->n_po == 0 || (e->n_po == 1 && e->kind[0] == MRTQ_ONEDNN_RELU && e->relu0[0] && !e->scaled[0]))
+             ? 4
+             : 0;
+}
+
+/* The loop of one of those forms (kind, a constant where this is inlined)
+ * over cnt pixels, pixel j's outputs at dst + j o. */
+MRTQ__FAST_HOT void mrtq__fast_rows_v(int kind, const mrtq__fast_epv *e, const int32_t *acc, size_t lda, size_t cnt,
+                                      __mmask16 mk, uint8_t *dst, size_t o) {
+  size_t j;
+  if (kind == 2) {
     const __m512i rb = e->rbias, m32 = e->m32, mo32 = e->mo32, ke = e->ke, ko = e->ko, se = e->se, so = e->so;
     const __m512i lo = e->lo32, hi = e->hi32, zp = e->zp32;
     const __mmask8 kre = e->kre, kro = e->kro;
@@ -785,15 +795,14 @@ MRTQ__PRIV void mrtq__fast_epv_rows(const mrtq__fast_ctx *x, mrtq__fast_epv *e, 
                      mrtq__fast_q31v(_mm512_add_epi32(_mm512_loadu_si512(acc + j * lda), rb), m32, mo32, ke, ko, se, so, kre,
                                      kro, lo, hi, zp),
                      mk);
-  } else if (e->is_rq == 3) {
+  } else if (kind == 3) {
     const __m512i rb = e->rbias, zp = e->zp32;
     const __m512 sc = e->fscale, flo = e->flo, fhi = e->fhi;
     for (j = 0; j < cnt; j++)
       mrtq__fast_st8(dst + j * o,
                      _mm512_add_epi32(mrtq__avx512_fp32_lanes(_mm512_add_epi32(_mm512_loadu_si512(acc + j * lda), rb), sc, flo, fhi), zp),
                      mk);
-  } else if (!e->is_rq && !e->is_new && !e->has_div && !(a->oscale_mask & 8) &&
-             (e->n_po == 0 || (e->n_po == 1 && e->kind[0] == MRTQ_ONEDNN_RELU && e->relu0[0] && !e->scaled[0]))) {
+  } else {
     const __m512 add = e->has_add ? e->add : _mm512_setzero_ps(), sc = e->has_scale ? e->scale : _mm512_set1_ps(1.0f);
     const __m512 zp = e->zp, lo = e->lo, hi = e->hi, z = _mm512_setzero_ps();
     const int relu = e->n_po, du = e->dst_unsigned;
@@ -805,7 +814,21 @@ MRTQ__PRIV void mrtq__fast_epv_rows(const mrtq__fast_ctx *x, mrtq__fast_epv *e, 
       f = du ? _mm512_min_ps(_mm512_max_ps(f, lo), hi) : _mm512_max_ps(_mm512_min_ps(f, hi), lo);
       mrtq__fast_st8(dst + j * o, _mm512_cvt_roundps_epi32(f, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC), mk);
     }
-  } else {
+  }
+}
+
+MRTQ__PRIV void mrtq__fast_epv_rows(const mrtq__fast_ctx *x, mrtq__fast_epv *e, const int32_t *acc, size_t lda, size_t cnt,
+                                    __mmask16 mk, size_t m0, size_t c0, size_t c[4]) {
+  const mrtq_onednn_attr *a = x->a;
+  size_t j, o = x->p->s.o;
+  uint8_t *dst = x->dst + m0 * o + c0;
+  switch (mrtq__fast_rows_kind(e, a)) {
+    case 2: mrtq__fast_rows_v(2, e, acc, lda, cnt, mk, dst, o); return;
+    case 3: mrtq__fast_rows_v(3, e, acc, lda, cnt, mk, dst, o); return;
+    case 4: mrtq__fast_rows_v(4, e, acc, lda, cnt, mk, dst, o); return;
+    default: break;
+  }
+  {
     int px = a && a->scheme == MRTQ_ONEDNN_OLD && (a->oscale_mask & 8) && !(a->oscale_mask & 2);
     for (j = 0; j < cnt; j++) {
       if (px) {
@@ -853,14 +876,24 @@ MRTQ__PRIV void mrtq__fast_ev_init(const mrtq__fast_ctx *x, mrtq__fast_epv *ev, 
 }
 
 /* Store count (<= 64) sums of each of rows pixels m.. (rows of acc lda
- * apart), channels oc0.., with the kept constants ev. */
-MRTQ__PRIV void mrtq__fast_store_ev(const mrtq__fast_ctx *x, mrtq__fast_epv *ev, const int32_t *acc, size_t lda, size_t rows,
-                                    size_t count, size_t m, size_t oc0) {
-  size_t i, c[4] = {0, 0, 0, 0};
-  for (i = 0; i < count; i += 16) {
-    size_t nn = count - i < 16 ? count - i : 16;
-    mrtq__fast_epv_rows(x, &ev[i / 16], acc + i, lda, rows, (__mmask16)((1u << nn) - 1), m, oc0 + i, c);
+ * apart), channels oc0.., with the kept constants ev: inlined in the GEMM's
+ * task, the form chosen once per micro-tile, not per block and call. */
+MRTQ__FAST_HOT void mrtq__fast_store_ev(const mrtq__fast_ctx *x, mrtq__fast_epv *ev, const int32_t *acc, size_t lda,
+                                        size_t rows, size_t count, size_t m, size_t oc0) {
+  size_t i, o = x->p->s.o, c[4] = {0, 0, 0, 0};
+  uint8_t *dst = x->dst + m * o + oc0;
+#define MRTQ__FAST_BLOCKS(STMT)                                                 \
+  for (i = 0; i < count; i += 16) {                                             \
+    __mmask16 mk = (__mmask16)((1u << (count - i < 16 ? count - i : 16)) - 1); \
+    STMT;                                                                       \
   }
+  switch (mrtq__fast_rows_kind(&ev[0], x->a)) { /* the same for every block of a call */
+    case 2: MRTQ__FAST_BLOCKS(mrtq__fast_rows_v(2, &ev[i / 16], acc + i, lda, rows, mk, dst + i, o)); break;
+    case 3: MRTQ__FAST_BLOCKS(mrtq__fast_rows_v(3, &ev[i / 16], acc + i, lda, rows, mk, dst + i, o)); break;
+    case 4: MRTQ__FAST_BLOCKS(mrtq__fast_rows_v(4, &ev[i / 16], acc + i, lda, rows, mk, dst + i, o)); break;
+    default: MRTQ__FAST_BLOCKS(mrtq__fast_epv_rows(x, &ev[i / 16], acc + i, lda, rows, mk, m, oc0 + i, c)); break;
+  }
+#undef MRTQ__FAST_BLOCKS
 }
 
 /* Depthwise (NHWC, one channel per group), 16 channels per vector, one
