@@ -772,49 +772,71 @@ MRTQ__FAST_HOT void mrtq__fast_dwt_sums(const mrtq_conv2d_shape *s, const uint8_
  * bit (depthwise only: the pixels one output row, c[0] and c[2] its n and oy)
  * sets the scale per pixel. */
 /* Which loop of mrtq__fast_rows_v takes e's outputs: 2 and 3 mrtq_fastconv_q8's
- * Q31 and FP32 forms, 4 oneDNN's short OLD chain, 0 none (the general form). */
+ * Q31 and FP32 forms, 4 + relu + 2 du oneDNN's short OLD chain (its ReLU and
+ * dst type part of the kind, so the loops test neither), 0 none (the general
+ * form). */
 MRTQ__FAST_HOT int mrtq__fast_rows_kind(const mrtq__fast_epv *e, const mrtq_onednn_attr *a) {
   if (e->is_rq == 2 || e->is_rq == 3) return e->is_rq;
   return !e->is_rq && !e->is_new && !e->has_div && !(a->oscale_mask & 8) &&
                  (e->n_po == 0 || (e->n_po == 1 && e->kind[0] == MRTQ_ONEDNN_RELU && e->relu0[0] && !e->scaled[0]))
-             ? 4
+             ? 4 + (e->n_po ? 1 : 0) + (e->dst_unsigned ? 2 : 0)
              : 0;
+}
+
+/* The constants one of those forms needs for 16 channels, copied out of e
+ * into a local of the loop that uses them (a uint8_t store could alias e's
+ * fields, not a local's, so the compiler keeps them in registers): kind 2
+ * k = bias, m32, mo32, ke, ko, se, so, lo32, hi32, zp32 and the masks; kind
+ * 3 k = bias, the scale, flo, fhi, zp32; kinds 4..7 k = the bias add (0
+ * when absent), the scale (1 when absent), zp, lo, hi as floats. */
+typedef struct mrtq__fast_ek {
+  __m512i k[10];
+  __mmask8 kre, kro;
+} mrtq__fast_ek;
+
+MRTQ__FAST_HOT void mrtq__fast_ek_get(int kind, const mrtq__fast_epv *e, mrtq__fast_ek *k) {
+  if (kind == 2) {
+    k->k[0] = e->rbias, k->k[1] = e->m32, k->k[2] = e->mo32, k->k[3] = e->ke, k->k[4] = e->ko, k->k[5] = e->se;
+    k->k[6] = e->so, k->k[7] = e->lo32, k->k[8] = e->hi32, k->k[9] = e->zp32, k->kre = e->kre, k->kro = e->kro;
+  } else if (kind == 3) {
+    k->k[0] = e->rbias, k->k[1] = _mm512_castps_si512(e->fscale), k->k[2] = _mm512_castps_si512(e->flo);
+    k->k[3] = _mm512_castps_si512(e->fhi), k->k[9] = e->zp32;
+  } else {
+    k->k[0] = _mm512_castps_si512(e->has_add ? e->add : _mm512_setzero_ps());
+    k->k[1] = _mm512_castps_si512(e->has_scale ? e->scale : _mm512_set1_ps(1.0f));
+    k->k[2] = _mm512_castps_si512(e->zp), k->k[3] = _mm512_castps_si512(e->lo), k->k[4] = _mm512_castps_si512(e->hi);
+  }
+}
+
+/* One pixel's 16 outputs of such a form from its sums: int32 lanes in the
+ * dst type's range. */
+MRTQ__FAST_HOT __m512i mrtq__fast_ekv(int kind, const mrtq__fast_ek *k, __m512i acc) {
+  if (kind == 2)
+    return mrtq__fast_q31v(_mm512_add_epi32(acc, k->k[0]), k->k[1], k->k[2], k->k[3], k->k[4], k->k[5], k->k[6], k->kre,
+                           k->kro, k->k[7], k->k[8], k->k[9]);
+  if (kind == 3)
+    return _mm512_add_epi32(mrtq__avx512_fp32_lanes(_mm512_add_epi32(acc, k->k[0]), _mm512_castsi512_ps(k->k[1]),
+                                                    _mm512_castsi512_ps(k->k[2]), _mm512_castsi512_ps(k->k[3])),
+                            k->k[9]);
+  {
+    const __m512 lo = _mm512_castsi512_ps(k->k[3]), hi = _mm512_castsi512_ps(k->k[4]);
+    __m512 f = _mm512_mul_ps(_mm512_add_ps(_mm512_cvtepi32_ps(acc), _mm512_castsi512_ps(k->k[0])), _mm512_castsi512_ps(k->k[1]));
+    if (kind & 1) f = _mm512_max_ps(f, _mm512_setzero_ps()); /* NaN -> 0, as the blend in mrtq__fast_epv_run */
+    f = _mm512_add_ps(f, _mm512_castsi512_ps(k->k[2]));
+    /* the bound taken first is the one NaN gives (mrtq__onednn_store) */
+    f = kind & 2 ? _mm512_min_ps(_mm512_max_ps(f, lo), hi) : _mm512_max_ps(_mm512_min_ps(f, hi), lo);
+    return _mm512_cvt_roundps_epi32(f, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+  }
 }
 
 /* The loop of one of those forms (kind, a constant where this is inlined)
  * over cnt pixels, pixel j's outputs at dst + j o. */
 MRTQ__FAST_HOT void mrtq__fast_rows_v(int kind, const mrtq__fast_epv *e, const int32_t *acc, size_t lda, size_t cnt,
                                       __mmask16 mk, uint8_t *dst, size_t o) {
+  mrtq__fast_ek k;
   size_t j;
-  if (kind == 2) {
-    const __m512i rb = e->rbias, m32 = e->m32, mo32 = e->mo32, ke = e->ke, ko = e->ko, se = e->se, so = e->so;
-    const __m512i lo = e->lo32, hi = e->hi32, zp = e->zp32;
-    const __mmask8 kre = e->kre, kro = e->kro;
-    for (j = 0; j < cnt; j++)
-      mrtq__fast_st8(dst + j * o,
-                     mrtq__fast_q31v(_mm512_add_epi32(_mm512_loadu_si512(acc + j * lda), rb), m32, mo32, ke, ko, se, so, kre,
-                                     kro, lo, hi, zp),
-                     mk);
-  } else if (kind == 3) {
-    const __m512i rb = e->rbias, zp = e->zp32;
-    const __m512 sc = e->fscale, flo = e->flo, fhi = e->fhi;
-    for (j = 0; j < cnt; j++)
-      mrtq__fast_st8(dst + j * o,
-                     _mm512_add_epi32(mrtq__avx512_fp32_lanes(_mm512_add_epi32(_mm512_loadu_si512(acc + j * lda), rb), sc, flo, fhi), zp),
-                     mk);
-  } else {
-    const __m512 add = e->has_add ? e->add : _mm512_setzero_ps(), sc = e->has_scale ? e->scale : _mm512_set1_ps(1.0f);
-    const __m512 zp = e->zp, lo = e->lo, hi = e->hi, z = _mm512_setzero_ps();
-    const int relu = e->n_po, du = e->dst_unsigned;
-    for (j = 0; j < cnt; j++) {
-      __m512 f = _mm512_mul_ps(_mm512_add_ps(_mm512_cvtepi32_ps(_mm512_loadu_si512(acc + j * lda)), add), sc);
-      if (relu) f = _mm512_max_ps(f, z); /* NaN -> 0, as the blend in mrtq__fast_epv_run */
-      f = _mm512_add_ps(f, zp);
-      /* the bound taken first is the one NaN gives (mrtq__onednn_store) */
-      f = du ? _mm512_min_ps(_mm512_max_ps(f, lo), hi) : _mm512_max_ps(_mm512_min_ps(f, hi), lo);
-      mrtq__fast_st8(dst + j * o, _mm512_cvt_roundps_epi32(f, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC), mk);
-    }
-  }
+  mrtq__fast_ek_get(kind, e, &k);
+  for (j = 0; j < cnt; j++) mrtq__fast_st8(dst + j * o, mrtq__fast_ekv(kind, &k, _mm512_loadu_si512(acc + j * lda)), mk);
 }
 
 MRTQ__PRIV void mrtq__fast_epv_rows(const mrtq__fast_ctx *x, mrtq__fast_epv *e, const int32_t *acc, size_t lda, size_t cnt,
@@ -823,9 +845,10 @@ MRTQ__PRIV void mrtq__fast_epv_rows(const mrtq__fast_ctx *x, mrtq__fast_epv *e, 
   size_t j, o = x->p->s.o;
   uint8_t *dst = x->dst + m0 * o + c0;
   switch (mrtq__fast_rows_kind(e, a)) {
-    case 2: mrtq__fast_rows_v(2, e, acc, lda, cnt, mk, dst, o); return;
-    case 3: mrtq__fast_rows_v(3, e, acc, lda, cnt, mk, dst, o); return;
-    case 4: mrtq__fast_rows_v(4, e, acc, lda, cnt, mk, dst, o); return;
+#define MRTQ__FAST_KIND(K) \
+  case K: mrtq__fast_rows_v(K, e, acc, lda, cnt, mk, dst, o); return;
+    MRTQ__FAST_KIND(2) MRTQ__FAST_KIND(3) MRTQ__FAST_KIND(4) MRTQ__FAST_KIND(5) MRTQ__FAST_KIND(6) MRTQ__FAST_KIND(7)
+#undef MRTQ__FAST_KIND
     default: break;
   }
   {
@@ -887,10 +910,12 @@ MRTQ__FAST_HOT void mrtq__fast_store_ev(const mrtq__fast_ctx *x, mrtq__fast_epv 
     __mmask16 mk = (__mmask16)((1u << (count - i < 16 ? count - i : 16)) - 1); \
     STMT;                                                                       \
   }
-  switch (mrtq__fast_rows_kind(&ev[0], x->a)) { /* the same for every block of a call */
-    case 2: MRTQ__FAST_BLOCKS(mrtq__fast_rows_v(2, &ev[i / 16], acc + i, lda, rows, mk, dst + i, o)); break;
-    case 3: MRTQ__FAST_BLOCKS(mrtq__fast_rows_v(3, &ev[i / 16], acc + i, lda, rows, mk, dst + i, o)); break;
-    case 4: MRTQ__FAST_BLOCKS(mrtq__fast_rows_v(4, &ev[i / 16], acc + i, lda, rows, mk, dst + i, o)); break;
+  int kind = mrtq__fast_rows_kind(&ev[0], x->a); /* the same for every block of a call */
+  switch (kind) {
+#define MRTQ__FAST_KIND(K)                                                                                     \
+  case K: MRTQ__FAST_BLOCKS(mrtq__fast_rows_v(K, &ev[i / 16], acc + i, lda, rows, mk, dst + i, o)); break;
+    MRTQ__FAST_KIND(2) MRTQ__FAST_KIND(3) MRTQ__FAST_KIND(4) MRTQ__FAST_KIND(5) MRTQ__FAST_KIND(6) MRTQ__FAST_KIND(7)
+#undef MRTQ__FAST_KIND
     default: MRTQ__FAST_BLOCKS(mrtq__fast_epv_rows(x, &ev[i / 16], acc + i, lda, rows, mk, m, oc0 + i, c)); break;
   }
 #undef MRTQ__FAST_BLOCKS
