@@ -349,7 +349,7 @@ MRTQ__FAST_HOT void mrtq__fast_epi16(const mrtq_onednn_attr *a, __m512i acc, __m
   } while (0)
 #define MRTQ__FAST_KERNEL(NR)                                                                                        \
   MRTQ__FAST_KERNEL_API void mrtq__fast_kernel##NR(const mrtq__fast_arows *A, const int8_t *w, size_t kp,             \
-                                                   const int32_t *ws, int32_t zu, int32_t *ct) {                     \
+                                                   const int32_t *ws, int32_t zu, int32_t *__restrict ct) {          \
     const uint8_t *a0 = A->a[0], *a1 = A->a[1], *a2 = A->a[2], *a3 = A->a[3], *a4 = A->a[4], *a5 = A->a[5];      \
     const int8_t *w0 = w, *w1 = w + kp * 16, *w2 = w + 2 * kp * 16, *w3 = w + 3 * kp * 16;                       \
     __m512i zero = _mm512_setzero_si512(), zv = _mm512_set1_epi32(zu);                                        \
@@ -382,7 +382,9 @@ MRTQ__FAST_HOT void mrtq__fast_epi16(const mrtq_onednn_attr *a, __m512i acc, __m
     MRTQ__FAST_OUT(4);                                                                                             \
     MRTQ__FAST_OUT(5);                                                                                             \
     /* zu sum w, subtracted from the stored sums (a use of the accumulators                                      \
-       after the loop makes gcc 12 copy and spill them inside it) */                                           \
+       after the loop makes gcc 12 copy and spill them inside it). ct is                                         \
+       restrict (it is the task's own scratch): without it gcc 12 stores the                                     \
+       sums twice, before and after reading ws; with it, once */                                                 \
     for (t = 0; t < nrc * 16; t += 16) {                                                                         \
       __m512i zw = _mm512_mullo_epi32(zv, _mm512_loadu_si512(ws + t));                                           \
       size_t r;                                                                                                  \
