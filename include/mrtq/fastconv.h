@@ -580,16 +580,22 @@ MRTQ__PRIV void mrtq__fast_im2col(const mrtq_fastconv *p, const mrtq_qoperand *x
   const mrtq_conv2d_shape *s = &p->s;
   const uint8_t *xd = (const uint8_t *)x->data;
   uint8_t flip = x->type == MRTQ_U8 ? 0 : 0x80;
-  size_t r, ky, kx, c, i, px[4], n, oy, ox;
+  size_t r, ky, kx, c, i, px[4], n, oy, ox, at0, swc = s->stride_w * s->c;
   mrtq__fast_pixel(p, m0, px); /* then stepped pixel by pixel (no division per pixel) */
   n = px[0], oy = px[2], ox = px[3];
+  /* an in-place pixel's src offset is at0 + ox swc, at0 that of the output
+   * row's column 0 (modulo 2^N: its first tap may lie left of the image) */
+  at0 = ((n * s->h + oy * s->stride_h - s->pad_top) * s->w - s->pad_left) * s->c;
   for (r = 0; r < mt; r++, ox++) {
     uint8_t *row = tile + r * p->kp;
-    if (ox == p->wo) ox = 0, oy++;
-    if (oy == p->ho) oy = 0, n++;
+    if (ox == p->wo) {
+      ox = 0, oy++;
+      if (oy == p->ho) oy = 0, n++;
+      at0 = ((n * s->h + oy * s->stride_h - s->pad_top) * s->w - s->pad_left) * s->c;
+    }
     rows[r] = row, rss[r] = in4 ? s->kw * s->c : p->kp;
     if (in4 && oy >= in4[0] && oy < in4[1] && ox >= in4[2] && ox < in4[3]) { /* in place */
-      rows[r] = xd + ((n * s->h + oy * s->stride_h - s->pad_top) * s->w + ox * s->stride_w - s->pad_left) * s->c;
+      rows[r] = xd + (at0 + ox * swc);
       rss[r] = s->dil_h * s->w * s->c;
       continue;
     }
