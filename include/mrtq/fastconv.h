@@ -541,7 +541,8 @@ MRTQ__PRIV void mrtq__fast_setx(uint8_t *d, int v, size_t len) { memset(d, v, le
 
 /* The A operand of a micro-tile: row r's kp taps are nseg segments of seglen
  * bytes, segment i at a[r] + i ss[r] (rows past the micro-tile's repeat its
- * last). An im2col row is one segment of kp (nseg 1); a pixel read in
+ * last: the C kernel reads them; the AVX512-VNNI one has a kernel per pixel
+ * count and does not). An im2col row is one segment of kp (nseg 1); a pixel read in
  * place (mrtq__fast_direct) has a segment per kernel row, each a run of
  * kw c src bytes, dil_h w c apart. */
 typedef struct mrtq__fast_arows {

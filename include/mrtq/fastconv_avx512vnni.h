@@ -331,9 +331,11 @@ MRTQ__FAST_HOT void mrtq__fast_epi16(const mrtq_onednn_attr *a, __m512i acc, __m
   mrtq__fast_epv_run(&e, acc, m, at0, dst);
 }
 
-/* The micro-kernel: as the C one in fastconv.h, NR blocks of 16 channels. */
+/* The micro-kernel: as the C one in fastconv.h, NR blocks of 16 channels,
+ * MR pixels (a tile's last micro-tile may have fewer than six: a kernel for
+ * each count, so no pixel is computed twice). */
 #define MRTQ__FAST_ROW(r)                                                              \
-  do {                                                                               \
+  if (mrc > r) do {                                                                  \
     __m512i xa = _mm512_set1_epi32(mrtq__ld32(a##r + t));                            \
     c##r##0 = _mm512_dpbusd_epi32(c##r##0, xa, b0);                                  \
     if (nrc > 1) c##r##1 = _mm512_dpbusd_epi32(c##r##1, xa, b1);                      \
@@ -341,22 +343,22 @@ MRTQ__FAST_HOT void mrtq__fast_epi16(const mrtq_onednn_attr *a, __m512i acc, __m
     if (nrc > 3) c##r##3 = _mm512_dpbusd_epi32(c##r##3, xa, b3);                      \
   } while (0)
 #define MRTQ__FAST_OUT(r)                                                            \
-  do {                                                                             \
+  if (mrc > r) do {                                                                \
     _mm512_storeu_si512(ct + r * 64, c##r##0);                                     \
     if (nrc > 1) _mm512_storeu_si512(ct + r * 64 + 16, c##r##1);                   \
     if (nrc > 2) _mm512_storeu_si512(ct + r * 64 + 32, c##r##2);                   \
     if (nrc > 3) _mm512_storeu_si512(ct + r * 64 + 48, c##r##3);                   \
   } while (0)
-#define MRTQ__FAST_KERNEL(NR)                                                                                        \
-  MRTQ__FAST_KERNEL_API void mrtq__fast_kernel##NR(const mrtq__fast_arows *A, const int8_t *w, size_t kp,             \
-                                                   const int32_t *ws, int32_t zu, int32_t *__restrict ct) {          \
+#define MRTQ__FAST_KERNEL(NR, MR)                                                                                    \
+  MRTQ__FAST_KERNEL_API void mrtq__fast_kernel##NR##_##MR(const mrtq__fast_arows *A, const int8_t *w, size_t kp,      \
+                                                          const int32_t *ws, int32_t zu, int32_t *__restrict ct) {   \
     const uint8_t *a0 = A->a[0], *a1 = A->a[1], *a2 = A->a[2], *a3 = A->a[3], *a4 = A->a[4], *a5 = A->a[5];      \
     const int8_t *w0 = w, *w1 = w + kp * 16, *w2 = w + 2 * kp * 16, *w3 = w + 3 * kp * 16;                       \
     __m512i zero = _mm512_setzero_si512(), zv = _mm512_set1_epi32(zu);                                        \
     __m512i c00 = zero, c01 = zero, c02 = zero, c03 = zero, c10 = zero, c11 = zero, c12 = zero, c13 = zero;     \
     __m512i c20 = zero, c21 = zero, c22 = zero, c23 = zero, c30 = zero, c31 = zero, c32 = zero, c33 = zero;     \
     __m512i c40 = zero, c41 = zero, c42 = zero, c43 = zero, c50 = zero, c51 = zero, c52 = zero, c53 = zero;     \
-    const size_t nrc = NR, seglen = A->seglen;                                                                   \
+    const size_t nrc = NR, mrc = MR, seglen = A->seglen;                                                         \
     size_t t, sg;                                                                                                \
     (void)w1, (void)w2, (void)w3;                                                                                \
     for (sg = 0; sg < A->nseg; sg++) { /* the weights run on through the segments; the rows step by ss */      \
@@ -388,17 +390,22 @@ MRTQ__FAST_HOT void mrtq__fast_epi16(const mrtq_onednn_attr *a, __m512i acc, __m
     for (t = 0; t < nrc * 16; t += 16) {                                                                         \
       __m512i zw = _mm512_mullo_epi32(zv, _mm512_loadu_si512(ws + t));                                           \
       size_t r;                                                                                                  \
-      for (r = 0; r < 6; r++) _mm512_storeu_si512(ct + r * 64 + t, _mm512_sub_epi32(_mm512_loadu_si512(ct + r * 64 + t), zw)); \
+      for (r = 0; r < MR; r++) _mm512_storeu_si512(ct + r * 64 + t, _mm512_sub_epi32(_mm512_loadu_si512(ct + r * 64 + t), zw)); \
     }                                                                                                            \
   }
 #if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wattributes"
 #endif
-MRTQ__FAST_KERNEL(1)
-MRTQ__FAST_KERNEL(2)
-MRTQ__FAST_KERNEL(3)
-MRTQ__FAST_KERNEL(4)
+#define MRTQ__FAST_KERNELS(MR) \
+  MRTQ__FAST_KERNEL(1, MR) MRTQ__FAST_KERNEL(2, MR) MRTQ__FAST_KERNEL(3, MR) MRTQ__FAST_KERNEL(4, MR)
+MRTQ__FAST_KERNELS(1)
+MRTQ__FAST_KERNELS(2)
+MRTQ__FAST_KERNELS(3)
+MRTQ__FAST_KERNELS(4)
+MRTQ__FAST_KERNELS(5)
+MRTQ__FAST_KERNELS(6)
+#undef MRTQ__FAST_KERNELS
 
 /* The micro-kernel for one pixel (an inner product of one row, a tile's
  * last pixel): the six-row kernel would repeat it in every row. Two sets of
@@ -468,7 +475,7 @@ MRTQ__FAST_KERNEL1R(4)
     __m512i c00 = zero, c01 = zero, c02 = zero, c03 = zero, c10 = zero, c11 = zero, c12 = zero, c13 = zero;     \
     __m512i c20 = zero, c21 = zero, c22 = zero, c23 = zero, c30 = zero, c31 = zero, c32 = zero, c33 = zero;     \
     __m512i c40 = zero, c41 = zero, c42 = zero, c43 = zero, c50 = zero, c51 = zero, c52 = zero, c53 = zero;     \
-    const size_t nrc = NR;                                                                                       \
+    const size_t nrc = NR, mrc = 6;                                                                              \
     size_t t;                                                                                                    \
     (void)w1, (void)w2, (void)w3;                                                                                \
     for (t = t0; t < t1; t += 2) {                                                                               \
@@ -524,7 +531,12 @@ MRTQ__PRIV void mrtq__fast_kernel16(const int16_t *a, size_t lda, size_t mr, con
 
 MRTQ__PRIV void mrtq__fast_kernel(const mrtq__fast_arows *A, size_t mr, const int8_t *w, size_t nr, size_t kp,
                                   const int32_t *ws, int32_t zu, int32_t *ct) {
-  if (mr == 1 && A->nseg == 1) { /* one contiguous row (a pixel read in place in segments takes the six-row form) */
+  typedef void (*kfn)(const mrtq__fast_arows *, const int8_t *, size_t, const int32_t *, int32_t, int32_t *);
+#define MRTQ__FAST_KROW(MR) {mrtq__fast_kernel1_##MR, mrtq__fast_kernel2_##MR, mrtq__fast_kernel3_##MR, mrtq__fast_kernel4_##MR}
+  static const kfn k[6][4] = {MRTQ__FAST_KROW(1), MRTQ__FAST_KROW(2), MRTQ__FAST_KROW(3),
+                              MRTQ__FAST_KROW(4), MRTQ__FAST_KROW(5), MRTQ__FAST_KROW(6)};
+#undef MRTQ__FAST_KROW
+  if (mr == 1 && A->nseg == 1) { /* one contiguous row (two chains per block; a pixel read in place takes the MR = 1 kernel) */
     switch (nr) {
       case 1: mrtq__fast_kernel1r1(A->a[0], w, kp, ws, zu, ct); break;
       case 2: mrtq__fast_kernel1r2(A->a[0], w, kp, ws, zu, ct); break;
@@ -533,12 +545,7 @@ MRTQ__PRIV void mrtq__fast_kernel(const mrtq__fast_arows *A, size_t mr, const in
     }
     return;
   }
-  switch (nr) {
-    case 1: mrtq__fast_kernel1(A, w, kp, ws, zu, ct); break;
-    case 2: mrtq__fast_kernel2(A, w, kp, ws, zu, ct); break;
-    case 3: mrtq__fast_kernel3(A, w, kp, ws, zu, ct); break;
-    default: mrtq__fast_kernel4(A, w, kp, ws, zu, ct); break;
-  }
+  k[mr - 1][nr - 1](A, w, kp, ws, zu, ct); /* 1 <= mr <= 6, 1 <= nr <= 4 */
 }
 
 /* 16 src values at p (lanes under m) widened to 32-bit lanes: zero-extended
