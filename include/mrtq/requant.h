@@ -1020,6 +1020,37 @@ MRTQ__PRIV int mrtq__simd_force(int level) {
   return mrtq__simd_path();
 }
 
+/* The MRTQ_FP32 loop of mrtq__requant_fast_scalar: f = fl(fl(x) scale)
+ * clamped to [lo2, hi2] (exact floats, |.| <= 2^22), rounded to nearest even
+ * by adding 1.5 2^23 (the sum's low mantissa bits). A function of its own,
+ * not inlined: inlined beside the other families' loops, gcc 12 at -O3 kept
+ * two of its constants on the stack and if-converted the clamp with three
+ * more instructions per vector, 1.18-1.21x a plain loop's time in the
+ * benchmark; alone, 1.02-1.03x (docs/PERFORMANCE.md). */
+#if defined(__GNUC__)
+#if !defined(__clang__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wattributes" /* noinline on a static inline function: the intent */
+#endif
+__attribute__((noinline, unused))
+#endif
+MRTQ__PRIV void mrtq__requant_fp32_scalar(float scale, const int32_t *acc, size_t n, uint8_t *out, int32_t lo2,
+                                            int32_t hi2, int32_t zpb, uint8_t flip) {
+  const float flo = (float)lo2, fhi = (float)hi2;
+  size_t i;
+  for (i = 0; i < n; i++) {
+    float f = (float)acc[i] * scale;
+    uint32_t u;
+    f = f < flo ? flo : f > fhi ? fhi : f; /* never NaN: a finite scale times a finite value */
+    f += 12582912.0f; /* the clamp stands between the product and this sum: nothing to contract */
+    memcpy(&u, &f, sizeof u);
+    out[i] = (uint8_t)((uint8_t)((u & 0xffu) + (uint32_t)zpb) ^ flip); /* the integer is u - 0x4B400000 */
+  }
+}
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic pop
+#endif
+
 /* The branch-free scalar loop of each family, for an rq mrtq__rq_fast accepts
  * (the SIMD twins' precondition: its multiplier ranges, and the clamp bounds
  * lo2 = lo - zp, hi2 = hi - zp within 2^24; FP32 here within 2^22). Per
@@ -1096,19 +1127,7 @@ MRTQ__PRIV void mrtq__requant_fast_scalar(const mrtq_rq *rq, const int32_t *acc,
       }
       return;
     }
-    default: { /* MRTQ_FP32: f = fl(fl(x) scale) clamped to [lo2, hi2] (exact floats, |.| <= 2^22),
-                * rounded to nearest even by adding 1.5 2^23 (the sum's low mantissa bits) */
-      const float scale = rq->scale, flo = (float)lo2, fhi = (float)hi2;
-      for (i = 0; i < n; i++) {
-        float f = (float)acc[i] * scale;
-        uint32_t u;
-        f = f < flo ? flo : f > fhi ? fhi : f; /* never NaN: a finite scale times a finite value */
-        f += 12582912.0f; /* the clamp stands between the product and this sum: nothing to contract */
-        memcpy(&u, &f, sizeof u);
-        out[i] = (uint8_t)((uint8_t)((u & 0xffu) + (uint32_t)zpb) ^ flip); /* the integer is u - 0x4B400000 */
-      }
-      return;
-    }
+    default: mrtq__requant_fp32_scalar(rq->scale, acc, n, out, lo2, hi2, zpb, flip); return;
   }
 }
 
