@@ -193,6 +193,35 @@ void mrtqb_fast16_destroy(mrtqb_fast16 *f) {
   free(f->mem), free(f->scratch), free(f->rq), free(f->bias64), free(f);
 }
 
+/* The ceiling of the kernel table: `units` steps of 24 independent
+ * vpdpbusd chains on registers (as many accumulators as the six-pixel, four-
+ * block micro-kernel keeps), no memory traffic: the rate at which this core
+ * retires the fast core's inner instruction. In assembly: written in C, gcc
+ * 12 copies the 24 accumulators through the stack inside the loop (the
+ * micro-kernel's own comment in fastconv_avx512vnni.h). Returns units. */
+size_t mrtqb_vnni_peak(size_t units) {
+  size_t n = units;
+  if (!n) return 0;
+  __asm__ volatile(
+      "vpternlogd $0xff, %%zmm24, %%zmm24, %%zmm24\n\t" /* x, w: all ones (any bytes do) */
+      "vpabsb %%zmm24, %%zmm25\n\t"
+      ".irp r,0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23\n\t"
+      "vpxord %%zmm\\r, %%zmm\\r, %%zmm\\r\n\t"
+      ".endr\n\t"
+      "1:\n\t"
+      ".irp r,0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23\n\t"
+      "vpdpbusd %%zmm25, %%zmm24, %%zmm\\r\n\t"
+      ".endr\n\t"
+      "dec %0\n\t"
+      "jnz 1b\n\t"
+      : "+r"(n)
+      :
+      : "xmm0", "xmm1", "xmm2", "xmm3", "xmm4", "xmm5", "xmm6", "xmm7", "xmm8", "xmm9", "xmm10", "xmm11", "xmm12",
+        "xmm13", "xmm14", "xmm15", "xmm16", "xmm17", "xmm18", "xmm19", "xmm20", "xmm21", "xmm22", "xmm23", "xmm24",
+        "xmm25", "cc");
+  return units - n;
+}
+
 /* The machine's own 2-thread scaling: `units` steps of 12 independent
  * vpdpbusd chains (the fast core's inner instruction, on registers: no memory
  * traffic), split into `threads` equal tasks on the same kind of pool as the

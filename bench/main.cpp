@@ -233,6 +233,10 @@ int layer_check(LayerData &d) {
 void layer_count(benchmark::State &st, const LayerData &d) {
   st.SetItemsProcessed(static_cast<int64_t>(st.iterations()) * static_cast<int64_t>(d.macs));
   st.counters["outputs"] = static_cast<double>(d.out);
+  // the fewest 512-bit vpdpbusd any int8 kernel needs: 16 output channels of a
+  // pixel per instruction, four taps of the channel's group per lane
+  const size_t cg = d.l.c / d.l.groups, taps = d.l.k * d.l.k * cg;
+  st.counters["vpdpbusd"] = static_cast<double>(d.out / d.l.o * ((d.l.o + 15) / 16) * ((taps + 3) / 4));
 }
 
 void bm_layer_mrtq(benchmark::State &st, mrtqb_layer proto) {
@@ -287,6 +291,18 @@ void bm_layer_fast(benchmark::State &st, mrtqb_layer proto, int tflite, int thre
   }
   mrtqb_fast_destroy(f);
   layer_count(st, d);
+}
+
+// The kernel table's ceiling (kernels_fast.c): vpdpbusd on registers, 24
+// independent chains; items = instructions.
+void bm_vnni_peak(benchmark::State &st) {
+  const size_t units = 1 << 16;
+  size_t s = 0;
+  for (auto _ : st) {
+    s += mrtqb_vnni_peak(units);
+    benchmark::DoNotOptimize(s);
+  }
+  st.SetItemsProcessed(static_cast<int64_t>(st.iterations()) * static_cast<int64_t>(24 * units));
 }
 
 // The machine's own 2-thread scaling (kernels_fast.c): the same
@@ -380,6 +396,10 @@ int main(int argc, char **argv) {
       {"fc_1024x1024_rows1", 1, 1024, 1, 1, 1024, 1, 1, 0, 1, 1, 0, 0, nullptr},
       {"fc_1024x1024_rows64", 64, 1024, 1, 1, 1024, 1, 1, 0, 1, 1, 0, 0, nullptr},
   };
+#ifdef MRTQB_HAVE_FAST
+  if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512vnni"))
+    benchmark::RegisterBenchmark("PEAK/vpdpbusd", bm_vnni_peak)->Unit(benchmark::kMillisecond);
+#endif
   for (const auto &l : layers) {
     benchmark::RegisterBenchmark((std::string("KERNEL/") + l.name + "/mrtq_scalar").c_str(), bm_layer_mrtq, l)->Unit(benchmark::kMillisecond);
     benchmark::RegisterBenchmark((std::string("KERNEL/") + l.name + "/onednn").c_str(), bm_layer_onednn, l)->Unit(benchmark::kMillisecond);

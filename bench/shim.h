@@ -97,6 +97,7 @@ int mrtqb_fast_ref_tflite(mrtqb_fast *f, const uint8_t *x, const int8_t *w, cons
  * success). */
 /* The machine's 2-thread scaling (kernels_fast.c): `units` steps of register-only
  * vpdpbusd chains split into `threads` tasks on an examples/pool.h pool. */
+size_t mrtqb_vnni_peak(size_t units);
 typedef struct mrtqb_alu mrtqb_alu;
 mrtqb_alu *mrtqb_alu_create(int threads, size_t units);
 int32_t mrtqb_alu_run(mrtqb_alu *a);

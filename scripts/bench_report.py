@@ -15,6 +15,7 @@ rate = {}  # (family, impl, n) -> items/s (median of the repetitions)
 kernels = {}  # layer -> impl -> benchmark entry (KERNEL/<layer>/<impl>)
 perch = {}  # (family, rows x channels) -> impl -> items/s (PERCH/<family>/<impl>/<shape>)
 alu = {}  # threads -> benchmark entry (THREADS/alu_vpdpbusd/<threads>)
+peak = None  # PEAK/vpdpbusd: vpdpbusd per second on registers (the kernel table's ceiling)
 for b in data["benchmarks"]:
     if b.get("error_occurred"):
         continue
@@ -24,6 +25,9 @@ for b in data["benchmarks"]:
     if name.startswith("PERCH/"):
         _, fam, impl, shape = name.split("/")[:4]
         perch.setdefault((fam, shape), {})[impl] = b["items_per_second"]
+        continue
+    if name.startswith("PEAK/"):
+        peak = b["items_per_second"]
         continue
     if name.startswith("THREADS/"):  # THREADS/alu_vpdpbusd/<threads>: the machine's own 2-thread scaling
         alu[int(name.split("/")[2])] = b
@@ -164,6 +168,22 @@ if kernels:
                   f"| {o['items_per_second'] / 1e9:.0f} | {fast[1]} | {ms(m) / ms(o):.0f}x | {fast[2]} | {tfl[1]} | {tfl[2]} "
                   f"| {f'{ms(f2):.3f}' if f2 else '-'} | {f'{ms(t2):.3f}' if t2 else '-'} "
                   f"| {f'{ms(fa) / ms(f2):.2f}x' if fa and f2 else '-'}, {f'{ms(ft) / ms(t2):.2f}x' if ft and t2 else '-'} |")
+    if peak:
+        kl += ["", f"The ceiling: this core retired **{peak / 1e9:.2f} G** `vpdpbusd` (512-bit) per second in this run "
+               "(PEAK/vpdpbusd: 24 independent chains on registers, as many accumulators as the micro-kernel keeps, no "
+               "memory traffic). A layer needs at least one per 16 output channels of a pixel per four taps of a "
+               "channel's group (`vpdpbusd` column); at that rate they take the floor's time, whatever the kernel "
+               "around them does. Depthwise layers need few (a 3x3 window is 3 per 16 outputs) and are bound by the "
+               "rest (the epilogue, memory).", "",
+               "| layer | vpdpbusd (M) | floor (ms) | oneDNN / floor | mrtq fast / floor | mrtq fast TFLite / floor |",
+               "|---|---|---|---|---|---|"]
+        for layer, d in kernels.items():
+            o, fa, ft = d.get("onednn"), d.get("mrtq_fast"), d.get("mrtq_fast_tflite")
+            if not o or "vpdpbusd" not in o:
+                continue
+            fl = o["vpdpbusd"] / peak * 1e3
+            r = lambda b: f"{ms(b) / fl:.2f}" if b else "-"
+            kl.append(f"| {layer} | {o['vpdpbusd'] / 1e6:.2f} | {fl:.3f} | {r(o)} | {r(fa)} | {r(ft)} |")
     pc = [(layer, ms(d["mrtq_fast_tflite_percall"]) / ms(d["mrtq_fast_tflite"])) for layer, d in kernels.items()
           if "mrtq_fast_tflite_percall" in d and "mrtq_fast_tflite" in d]
     if pc:
