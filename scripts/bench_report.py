@@ -72,7 +72,8 @@ lines.append(f"Measured {date.today().isoformat()} on **{cpu()}** ({ctx.get('num
 lines.append("")
 lines.append("G items/s (one item = one int32 accumulator in, one int8 out). ceiling = load-narrow-store of the "
              "same bytes with the same pack-and-store and the same prefetching as the AVX-512 path (its loop without "
-             "the arithmetic). plain loop = the family written as a user writes it without mrtq (bench/plain.c, built "
+             "the arithmetic). mrtq dispatch = bench/loops.c built as a plain -O2 build is (no -m flag: the path chosen at run time). "
+             "plain loop = the family written as a user writes it without mrtq (bench/plain.c, built "
              "like the scalar path); scalar / plain = the scalar path's time over the plain loop's. The peers are "
              "compared on their own instruction set: gemmlowp's fixed-point code is built for AVX2 and set against "
              "mrtq's AVX2 path; oneDNN picks its JIT kernel at run time (AVX-512 on an AVX-512 CPU) and is set "
@@ -83,8 +84,8 @@ above = []
 for al in aligns:
     lines.append(f"**{al}** ({'input and output 64-byte aligned' if al == 'aligned' else 'input and output one element past a 64-byte boundary'}):")
     lines.append("")
-    hdr = ("| family | size | mrtq AVX-512 | mrtq AVX2 | mrtq SSE4.1 | scalar | plain loop | peer | ceiling "
-           "| AVX-512 / ceiling | same-ISA path / peer | scalar / plain (time) |")
+    hdr = ("| family | size | mrtq AVX-512 | mrtq AVX2 | mrtq SSE4.1 | mrtq dispatch | scalar | plain loop | peer | ceiling "
+           "| AVX-512 / ceiling | same-ISA path / peer | dispatch / AVX-512 (rate) | scalar / plain (time) |")
     lines.append(hdr)
     lines.append("|" + "---|" * (hdr.count("|") - 1))
     for fam in families:
@@ -92,6 +93,7 @@ for al in aligns:
             g = lambda impl: rate.get((fam, impl, n, al))
             ceil = rate.get(("CEILING", "load_narrow_store_avx512", n, al))
             a512, a2, s41, sc, pl = g("mrtq_avx512"), g("mrtq_avx2"), g("mrtq_sse41"), g("scalar"), g("plain_loop")
+            dsp = g("mrtq_dispatch")
             p = g(peer[fam]) if fam in peer else None
             f = lambda v: f"{v / 1e9:.2f}" if v else "-"
             r = lambda a, b: f"{a / b:.2f}" if a and b else "-"
@@ -102,8 +104,8 @@ for al in aligns:
             if a512 and ceil and a512 > ceil:
                 vc += "*"
                 above.append(f"{fam} {size_name.get(n, n)} {al}")
-            lines.append(f"| {fam} | {size_name.get(n, n)} | {f(a512)} | {f(a2)} | {f(s41)} | {f(sc)} | {f(pl)} | {pname} | "
-                         f"{f(ceil)} | {vc} | {r(same, p)}{sname} | {r(pl, sc)} |")
+            lines.append(f"| {fam} | {size_name.get(n, n)} | {f(a512)} | {f(a2)} | {f(s41)} | {f(dsp)} | {f(sc)} | {f(pl)} "
+                         f"| {pname} | {f(ceil)} | {vc} | {r(same, p)}{sname} | {r(dsp, a512)} | {r(pl, sc)} |")
     lines.append("")
 if above:
     lines.append("\\* Above the ceiling, which runs the same loop without the arithmetic: run-to-run noise of this "
