@@ -768,18 +768,6 @@ MRTQ__FAST_HOT void mrtq__fast_dwt_sums(const mrtq_conv2d_shape *s, const uint8_
 }
 #endif
 
-/* The epilogue of cnt pixels m0.. (consecutive in the output), 16 channels
- * c0.. under mk, pixel j's sums at acc + j lda (16 int32 readable there,
- * those outside mk unused), with e's constants. The common forms run a loop
- * of their own with the constants in registers (an output's store could
- * alias e's fields through uint8_t, so a loop over mrtq__fast_epv_run
- * reloads them, and tests its flags, per pixel): mrtq_fastconv_q8's
- * 32-bit-lane Q31 and FP32 forms, and oneDNN's OLD chain with at most a ReLU
- * of slope 0 and scale 1 (its bias add and scale multiply, absent, are + 0
- * and x 1: the same floats, as the converted sum is never -0). The rest as
- * mrtq__fast_epv_run per pixel; an OLD scale mask over ow without the channel
- * bit (depthwise only: the pixels one output row, c[0] and c[2] its n and oy)
- * sets the scale per pixel. */
 /* Which loop of mrtq__fast_rows_v takes e's outputs: 2 and 3 mrtq_fastconv_q8's
  * Q31 and FP32 forms, 4 + relu + 2 du oneDNN's short OLD chain (its ReLU and
  * dst type part of the kind, so the loops test neither), 0 none (the general
@@ -848,6 +836,18 @@ MRTQ__FAST_HOT void mrtq__fast_rows_v(int kind, const mrtq__fast_epv *e, const i
   for (j = 0; j < cnt; j++) mrtq__fast_st8(dst + j * o, mrtq__fast_ekv(kind, &k, _mm512_loadu_si512(acc + j * lda)), mk);
 }
 
+/* The epilogue of cnt pixels m0.. (consecutive in the output), 16 channels
+ * c0.. under mk, pixel j's sums at acc + j lda (16 int32 readable there,
+ * those outside mk unused), with e's constants. The common forms run a loop
+ * of their own (mrtq__fast_rows_v) with the constants in registers (an output's store could
+ * alias e's fields through uint8_t, so a loop over mrtq__fast_epv_run
+ * reloads them, and tests its flags, per pixel): mrtq_fastconv_q8's
+ * 32-bit-lane Q31 and FP32 forms, and oneDNN's OLD chain with at most a ReLU
+ * of slope 0 and scale 1 (its bias add and scale multiply, absent, are + 0
+ * and x 1: the same floats, as the converted sum is never -0). The rest as
+ * mrtq__fast_epv_run per pixel; an OLD scale mask over ow without the channel
+ * bit (depthwise only: the pixels one output row, c[0] and c[2] its n and oy)
+ * sets the scale per pixel. */
 MRTQ__PRIV void mrtq__fast_epv_rows(const mrtq__fast_ctx *x, mrtq__fast_epv *e, const int32_t *acc, size_t lda, size_t cnt,
                                     __mmask16 mk, size_t m0, size_t c0, size_t c[4]) {
   const mrtq_onednn_attr *a = x->a;
