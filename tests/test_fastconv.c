@@ -302,7 +302,7 @@ static void test_fc_random(void) {
  * (multiplier, shift) pairs over the whole int32 / shift range the
  * descriptors accept (the vector epilogue where mult >= 0 and shift in [-31,
  * 30], else scalar), with bounds and zero points anywhere. */
-static long q8_outputs, q8_vec_layers, q8_wide_layers, q8_fp32_layers, q8_direct;
+static long q8_outputs, q8_vec_layers, q8_wide_layers, q8_fp32_layers, q8_direct, q8_direct_s8;
 static void make_rq(mrtq_rq *r, int fam, int dst_u) {
   int32_t lo = dst_u ? 0 : -128, hi = dst_u ? 255 : 127;
   int32_t zp = (int32_t)th_range(lo, hi), qmin = lo, qmax = hi;
@@ -455,6 +455,7 @@ static long layer_q8(const mrtq_conv2d_shape *s, int fc, int src_u, int dst_u, i
   bad += layer_q8_plan(&p, rq, nrq, &qx, use_bias ? bias : NULL, dt, y0, ny, sb, s0);
   if (s0 == MRTQ_OK) {
     q8_outputs += (long)ny, q8_direct += mrtq__fast_direct(&p, &qx);
+    q8_direct_s8 += mrtq__fast_direct(&p, &qx) && qx.type == MRTQ_S8; /* moved by 128 in the kernel (A's flip) */
     int vec = s->layout == MRTQ_NHWC || ho * wo == 1, wide = 0;
     int fp = rq[0].scheme == MRTQ_FP32;
     for (i = 0; i < nrq; i++) {
@@ -486,9 +487,9 @@ static void test_q8_random(void) {
   CHECK_EQ(bad, 0, "mismatches");
   printf("  requantized (mrtq_fastconv_q8 vs mrtq_conv2d_q8 / mrtq_fc_q8): %ld outputs, %ld layers on the vector epilogue "
          "(%ld of them on its 64-bit-lane Q31 form, %ld on its FP32 form); %ld layers also through a plan; %ld GEMM "
-         "layers reading their interior pixels in place\n", q8_outputs, q8_vec_layers, q8_wide_layers, q8_fp32_layers,
-         q8_planned, q8_direct);
-  CHECK(q8_outputs > 0 && q8_planned > 0 && q8_direct > 50 &&
+         "layers reading their interior pixels in place (%ld of them an s8 src)\n", q8_outputs, q8_vec_layers, q8_wide_layers,
+         q8_fp32_layers, q8_planned, q8_direct, q8_direct_s8);
+  CHECK(q8_outputs > 0 && q8_planned > 0 && q8_direct > 50 && q8_direct_s8 > 20 &&
         (!MRTQ__FAST_VNNI || (q8_vec_layers > q8_wide_layers + q8_fp32_layers && q8_wide_layers > 0 && q8_fp32_layers > 0)));
 }
 /* The fast core with uint8, zero-pointed and int4 weights (make_weights)

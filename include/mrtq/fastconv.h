@@ -548,6 +548,7 @@ MRTQ__PRIV void mrtq__fast_setx(uint8_t *d, int v, size_t len) { memset(d, v, le
 typedef struct mrtq__fast_arows {
   const uint8_t *a[MRTQ__FAST_MR];
   size_t ss[MRTQ__FAST_MR], nseg, seglen;
+  uint32_t flip; /* each byte of A is u = a ^ flip's byte: 0x80808080 for an s8 src read in place, else 0 */
 } mrtq__fast_arows;
 
 /* The outputs o in [*a, *b) of an axis (n_out of them) whose k taps (dil
@@ -561,18 +562,21 @@ MRTQ__PRIV void mrtq__fast_inner(size_t n_out, size_t stride, size_t dil, size_t
 }
 
 /* Whether the GEMM reads the pixels whose taps are all inside the image in
- * place (no im2col copy): an int8 packing, a u8 src (taken as is, the
- * vpdpbusd operand; s8 would need its 128 shift), one group, dil_w 1 and c
- * a multiple of 4 (a kernel row's taps one run of kw c bytes, kp = k), NHWC
+ * place (no im2col copy): an int8 packing, a u8 src (the vpdpbusd operand
+ * as is) or s8 (moved by 128 in the micro-kernel, A's flip: the broadcast
+ * of each four taps XORed with 0x80808080), one group, dil_w 1 and c a
+ * multiple of 4 (a kernel row's taps one run of kw c bytes, kp = k), NHWC
  * or 1 x 1 pixels and kernel (an inner product). */
 MRTQ__PRIV int mrtq__fast_direct(const mrtq_fastconv *p, const mrtq_qoperand *x) {
   const mrtq_conv2d_shape *s = &p->s;
-  return !p->x16 && !p->dw && x->type == MRTQ_U8 && s->groups == 1 && s->dil_w == 1 && s->c % 4 == 0 &&
+  return !p->x16 && !p->dw && (x->type == MRTQ_U8 || x->type == MRTQ_S8) && s->groups == 1 && s->dil_w == 1 && s->c % 4 == 0 &&
          (s->layout == MRTQ_NHWC || (s->h == 1 && s->w == 1 && s->kh == 1 && s->kw == 1));
 }
 
 /* The im2col rows of pixels m0 .. m0 + mt - 1, group g: kp bytes each, u8
- * (s8 src moved by 128), padding = zu, k padding = 0; row r's A (a[r],
+ * (s8 src moved by 128; with in4 copied as is, the padding zx's byte, for
+ * the kernel to move as it moves the rows read in place), padding = zu,
+ * k padding = 0; row r's A (a[r],
  * ss[r]: mrtq__fast_arows) to rows[r], rss[r]. With in4 (mrtq__fast_direct:
  * the interior outputs [in4[0], in4[1]) x [in4[2], in4[3])) an interior
  * pixel is not copied: its row is the src itself. */
@@ -580,8 +584,11 @@ MRTQ__PRIV void mrtq__fast_im2col(const mrtq_fastconv *p, const mrtq_qoperand *x
                                   uint8_t *tile, const size_t *in4, const uint8_t **rows, size_t *rss) {
   const mrtq_conv2d_shape *s = &p->s;
   const uint8_t *xd = (const uint8_t *)x->data;
-  uint8_t flip = x->type == MRTQ_U8 ? 0 : 0x80;
+  /* s8 moved by 128 into u8 here, or (in4: rows read in place) copied as is
+     and moved by the kernel, as the in-place rows are (A's flip) */
+  uint8_t flip = x->type == MRTQ_U8 || in4 ? 0 : 0x80;
   size_t r, ky, kx, c, i, px[4], n, oy, ox, at0, swc = s->stride_w * s->c;
+  if (in4 && x->type != MRTQ_U8) zu ^= 0x80; /* the padding byte before the kernel's move: zx */
   mrtq__fast_pixel(p, m0, px); /* then stepped pixel by pixel (no division per pixel) */
   n = px[0], oy = px[2], ox = px[3];
   /* an in-place pixel's src offset is at0 + ox swc, at0 that of the output
@@ -736,7 +743,8 @@ MRTQ__PRIV void mrtq__fast_kernel(const mrtq__fast_arows *A, size_t mr, const in
       for (i = 0; i < A->nseg; i++)
         for (t = 0; t < A->seglen; t++) {
           size_t k = i * A->seglen + t;
-          sum += (uint32_t)((int32_t)A->a[r][i * A->ss[r] + t] * blk[(k / 4 * MRTQ__FAST_NB + j % MRTQ__FAST_NB) * 4 + k % 4]);
+          sum += (uint32_t)((int32_t)(uint8_t)(A->a[r][i * A->ss[r] + t] ^ (uint8_t)A->flip) *
+                            blk[(k / 4 * MRTQ__FAST_NB + j % MRTQ__FAST_NB) * 4 + k % 4]);
         }
       ct[r * MRTQ__FAST_NB * MRTQ__FAST_NR + j] = mrtq__wrap32(sum - (uint32_t)zu * (uint32_t)ws[j]);
     }
@@ -880,11 +888,11 @@ MRTQ__PRIV void mrtq__fast_task(void *job, size_t first) {
   ct = (int32_t *)mrtq__fast_align(tile + p->mt * p->kp * (p->x16 ? 2 : 1));
   ct64 = (int64_t *)mrtq__fast_align(ct + MRTQ__FAST_MR * MRTQ__FAST_NB * MRTQ__FAST_NR); /* 16x8 only */
   zu = x->zp + (x->type == MRTQ_U8 ? 0 : 128);
-  A.nseg = 1, A.seglen = p->kp;
+  A.nseg = 1, A.seglen = p->kp, A.flip = 0;
   if (mrtq__fast_direct(p, x)) { /* interior pixels read in place, a segment per kernel row */
     mrtq__fast_inner(p->ho, p->s.stride_h, p->s.dil_h, p->s.pad_top, p->s.h, p->s.kh, &in4[0], &in4[1]);
     mrtq__fast_inner(p->wo, p->s.stride_w, 1, p->s.pad_left, p->s.w, p->s.kw, &in4[2], &in4[3]);
-    in = in4, A.nseg = p->s.kh, A.seglen = p->s.kw * p->s.c;
+    in = in4, A.nseg = p->s.kh, A.seglen = p->s.kw * p->s.c, A.flip = x->type == MRTQ_U8 ? 0 : 0x80808080u;
   }
   while (mrtq__fast_take(j, first, items, &lo, &hi)) {
     for (it = lo; it < hi; it++) {

@@ -336,7 +336,7 @@ MRTQ__FAST_HOT void mrtq__fast_epi16(const mrtq_onednn_attr *a, __m512i acc, __m
  * each count, so no pixel is computed twice). */
 #define MRTQ__FAST_ROW(r)                                                              \
   if (mrc > r) do {                                                                  \
-    __m512i xa = _mm512_set1_epi32(mrtq__ld32(a##r + t));                            \
+    __m512i xa = _mm512_xor_si512(_mm512_set1_epi32(mrtq__ld32(a##r + t)), fv);      \
     c##r##0 = _mm512_dpbusd_epi32(c##r##0, xa, b0);                                  \
     if (nrc > 1) c##r##1 = _mm512_dpbusd_epi32(c##r##1, xa, b1);                      \
     if (nrc > 2) c##r##2 = _mm512_dpbusd_epi32(c##r##2, xa, b2);                      \
@@ -354,7 +354,7 @@ MRTQ__FAST_HOT void mrtq__fast_epi16(const mrtq_onednn_attr *a, __m512i acc, __m
                                                           const int32_t *ws, int32_t zu, int32_t *__restrict ct) {   \
     const uint8_t *a0 = A->a[0], *a1 = A->a[1], *a2 = A->a[2], *a3 = A->a[3], *a4 = A->a[4], *a5 = A->a[5];      \
     const int8_t *w0 = w, *w1 = w + kp * 16, *w2 = w + 2 * kp * 16, *w3 = w + 3 * kp * 16;                       \
-    __m512i zero = _mm512_setzero_si512(), zv = _mm512_set1_epi32(zu);                                        \
+    __m512i zero = _mm512_setzero_si512(), zv = _mm512_set1_epi32(zu), fv = _mm512_set1_epi32((int)A->flip);  \
     __m512i c00 = zero, c01 = zero, c02 = zero, c03 = zero, c10 = zero, c11 = zero, c12 = zero, c13 = zero;     \
     __m512i c20 = zero, c21 = zero, c22 = zero, c23 = zero, c30 = zero, c31 = zero, c32 = zero, c33 = zero;     \
     __m512i c40 = zero, c41 = zero, c42 = zero, c43 = zero, c50 = zero, c51 = zero, c52 = zero, c53 = zero;     \
@@ -412,16 +412,17 @@ MRTQ__FAST_KERNELS(6)
  * accumulators take alternate groups of four taps (two dependency chains
  * per block); row 0 of ct gets their sum less zu times the weights' sum. */
 #define MRTQ__FAST_KERNEL1R(NR)                                                                                      \
-  MRTQ__FAST_KERNEL_API void mrtq__fast_kernel1r##NR(const uint8_t *a, const int8_t *w, size_t kp, const int32_t *ws,  \
-                                                     int32_t zu, int32_t *ct) {                                      \
+  MRTQ__FAST_KERNEL_API void mrtq__fast_kernel1r##NR(const uint8_t *a, uint32_t flip, const int8_t *w, size_t kp,    \
+                                                     const int32_t *ws, int32_t zu, int32_t *ct) {                   \
     const int8_t *w0 = w, *w1 = w + kp * 16, *w2 = w + 2 * kp * 16, *w3 = w + 3 * kp * 16;                       \
-    const __m512i zero = _mm512_setzero_si512(), zv = _mm512_set1_epi32(zu);                                   \
+    const __m512i zero = _mm512_setzero_si512(), zv = _mm512_set1_epi32(zu), fv = _mm512_set1_epi32((int)flip); \
     __m512i p0 = zero, p1 = zero, p2 = zero, p3 = zero, q0 = zero, q1 = zero, q2 = zero, q3 = zero;             \
     const size_t nrc = NR;                                                                                       \
     size_t t = 0;                                                                                                \
     (void)w1, (void)w2, (void)w3;                                                                                \
     for (; t + 8 <= kp; t += 8) {                                                                                \
-      __m512i xa = _mm512_set1_epi32(mrtq__ld32(a + t)), xb = _mm512_set1_epi32(mrtq__ld32(a + t + 4));        \
+      __m512i xa = _mm512_xor_si512(_mm512_set1_epi32(mrtq__ld32(a + t)), fv);                                  \
+      __m512i xb = _mm512_xor_si512(_mm512_set1_epi32(mrtq__ld32(a + t + 4)), fv);                              \
       p0 = _mm512_dpbusd_epi32(p0, xa, _mm512_loadu_si512(w0 + t * 16));                                       \
       q0 = _mm512_dpbusd_epi32(q0, xb, _mm512_loadu_si512(w0 + t * 16 + 64));                                  \
       if (nrc > 1) p1 = _mm512_dpbusd_epi32(p1, xa, _mm512_loadu_si512(w1 + t * 16));                          \
@@ -432,7 +433,7 @@ MRTQ__FAST_KERNELS(6)
       if (nrc > 3) q3 = _mm512_dpbusd_epi32(q3, xb, _mm512_loadu_si512(w3 + t * 16 + 64));                     \
     }                                                                                                            \
     if (t < kp) { /* kp is a multiple of 4 */                                                                    \
-      __m512i xa = _mm512_set1_epi32(mrtq__ld32(a + t));                                                         \
+      __m512i xa = _mm512_xor_si512(_mm512_set1_epi32(mrtq__ld32(a + t)), fv);                                   \
       p0 = _mm512_dpbusd_epi32(p0, xa, _mm512_loadu_si512(w0 + t * 16));                                       \
       if (nrc > 1) p1 = _mm512_dpbusd_epi32(p1, xa, _mm512_loadu_si512(w1 + t * 16));                          \
       if (nrc > 2) p2 = _mm512_dpbusd_epi32(p2, xa, _mm512_loadu_si512(w2 + t * 16));                          \
@@ -538,10 +539,10 @@ MRTQ__PRIV void mrtq__fast_kernel(const mrtq__fast_arows *A, size_t mr, const in
 #undef MRTQ__FAST_KROW
   if (mr == 1 && A->nseg == 1) { /* one contiguous row (two chains per block; a pixel read in place takes the MR = 1 kernel) */
     switch (nr) {
-      case 1: mrtq__fast_kernel1r1(A->a[0], w, kp, ws, zu, ct); break;
-      case 2: mrtq__fast_kernel1r2(A->a[0], w, kp, ws, zu, ct); break;
-      case 3: mrtq__fast_kernel1r3(A->a[0], w, kp, ws, zu, ct); break;
-      default: mrtq__fast_kernel1r4(A->a[0], w, kp, ws, zu, ct); break;
+      case 1: mrtq__fast_kernel1r1(A->a[0], A->flip, w, kp, ws, zu, ct); break;
+      case 2: mrtq__fast_kernel1r2(A->a[0], A->flip, w, kp, ws, zu, ct); break;
+      case 3: mrtq__fast_kernel1r3(A->a[0], A->flip, w, kp, ws, zu, ct); break;
+      default: mrtq__fast_kernel1r4(A->a[0], A->flip, w, kp, ws, zu, ct); break;
     }
     return;
   }
