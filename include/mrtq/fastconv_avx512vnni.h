@@ -334,9 +334,11 @@ MRTQ__FAST_HOT void mrtq__fast_epi16(const mrtq_onednn_attr *a, __m512i acc, __m
 /* The micro-kernel: as the C one in fastconv.h, NR blocks of 16 channels,
  * MR pixels (a tile's last micro-tile may have fewer than six: a kernel for
  * each count, so no pixel is computed twice). */
-#define MRTQ__FAST_ROW(r)                                                              \
+#define MRTQ__FAST_XU8(v) _mm512_set1_epi32(v)                       /* u = the src byte */
+#define MRTQ__FAST_XS8(v) _mm512_xor_si512(_mm512_set1_epi32(v), fv) /* u = the s8 byte ^ 0x80 */
+#define MRTQ__FAST_ROW(r, X)                                                           \
   if (mrc > r) do {                                                                  \
-    __m512i xa = _mm512_xor_si512(_mm512_set1_epi32(mrtq__ld32(a##r + t)), fv);      \
+    __m512i xa = X(mrtq__ld32(a##r + t));                                            \
     c##r##0 = _mm512_dpbusd_epi32(c##r##0, xa, b0);                                  \
     if (nrc > 1) c##r##1 = _mm512_dpbusd_epi32(c##r##1, xa, b1);                      \
     if (nrc > 2) c##r##2 = _mm512_dpbusd_epi32(c##r##2, xa, b2);                      \
@@ -349,6 +351,23 @@ MRTQ__FAST_HOT void mrtq__fast_epi16(const mrtq_onednn_attr *a, __m512i acc, __m
     if (nrc > 2) _mm512_storeu_si512(ct + r * 64 + 32, c##r##2);                   \
     if (nrc > 3) _mm512_storeu_si512(ct + r * 64 + 48, c##r##3);                   \
   } while (0)
+#define MRTQ__FAST_SEGS(X)                                                                                           \
+  for (sg = 0; sg < A->nseg; sg++) { /* the weights run on through the segments; the rows step by ss */        \
+    for (t = 0; t < seglen; t += 4) {                                                                            \
+      __m512i b0 = _mm512_loadu_si512(w0 + t * 16), b1 = zero, b2 = zero, b3 = zero;                            \
+      if (nrc > 1) b1 = _mm512_loadu_si512(w1 + t * 16);                                                          \
+      if (nrc > 2) b2 = _mm512_loadu_si512(w2 + t * 16);                                                          \
+      if (nrc > 3) b3 = _mm512_loadu_si512(w3 + t * 16);                                                          \
+      MRTQ__FAST_ROW(0, X);                                                                                        \
+      MRTQ__FAST_ROW(1, X);                                                                                        \
+      MRTQ__FAST_ROW(2, X);                                                                                        \
+      MRTQ__FAST_ROW(3, X);                                                                                        \
+      MRTQ__FAST_ROW(4, X);                                                                                        \
+      MRTQ__FAST_ROW(5, X);                                                                                        \
+    }                                                                                                            \
+    a0 += A->ss[0], a1 += A->ss[1], a2 += A->ss[2], a3 += A->ss[3], a4 += A->ss[4], a5 += A->ss[5];             \
+    w0 += seglen * 16, w1 += seglen * 16, w2 += seglen * 16, w3 += seglen * 16;                                  \
+  }
 #define MRTQ__FAST_KERNEL(NR, MR)                                                                                    \
   MRTQ__FAST_KERNEL_API void mrtq__fast_kernel##NR##_##MR(const mrtq__fast_arows *A, const int8_t *w, size_t kp,      \
                                                           const int32_t *ws, int32_t zu, int32_t *__restrict ct) {   \
@@ -361,21 +380,11 @@ MRTQ__FAST_HOT void mrtq__fast_epi16(const mrtq_onednn_attr *a, __m512i acc, __m
     const size_t nrc = NR, mrc = MR, seglen = A->seglen;                                                         \
     size_t t, sg;                                                                                                \
     (void)w1, (void)w2, (void)w3;                                                                                \
-    for (sg = 0; sg < A->nseg; sg++) { /* the weights run on through the segments; the rows step by ss */      \
-      for (t = 0; t < seglen; t += 4) {                                                                          \
-        __m512i b0 = _mm512_loadu_si512(w0 + t * 16), b1 = zero, b2 = zero, b3 = zero;                          \
-        if (nrc > 1) b1 = _mm512_loadu_si512(w1 + t * 16);                                                        \
-        if (nrc > 2) b2 = _mm512_loadu_si512(w2 + t * 16);                                                        \
-        if (nrc > 3) b3 = _mm512_loadu_si512(w3 + t * 16);                                                        \
-        MRTQ__FAST_ROW(0);                                                                                         \
-        MRTQ__FAST_ROW(1);                                                                                         \
-        MRTQ__FAST_ROW(2);                                                                                         \
-        MRTQ__FAST_ROW(3);                                                                                         \
-        MRTQ__FAST_ROW(4);                                                                                         \
-        MRTQ__FAST_ROW(5);                                                                                         \
-      }                                                                                                          \
-      a0 += A->ss[0], a1 += A->ss[1], a2 += A->ss[2], a3 += A->ss[3], a4 += A->ss[4], a5 += A->ss[5];           \
-      w0 += seglen * 16, w1 += seglen * 16, w2 += seglen * 16, w3 += seglen * 16;                                \
+    /* the loop twice: with the s8 move (A->flip) and without (no vpxord for u8) */                             \
+    if (A->flip) {                                                                                               \
+      MRTQ__FAST_SEGS(MRTQ__FAST_XS8)                                                                            \
+    } else {                                                                                                     \
+      MRTQ__FAST_SEGS(MRTQ__FAST_XU8)                                                                            \
     }                                                                                                            \
     MRTQ__FAST_OUT(0);                                                                                             \
     MRTQ__FAST_OUT(1);                                                                                             \
@@ -510,6 +519,9 @@ MRTQ__FAST_KERNEL16(4)
 #undef MRTQ__FAST_ROW
 #undef MRTQ__FAST_ROW16
 #undef MRTQ__FAST_OUT
+#undef MRTQ__FAST_SEGS
+#undef MRTQ__FAST_XU8
+#undef MRTQ__FAST_XS8
 
 /* The 16x8 micro-kernel: as the C one in fastconv.h (exact int64 sums into
  * ct), the taps in chunks of at most 510 summed in int32 (into ct32), each
