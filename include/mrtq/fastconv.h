@@ -569,8 +569,8 @@ MRTQ__PRIV void mrtq__fast_inner(size_t n_out, size_t stride, size_t dil, size_t
  * or 1 x 1 pixels and kernel (an inner product). */
 MRTQ__PRIV int mrtq__fast_direct(const mrtq_fastconv *p, const mrtq_qoperand *x) {
   const mrtq_conv2d_shape *s = &p->s;
-  return !p->x16 && !p->dw && (x->type == MRTQ_U8 || x->type == MRTQ_S8) && s->groups == 1 && s->dil_w == 1 && s->c % 4 == 0 &&
-         (s->layout == MRTQ_NHWC || (s->h == 1 && s->w == 1 && s->kh == 1 && s->kw == 1));
+  return !p->x16 && !p->dw && (x->type == MRTQ_U8 || x->type == MRTQ_S8) && s->groups == 1 && s->dil_w == 1 &&
+         s->c % 4 == 0 && (s->layout == MRTQ_NHWC || (s->h == 1 && s->w == 1 && s->kh == 1 && s->kw == 1));
 }
 
 /* The im2col rows of pixels m0 .. m0 + mt - 1, group g: kp bytes each, u8

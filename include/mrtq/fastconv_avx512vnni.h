@@ -419,7 +419,9 @@ MRTQ__FAST_KERNELS(6)
 /* The micro-kernel for one pixel (an inner product of one row, a tile's
  * last pixel): the six-row kernel would repeat it in every row. Two sets of
  * accumulators take alternate groups of four taps (two dependency chains
- * per block); row 0 of ct gets their sum less zu times the weights' sum. */
+ * per block); row 0 of ct gets their sum less zu times the weights' sum.
+ * Each broadcast is XORed with flip (A's: 0 for a u8 src; one row, so one
+ * loop for both). */
 #define MRTQ__FAST_KERNEL1R(NR)                                                                                      \
   MRTQ__FAST_KERNEL_API void mrtq__fast_kernel1r##NR(const uint8_t *a, uint32_t flip, const int8_t *w, size_t kp,    \
                                                      const int32_t *ws, int32_t zu, int32_t *ct) {                   \
