@@ -594,9 +594,10 @@ static void shuffled_parallel_for(void *pool, void (*task)(void *, size_t), void
   shuffled_calls++;
 }
 #if MRTQ__FAST_VNNI
-/* The fast core's 32-bit-lane Q31 epilogue (mrtq__fast_q31w: both roundings
- * in one int64 shift; the bounds left open and zp 0, so the value itself is
- * seen) on edge values, against gemmlowp's two steps written here in exact
+/* The fast core's 32-bit-lane Q31 epilogue (mrtq__fast_ekv's form 2, the
+ * step its loops run per 16 outputs: both roundings in one int64 shift; bias
+ * 0, the bounds left open and zp 0, so the value itself is seen) on edge
+ * values, against gemmlowp's two steps written here in exact
  * int64 arithmetic as gemmlowp's fixedpoint.h states them
  * (SaturatingRoundingDoublingHighMul's nudge and truncating division, then
  * RoundingDivideByPOT's remainder against mask / 2 + [v < 0]) and against
@@ -620,8 +621,9 @@ static void test_q31v(void) {
     mrtq_rq rq[16];
     mrtq__fast_ctx cx;
     mrtq__fast_epv e;
+    mrtq__fast_ek ek;
     int32_t xv[16], out[16];
-    memset(&cx, 0, sizeof cx), memset(&e, 0, sizeof e);
+    memset(&cx, 0, sizeof cx), memset(&e, 0, sizeof e), memset(t, 0, sizeof t); /* row 7, the bias: 0 */
     for (i = 0; i < 16; i++) {
       memset(&rq[i], 0, sizeof rq[i]);
       rq[i].scheme = MRTQ_Q31_DBL, rq[i].qmin = INT32_MIN, rq[i].qmax = INT32_MAX;
@@ -638,7 +640,8 @@ static void test_q31v(void) {
     CHECK_EQ(mrtq__rq_lanes_table(rq, 16, 16, INT32_MIN, INT32_MAX, t, 16), 2, "lane form 2");
     cx.vec = 2, cx.rqt = t, cx.rqs = 16;
     mrtq__fast_epv_init_rq(&e, &cx, 0xFFFF, 0);
-    _mm512_storeu_si512(out, mrtq__fast_q31w(_mm512_loadu_si512(xv), &e));
+    mrtq__fast_ek_get(2, &e, &ek);
+    _mm512_storeu_si512(out, mrtq__fast_ekv(2, &ek, _mm512_loadu_si512(xv)));
     for (i = 0; i < 16; i++, checked++) {
       int64_t want = gemmlowp_q31(xv[i], rq[i].m.mult, -rq[i].m.shift);
       if ((out[i] != want || want != mrtq_mul_q31_dbl(xv[i], rq[i].m)) && bad++ < 5)

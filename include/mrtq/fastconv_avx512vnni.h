@@ -185,7 +185,7 @@ MRTQ__FAST_HOT void mrtq__fast_st8(uint8_t *p, __m512i r, __mmask16 m) {
  * less the zero point and + zp (exact: clamping commutes with adding zp).
  * The same integers as mrtq__avx512_q31_lanes and mrtq_rq_apply (tests:
  * test_fastconv's q8 layers; test_q31v on edge values). The constants by
- * value (mrtq__fast_epv_rows keeps them in registers), or from e. */
+ * value (mrtq__fast_ekv passes them from a local mrtq__fast_ek). */
 MRTQ__FAST_HOT __m512i mrtq__fast_q31v(__m512i x, __m512i m32, __m512i mo32, __m512i ke, __m512i ko, __m512i se, __m512i so,
                                        __mmask8 kre, __mmask8 kro, __m512i lo, __m512i hi, __m512i zp) {
   const __m512i c = _mm512_set1_epi64((int64_t)1 << 31), z = _mm512_setzero_si512();
@@ -197,24 +197,63 @@ MRTQ__FAST_HOT __m512i mrtq__fast_q31v(__m512i x, __m512i m32, __m512i mo32, __m
   q = _mm512_mask_shuffle_epi32(_mm512_srav_epi64(te, se), 0xAAAA, _mm512_srav_epi64(to, so), _MM_PERM_CCAA);
   return _mm512_add_epi32(_mm512_min_epi32(_mm512_max_epi32(q, lo), hi), zp);
 }
-MRTQ__FAST_HOT __m512i mrtq__fast_q31w(__m512i x, const mrtq__fast_epv *e) {
-  return mrtq__fast_q31v(x, e->m32, e->mo32, e->ke, e->ko, e->se, e->so, e->kre, e->kro, e->lo32, e->hi32, e->zp32);
+/* The constants of one of the epilogue's common forms (mrtq__fast_rows_kind:
+ * 2 and 3 mrtq_fastconv_q8's Q31 and FP32, 4..7 oneDNN's short chain) for 16
+ * channels, copied out of e into a local of the loop that uses them (a
+ * uint8_t store could alias e's fields, not a local's, so the compiler keeps
+ * them in registers): kind 2
+ * k = bias, m32, mo32, ke, ko, se, so, lo32, hi32, zp32 and the masks; kind
+ * 3 k = bias, the scale, flo, fhi, zp32; kinds 4..7 k = the bias add (0
+ * when absent), the scale (1 when absent), zp, lo, hi as floats. */
+typedef struct mrtq__fast_ek {
+  __m512i k[10];
+  __mmask8 kre, kro;
+} mrtq__fast_ek;
+
+MRTQ__FAST_HOT void mrtq__fast_ek_get(int kind, const mrtq__fast_epv *e, mrtq__fast_ek *k) {
+  if (kind == 2) {
+    k->k[0] = e->rbias, k->k[1] = e->m32, k->k[2] = e->mo32, k->k[3] = e->ke, k->k[4] = e->ko, k->k[5] = e->se;
+    k->k[6] = e->so, k->k[7] = e->lo32, k->k[8] = e->hi32, k->k[9] = e->zp32, k->kre = e->kre, k->kro = e->kro;
+  } else if (kind == 3) {
+    k->k[0] = e->rbias, k->k[1] = _mm512_castps_si512(e->fscale), k->k[2] = _mm512_castps_si512(e->flo);
+    k->k[3] = _mm512_castps_si512(e->fhi), k->k[9] = e->zp32;
+  } else {
+    k->k[0] = _mm512_castps_si512(e->has_add ? e->add : _mm512_setzero_ps());
+    k->k[1] = _mm512_castps_si512(e->has_scale ? e->scale : _mm512_set1_ps(1.0f));
+    k->k[2] = _mm512_castps_si512(e->zp), k->k[3] = _mm512_castps_si512(e->lo), k->k[4] = _mm512_castps_si512(e->hi);
+  }
 }
 
-/* mrtq_requant_fp32 for 16 lanes (per-lane scale; lane form 3), then + zp. */
-MRTQ__FAST_HOT __m512i mrtq__fast_fp32w(__m512i x, const mrtq__fast_epv *e) {
-  return _mm512_add_epi32(mrtq__avx512_fp32_lanes(x, e->fscale, e->flo, e->fhi), e->zp32);
+/* One pixel's 16 outputs of such a form from its sums: int32 lanes in the
+ * dst type's range. */
+MRTQ__FAST_HOT __m512i mrtq__fast_ekv(int kind, const mrtq__fast_ek *k, __m512i acc) {
+  if (kind == 2)
+    return mrtq__fast_q31v(_mm512_add_epi32(acc, k->k[0]), k->k[1], k->k[2], k->k[3], k->k[4], k->k[5], k->k[6], k->kre,
+                           k->kro, k->k[7], k->k[8], k->k[9]);
+  if (kind == 3)
+    return _mm512_add_epi32(mrtq__avx512_fp32_lanes(_mm512_add_epi32(acc, k->k[0]), _mm512_castsi512_ps(k->k[1]),
+                                                    _mm512_castsi512_ps(k->k[2]), _mm512_castsi512_ps(k->k[3])),
+                            k->k[9]);
+  {
+    const __m512 lo = _mm512_castsi512_ps(k->k[3]), hi = _mm512_castsi512_ps(k->k[4]);
+    __m512 f = _mm512_mul_ps(_mm512_add_ps(_mm512_cvtepi32_ps(acc), _mm512_castsi512_ps(k->k[0])), _mm512_castsi512_ps(k->k[1]));
+    if (kind & 1) f = _mm512_max_ps(f, _mm512_setzero_ps()); /* NaN -> 0, as the blend in mrtq__fast_epv_run */
+    f = _mm512_add_ps(f, _mm512_castsi512_ps(k->k[2]));
+    /* the bound taken first is the one NaN gives (mrtq__onednn_store) */
+    f = kind & 2 ? _mm512_min_ps(_mm512_max_ps(f, lo), hi) : _mm512_max_ps(_mm512_min_ps(f, hi), lo);
+    return _mm512_cvt_roundps_epi32(f, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+  }
 }
 
 /* 16 outputs of mrtq_fastconv_q8 (lanes under m) at dst + at0. */
 MRTQ__FAST_HOT void mrtq__fast_rq_run(const mrtq__fast_epv *e, __m512i acc, __mmask16 m, size_t at0, uint8_t *dst) {
-  __m512i v = _mm512_add_epi32(acc, e->rbias); /* the true sum: no wrap (the caller's check) */
   __m512i r;
-  if (e->is_rq == 2) {
-    r = mrtq__fast_q31w(v, e);
-  } else if (e->is_rq == 3) {
-    r = mrtq__fast_fp32w(v, e);
+  if (e->is_rq >= 2) { /* the 32-bit-lane forms, bias included (mrtq__fast_rows_v runs them per row) */
+    mrtq__fast_ek k;
+    mrtq__fast_ek_get(e->is_rq, e, &k);
+    r = mrtq__fast_ekv(e->is_rq, &k, acc);
   } else {
+    __m512i v = _mm512_add_epi32(acc, e->rbias); /* the true sum: no wrap (the caller's check) */
     __m512i a = mrtq__fast_q31h(_mm512_cvtepi32_epi64(_mm512_castsi512_si256(v)), e, 0);
     __m512i b = mrtq__fast_q31h(_mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(v, 1)), e, 1);
     r = _mm512_inserti64x4(_mm512_castsi256_si512(_mm512_cvtepi64_epi32(a)), _mm512_cvtepi64_epi32(b), 1);
@@ -793,52 +832,6 @@ MRTQ__FAST_HOT int mrtq__fast_rows_kind(const mrtq__fast_epv *e, const mrtq_oned
                  (e->n_po == 0 || (e->n_po == 1 && e->kind[0] == MRTQ_ONEDNN_RELU && e->relu0[0] && !e->scaled[0]))
              ? 4 + (e->n_po ? 1 : 0) + (e->dst_unsigned ? 2 : 0)
              : 0;
-}
-
-/* The constants one of those forms needs for 16 channels, copied out of e
- * into a local of the loop that uses them (a uint8_t store could alias e's
- * fields, not a local's, so the compiler keeps them in registers): kind 2
- * k = bias, m32, mo32, ke, ko, se, so, lo32, hi32, zp32 and the masks; kind
- * 3 k = bias, the scale, flo, fhi, zp32; kinds 4..7 k = the bias add (0
- * when absent), the scale (1 when absent), zp, lo, hi as floats. */
-typedef struct mrtq__fast_ek {
-  __m512i k[10];
-  __mmask8 kre, kro;
-} mrtq__fast_ek;
-
-MRTQ__FAST_HOT void mrtq__fast_ek_get(int kind, const mrtq__fast_epv *e, mrtq__fast_ek *k) {
-  if (kind == 2) {
-    k->k[0] = e->rbias, k->k[1] = e->m32, k->k[2] = e->mo32, k->k[3] = e->ke, k->k[4] = e->ko, k->k[5] = e->se;
-    k->k[6] = e->so, k->k[7] = e->lo32, k->k[8] = e->hi32, k->k[9] = e->zp32, k->kre = e->kre, k->kro = e->kro;
-  } else if (kind == 3) {
-    k->k[0] = e->rbias, k->k[1] = _mm512_castps_si512(e->fscale), k->k[2] = _mm512_castps_si512(e->flo);
-    k->k[3] = _mm512_castps_si512(e->fhi), k->k[9] = e->zp32;
-  } else {
-    k->k[0] = _mm512_castps_si512(e->has_add ? e->add : _mm512_setzero_ps());
-    k->k[1] = _mm512_castps_si512(e->has_scale ? e->scale : _mm512_set1_ps(1.0f));
-    k->k[2] = _mm512_castps_si512(e->zp), k->k[3] = _mm512_castps_si512(e->lo), k->k[4] = _mm512_castps_si512(e->hi);
-  }
-}
-
-/* One pixel's 16 outputs of such a form from its sums: int32 lanes in the
- * dst type's range. */
-MRTQ__FAST_HOT __m512i mrtq__fast_ekv(int kind, const mrtq__fast_ek *k, __m512i acc) {
-  if (kind == 2)
-    return mrtq__fast_q31v(_mm512_add_epi32(acc, k->k[0]), k->k[1], k->k[2], k->k[3], k->k[4], k->k[5], k->k[6], k->kre,
-                           k->kro, k->k[7], k->k[8], k->k[9]);
-  if (kind == 3)
-    return _mm512_add_epi32(mrtq__avx512_fp32_lanes(_mm512_add_epi32(acc, k->k[0]), _mm512_castsi512_ps(k->k[1]),
-                                                    _mm512_castsi512_ps(k->k[2]), _mm512_castsi512_ps(k->k[3])),
-                            k->k[9]);
-  {
-    const __m512 lo = _mm512_castsi512_ps(k->k[3]), hi = _mm512_castsi512_ps(k->k[4]);
-    __m512 f = _mm512_mul_ps(_mm512_add_ps(_mm512_cvtepi32_ps(acc), _mm512_castsi512_ps(k->k[0])), _mm512_castsi512_ps(k->k[1]));
-    if (kind & 1) f = _mm512_max_ps(f, _mm512_setzero_ps()); /* NaN -> 0, as the blend in mrtq__fast_epv_run */
-    f = _mm512_add_ps(f, _mm512_castsi512_ps(k->k[2]));
-    /* the bound taken first is the one NaN gives (mrtq__onednn_store) */
-    f = kind & 2 ? _mm512_min_ps(_mm512_max_ps(f, lo), hi) : _mm512_max_ps(_mm512_min_ps(f, hi), lo);
-    return _mm512_cvt_roundps_epi32(f, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
-  }
 }
 
 /* The loop of one of those forms (kind, a constant where this is inlined)
